@@ -1,0 +1,6 @@
+"""``python -m crdtool``."""
+
+from crdtool.cli.app import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""CustomResourceDefinition semantics: defaults, conversion, validation."""

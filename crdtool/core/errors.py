@@ -1,0 +1,344 @@
+"""Field errors and field paths, as in k8s.io/apimachinery.
+
+Mirrors ``staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go``
+(``field.Error``, ``field.ErrorType`` and the constructors ``Required``,
+``Invalid``, ``NotSupported``, ...) and ``field/path.go`` (``field.Path``).
+
+A :class:`FieldError` renders exactly like upstream's ``Error()``::
+
+    >>> str(required(Path("spec").child("names", "plural")))
+    'spec.names.plural: Required value'
+    >>> str(invalid(Path("spec", "scope"), "Foo", "bad"))
+    'spec.scope: Invalid value: "Foo": bad'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field as dc_field
+from enum import Enum
+from typing import Any, Iterable
+
+
+class ErrorType(str, Enum):
+    """Upstream ``field.ErrorType``: the machine-readable reason of an error."""
+
+    NOT_FOUND = "FieldValueNotFound"
+    REQUIRED = "FieldValueRequired"
+    DUPLICATE = "FieldValueDuplicate"
+    INVALID = "FieldValueInvalid"
+    NOT_SUPPORTED = "FieldValueNotSupported"
+    FORBIDDEN = "FieldValueForbidden"
+    TOO_LONG = "FieldValueTooLong"
+    TOO_MANY = "FieldValueTooMany"
+    INTERNAL = "InternalError"
+    TYPE_INVALID = "FieldValueTypeInvalid"
+
+    @property
+    def message(self) -> str:
+        """Upstream ``ErrorType.String()``: the human prefix of the error body."""
+        return _MESSAGES[self]
+
+
+_MESSAGES = {
+    ErrorType.NOT_FOUND: "Not found",
+    ErrorType.REQUIRED: "Required value",
+    ErrorType.DUPLICATE: "Duplicate value",
+    ErrorType.INVALID: "Invalid value",
+    ErrorType.NOT_SUPPORTED: "Unsupported value",
+    ErrorType.FORBIDDEN: "Forbidden",
+    ErrorType.TOO_LONG: "Too long",
+    ErrorType.TOO_MANY: "Too many",
+    ErrorType.INTERNAL: "Internal error",
+    ErrorType.TYPE_INVALID: "Invalid value",
+}
+
+# Types whose body never shows the bad value (upstream ErrorBody's first cases).
+_VALUE_OMITTED = {ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.INTERNAL}
+
+
+class _Omit:
+    """Upstream ``omitValue``: a bad value that is not printed."""
+
+    _instance: _Omit | None = None
+
+    def __new__(cls) -> _Omit:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT: Any = _Omit()
+
+
+class Path(str):
+    """An upstream ``field.Path`` rendered as its string (``spec.versions[0].name``).
+
+    ``Path("spec", "names")`` is ``field.NewPath("spec", "names")``; ``child``,
+    ``index`` and ``key`` mirror ``Path.Child``, ``Path.Index`` and ``Path.Key``.
+    Being a ``str``, a Path compares, hashes and serialises as its text.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: str = "", *more: str) -> Path:
+        text = name
+        for m in more:
+            text = f"{text}.{m}" if text else m
+        return super().__new__(cls, text)
+
+    def child(self, name: str, *more: str) -> Path:
+        text = str(self)
+        for n in (name, *more):
+            text = f"{text}.{n}" if text else n
+        return Path(text)
+
+    def index(self, i: int) -> Path:
+        return Path(f"{self}[{i}]")
+
+    def key(self, k: str) -> Path:
+        return Path(f"{self}[{k}]")
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One validation error, as upstream ``field.Error``.
+
+    Attributes:
+        type: the upstream ``ErrorType`` name, e.g. ``"FieldValueRequired"``.
+        field: the upstream path string, e.g. ``"spec.names.plural"``.
+        detail: free text after the value.
+        bad_value: the offending value (plain JSON-like data), or :data:`OMIT`.
+    """
+
+    type: str
+    field: str
+    detail: str = ""
+    bad_value: Any = dc_field(default=None, compare=True)
+
+    def body(self) -> str:
+        """Upstream ``Error.ErrorBody()``: the message without the field."""
+        etype = ErrorType(self.type)
+        if etype in _VALUE_OMITTED or self.bad_value is OMIT:
+            s = etype.message
+        else:
+            s = f"{etype.message}: {format_value(self.bad_value)}"
+        if self.detail:
+            s += f": {self.detail}"
+        return s
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.body()}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{"type", "field", "detail", "badValue", "message"}``."""
+        return {
+            "type": self.type,
+            "field": self.field,
+            "detail": self.detail,
+            "badValue": None if self.bad_value is OMIT else _jsonable(self.bad_value),
+            "message": str(self),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def go_quote(s: str) -> str:
+    """Go's ``%q`` / ``strconv.Quote`` for a string."""
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\a":
+            out.append("\\a")
+        elif ch == "\b":
+            out.append("\\b")
+        elif ch == "\f":
+            out.append("\\f")
+        elif ch == "\v":
+            out.append("\\v")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\x{o:02x}")
+        elif not ch.isprintable() and o > 0x7F:
+            out.append(f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def go_float(f: float) -> str:
+    """Go's ``%v`` for a float64 (``strconv.FormatFloat(f, 'g', -1, 64)``)."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "+Inf" if f > 0 else "-Inf"
+    r = repr(f)
+    mantissa, _, exp = r.partition("e")
+    if not exp:
+        # Go's %v ('g', shortest) switches to exponent form at exponent < -4 or >= 6.
+        if f != 0 and (abs(f) >= 1e6 or abs(f) < 1e-4):
+            return go_float_exp(f)
+        return mantissa[:-2] if mantissa.endswith(".0") else mantissa
+    return go_float_exp(f)
+
+
+def go_float_exp(f: float) -> str:
+    """Go's ``%e`` with the shortest digits, as ``%v`` prints large floats."""
+    from decimal import Decimal
+
+    sign, digits, exponent = Decimal(repr(f)).normalize().as_tuple()
+    ds = "".join(str(d) for d in digits)
+    exp10 = exponent + len(ds) - 1  # type: ignore[operator]
+    mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+    esign = "-" if exp10 < 0 else "+"
+    return f"{'-' if sign else ''}{mantissa}e{esign}{abs(exp10):02d}"
+
+
+def format_value(value: Any) -> str:
+    """Render a bad value as upstream's ``ErrorBody`` does.
+
+    Numbers and booleans as Go ``%v``, strings as Go ``%q``, ``None`` as
+    ``null``. Composite values (Go would print ``%#v`` of its typed struct)
+    are rendered as compact JSON, the closest stable form for plain data.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    try:
+        return json.dumps(_jsonable(value), separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+# --- constructors (upstream field.Required, field.Invalid, ...) -------------
+
+
+def required(path: str, detail: str = "") -> FieldError:
+    """Upstream ``field.Required``."""
+    return FieldError(ErrorType.REQUIRED.value, str(path), detail, "")
+
+
+def invalid(path: str, value: Any, detail: str = "") -> FieldError:
+    """Upstream ``field.Invalid``."""
+    return FieldError(ErrorType.INVALID.value, str(path), detail, value)
+
+
+def type_invalid(path: str, value: Any, detail: str = "") -> FieldError:
+    """Upstream ``field.TypeInvalid``."""
+    return FieldError(ErrorType.TYPE_INVALID.value, str(path), detail, value)
+
+
+def not_found(path: str, value: Any) -> FieldError:
+    """Upstream ``field.NotFound``."""
+    return FieldError(ErrorType.NOT_FOUND.value, str(path), "", value)
+
+
+def duplicate(path: str, value: Any) -> FieldError:
+    """Upstream ``field.Duplicate``."""
+    return FieldError(ErrorType.DUPLICATE.value, str(path), "", value)
+
+
+def not_supported(path: str, value: Any, valid_values: Iterable[str] = ()) -> FieldError:
+    """Upstream ``field.NotSupported``: detail lists the quoted valid values."""
+    values = list(valid_values)
+    detail = ""
+    if values:
+        detail = "supported values: " + ", ".join(go_quote(v) for v in values)
+    return FieldError(ErrorType.NOT_SUPPORTED.value, str(path), detail, value)
+
+
+def forbidden(path: str, detail: str = "") -> FieldError:
+    """Upstream ``field.Forbidden``."""
+    return FieldError(ErrorType.FORBIDDEN.value, str(path), detail, "")
+
+
+def too_long(path: str, value: Any, max_length: int) -> FieldError:
+    """Upstream ``field.TooLong`` (``may not be more than N bytes``)."""
+    detail = f"may not be more than {max_length} bytes" if max_length >= 0 else "value is too long"
+    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, value)
+
+
+def too_many(path: str, actual: int, max_quantity: int) -> FieldError:
+    """Upstream ``field.TooMany`` (``must have at most N items``)."""
+    detail = f"must have at most {max_quantity} items" if max_quantity >= 0 else "has too many items"
+    return FieldError(ErrorType.TOO_MANY.value, str(path), detail, actual if actual >= 0 else OMIT)
+
+
+def internal_error(path: str, message: str) -> FieldError:
+    """Upstream ``field.InternalError``."""
+    return FieldError(ErrorType.INTERNAL.value, str(path), message, None)
+
+
+# --- decoding findings ------------------------------------------------------
+
+#: ``type`` of a :class:`DecodeError` for a field the Go type does not declare.
+UNKNOWN_FIELD = "UnknownField"
+#: ``type`` of a :class:`DecodeError` for a key given twice in one mapping.
+DUPLICATE_FIELD = "DuplicateField"
+#: ``type`` of a :class:`DecodeError` for a value of the wrong JSON type.
+UNMARSHAL_TYPE = "UnmarshalTypeError"
+
+
+@dataclass(frozen=True)
+class DecodeError(FieldError):
+    """A finding of the apiserver's strict decoder rather than of validation.
+
+    Upstream these are not ``field.Error`` values: the apiserver rejects the
+    request body before validation (``strict decoding error: unknown field
+    "spec.bogusField"``, or ``json: cannot unmarshal number into Go struct
+    field ... of type string``). ``type`` is one of :data:`UNKNOWN_FIELD`,
+    :data:`DUPLICATE_FIELD`, :data:`UNMARSHAL_TYPE`; ``detail`` holds the
+    upstream message, which is also ``str()``.
+    """
+
+    def body(self) -> str:
+        return self.detail
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def unknown_field(path: str) -> DecodeError:
+    """``unknown field "spec.bogusField"`` (server-side field validation Strict)."""
+    return DecodeError(UNKNOWN_FIELD, str(path), f"unknown field {go_quote(str(path))}", OMIT)
+
+
+def duplicate_field(path: str) -> DecodeError:
+    """``duplicate field "spec.group"`` (server-side field validation Strict)."""
+    return DecodeError(DUPLICATE_FIELD, str(path), f"duplicate field {go_quote(str(path))}", OMIT)
+
+
+def unmarshal_type_error(path: str, value: Any, message: str) -> DecodeError:
+    """A wrong JSON type; ``message`` is the upstream ``json: cannot unmarshal ...`` text."""
+    return DecodeError(UNMARSHAL_TYPE, str(path), message, value)

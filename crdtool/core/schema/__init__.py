@@ -1,0 +1,1 @@
+"""Structural schemas: model, pruning, defaulting, value validation, CEL."""
