@@ -1,0 +1,1 @@
+"""The command-line layer: parses options, loads files, calls the core, renders."""

@@ -1,0 +1,134 @@
+"""The whole CREATE path of a CRD manifest, as kube-apiserver runs it.
+
+One function per step, each mirroring upstream:
+
+1. strict decoding at the manifest's apiVersion (``decode.decode_crd``: unknown
+   fields and wrong types, as server-side field validation ``Strict`` reports);
+2. that version's ``SetDefaults`` (``defaults.default_crd``);
+3. conversion to the internal type (``conversion.to_internal``);
+4. the registry strategy's ``PrepareForCreate`` and ``Validate``
+   (``validation.validate_crd_create``), which returns errors and warnings;
+5. mapping each error path from the internal type back to the manifest the
+   user wrote (``conversion.manifest_path``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError
+
+V1 = "apiextensions.k8s.io/v1"
+V1BETA1 = "apiextensions.k8s.io/v1beta1"
+CRD_API_VERSIONS = (V1, V1BETA1)
+
+V1BETA1_WARNING = (
+    "apiextensions.k8s.io/v1beta1 CustomResourceDefinition is deprecated in v1.16+, unavailable in v1.22+; "
+    "use apiextensions.k8s.io/v1 CustomResourceDefinition (crdtool upgrade-manifest --to v1 converts it)"
+)
+
+
+def is_crd(doc: Any) -> bool:
+    """Is ``doc`` a CustomResourceDefinition at an apiextensions version we judge?"""
+    return isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition" and doc.get("apiVersion") in CRD_API_VERSIONS
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One error of a manifest.
+
+    ``error.field`` is the path in the manifest as written (for a v1 manifest,
+    ``spec.versions[0].schema.openAPIV3Schema...``); ``upstream_field`` is the
+    path upstream reports on its internal type when that differs
+    (``spec.validation.openAPIV3Schema...``), else None.
+    """
+
+    error: FieldError
+    upstream_field: str | None = None
+
+
+@dataclass(frozen=True)
+class CrdVerdict:
+    """The apiserver's verdict on creating one CRD manifest.
+
+    ``findings`` holds decoding findings first (unknown or duplicate fields,
+    wrong types), then validation errors in upstream order; ``warnings`` holds
+    the warning strings the apiserver would return with a successful create.
+    """
+
+    findings: tuple[Finding, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.findings
+
+
+def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
+    """Judge a CRD manifest as kube-apiserver judges a CREATE at its own apiVersion.
+
+    Input: a CRD document (plain JSON-like dict) whose ``apiVersion`` is
+    ``apiextensions.k8s.io/v1`` or ``v1beta1``. A v1beta1 manifest is decoded
+    with v1beta1 defaults and then validated by today's rules (upstream
+    apiextensions-apiserver v0.36), plus the deprecation warning.
+
+    Unknown fields are reported together with the validation errors (the
+    apiserver would stop at the strict-decoding error; seeing everything at
+    once is kinder). A wrong JSON type stops the check as it stops upstream
+    decoding: no validation runs on an object that cannot be decoded.
+
+    Raises ValueError when ``doc`` is not a CRD at a supported apiVersion.
+    """
+    from crdtool.core.crd.conversion import manifest_path, to_internal
+    from crdtool.core.crd.decode import decode_crd
+    from crdtool.core.crd.defaults import default_crd
+    from crdtool.core.crd.validation import validate_crd_create
+
+    if not is_crd(doc):
+        raise ValueError("not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition")
+    warnings: list[str] = [V1BETA1_WARNING] if doc.get("apiVersion") == V1BETA1 else []
+    decoded, decode_errors = decode_crd(doc)
+    findings = [Finding(e) for e in decode_errors]
+    if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
+        return CrdVerdict(tuple(findings), tuple(warnings))
+
+    defaulted = default_crd(decoded)
+    internal = to_internal(defaulted)
+    errors, create_warnings = validate_crd_create(internal)
+    for err in errors:
+        mapped = manifest_path(err.field, defaulted)
+        if mapped == err.field:
+            findings.append(Finding(err))
+        else:
+            findings.append(Finding(replace(err, field=mapped), upstream_field=err.field))
+    warnings.extend(create_warnings)
+    return CrdVerdict(tuple(findings), tuple(warnings))
+
+
+def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
+    """Validate a CRD object exactly as given (no defaulting), as upstream does on create.
+
+    A v1beta1-shaped dict is read field for field as upstream's internal type;
+    a v1-shaped dict (``apiVersion: apiextensions.k8s.io/v1``) is first
+    converted to it. Errors carry upstream's internal field paths. Objects
+    that cannot be decoded (wrong JSON types) yield the decoding error only.
+
+    Mirrors ``pkg/registry/customresourcedefinition/strategy.go``
+    (``PrepareForCreate`` + ``Validate``) over
+    ``pkg/apis/apiextensions/validation/validation.go``
+    (``ValidateCustomResourceDefinition``).
+    """
+    from crdtool.core.crd.conversion import to_internal
+    from crdtool.core.crd.decode import decode_crd
+    from crdtool.core.crd.validation import validate_crd_create
+
+    source = dict(crd)
+    if source.get("apiVersion") not in CRD_API_VERSIONS:
+        source["apiVersion"] = V1BETA1
+    decoded, decode_errors = decode_crd(source)
+    errors: list[FieldError] = list(decode_errors)
+    if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
+        return errors
+    validation_errors, _ = validate_crd_create(to_internal(decoded))
+    return errors + validation_errors
