@@ -222,11 +222,12 @@ def format_value(value: Any) -> str:
     """Render a bad value as upstream's ``ErrorBody`` does.
 
     Numbers and booleans as Go ``%v``, strings as Go ``%q``, ``None`` as
-    ``null``. Composite values (Go would print ``%#v`` of its typed struct)
+    ``"null"`` (upstream turns a nil value into the string ``null``). Composite values (Go would print ``%#v`` of its typed struct)
     are rendered as compact JSON, the closest stable form for plain data.
     """
     if value is None:
-        return "null"
+        # Upstream substitutes the string "null" for a nil value, then prints it with %q.
+        return '"null"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -283,15 +284,27 @@ def forbidden(path: str, detail: str = "") -> FieldError:
     return FieldError(ErrorType.FORBIDDEN.value, str(path), detail, "")
 
 
+VALUE_OMITTED = "<value omitted>"
+
+
 def too_long(path: str, value: Any, max_length: int) -> FieldError:
-    """Upstream ``field.TooLong`` (``may not be more than N bytes``)."""
-    detail = f"may not be more than {max_length} bytes" if max_length >= 0 else "value is too long"
-    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, value)
+    """Upstream ``field.TooLong`` (``may not be more than N bytes``; the value is omitted)."""
+    unit = "byte" if max_length == 1 else "bytes"
+    detail = f"may not be more than {max_length} {unit}" if max_length >= 0 else "value is too long"
+    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, VALUE_OMITTED)
+
+
+def too_long_characters(path: str, value: Any, max_length: int) -> FieldError:
+    """Upstream ``field.TooLongCharacters`` (``may not be more than N characters``)."""
+    unit = "character" if max_length == 1 else "characters"
+    detail = f"may not be more than {max_length} {unit}" if max_length >= 0 else "value is too long"
+    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, VALUE_OMITTED)
 
 
 def too_many(path: str, actual: int, max_quantity: int) -> FieldError:
     """Upstream ``field.TooMany`` (``must have at most N items``)."""
-    detail = f"must have at most {max_quantity} items" if max_quantity >= 0 else "has too many items"
+    unit = "item" if max_quantity == 1 else "items"
+    detail = f"must have at most {max_quantity} {unit}" if max_quantity >= 0 else "has too many items"
     return FieldError(ErrorType.TOO_MANY.value, str(path), detail, actual if actual >= 0 else OMIT)
 
 

@@ -1,0 +1,93 @@
+"""field.Error rendering, from apimachinery pkg/util/validation/field/errors.go."""
+
+from __future__ import annotations
+
+import pytest
+
+from crdtool.core.errors import (
+    OMIT,
+    FieldError,
+    Path,
+    duplicate,
+    forbidden,
+    go_float,
+    go_quote,
+    internal_error,
+    invalid,
+    not_supported,
+    required,
+    too_long,
+    too_many,
+    type_invalid,
+    unknown_field,
+)
+
+
+def test_path_rendering_like_field_path() -> None:
+    p = Path("spec").child("versions").index(0).child("schema", "openAPIV3Schema").child("properties").key("spec")
+    assert p == "spec.versions[0].schema.openAPIV3Schema.properties[spec]"
+    assert Path("metadata").child("annotations").key("api-approved.kubernetes.io") == (
+        "metadata.annotations[api-approved.kubernetes.io]"
+    )
+    assert Path() .child("a") == "a"
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (required(Path("spec", "names", "plural")), "spec.names.plural: Required value"),
+        (required(Path("spec", "x"), "schemas are required"), "spec.x: Required value: schemas are required"),
+        (invalid(Path("spec", "scope"), "Foo", "bad"), 'spec.scope: Invalid value: "Foo": bad'),
+        (invalid(Path("spec", "preserveUnknownFields"), True, "cannot set to true"), "spec.preserveUnknownFields: Invalid value: true: cannot set to true"),
+        (invalid(Path("a"), 3, ""), "a: Invalid value: 3"),
+        (invalid(Path("a"), 1.5, "x"), "a: Invalid value: 1.5: x"),
+        # A nil value becomes the string "null", printed with %q.
+        (invalid(Path("a"), None, "x"), 'a: Invalid value: "null": x'),
+        (type_invalid(Path("a"), "s", "must be integer"), 'a: Invalid value: "s": must be integer'),
+        (
+            not_supported(Path("spec", "scope"), "Global", ["Cluster", "Namespaced"]),
+            'spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"',
+        ),
+        (forbidden(Path("spec", "validation"), "top-level and per-version schemas are mutually exclusive"),
+         "spec.validation: Forbidden: top-level and per-version schemas are mutually exclusive"),
+        (duplicate(Path("a").index(1), "x"), 'a[1]: Duplicate value: "x"'),
+        (too_long(Path("a"), "xxxx", 3), "a: Too long: may not be more than 3 bytes"),
+        (too_long(Path("a"), "xx", 1), "a: Too long: may not be more than 1 byte"),
+        (too_many(Path("a"), 10, 8), "a: Too many: 10: must have at most 8 items"),
+        (too_many(Path("a"), -1, 1), "a: Too many: must have at most 1 item"),
+        (internal_error(Path("a"), "boom"), "a: Internal error: boom"),
+    ],
+)
+def test_error_text_like_upstream(error: FieldError, text: str) -> None:
+    assert str(error) == text
+
+
+def test_json_shape() -> None:
+    d = not_supported(Path("spec", "scope"), "Global", ["Cluster"]).to_dict()
+    assert d == {
+        "type": "FieldValueNotSupported",
+        "field": "spec.scope",
+        "detail": 'supported values: "Cluster"',
+        "badValue": "Global",
+        "message": 'spec.scope: Unsupported value: "Global": supported values: "Cluster"',
+    }
+    assert too_many(Path("a"), -1, 2).to_dict()["badValue"] is None
+    assert too_many(Path("a"), -1, 2).bad_value is OMIT
+
+
+def test_unknown_field_reads_like_strict_decoding() -> None:
+    e = unknown_field("spec.bogusField")
+    assert str(e) == 'unknown field "spec.bogusField"'
+    assert e.type == "UnknownField" and e.field == "spec.bogusField"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(3.0, "3"), (1.5, "1.5"), (1e21, "1e+21"), (123456789.0, "1.23456789e+08"), (100000.0, "100000"), (1e-5, "1e-05"), (-2.5e-7, "-2.5e-07")],
+)
+def test_go_float_formatting(value: float, text: str) -> None:
+    assert go_float(value) == text
+
+
+def test_go_quote() -> None:
+    assert go_quote('a"b\\c\n\x01é') == '"a\\"b\\\\c\\n\\x01é"'
