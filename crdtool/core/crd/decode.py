@@ -1,0 +1,872 @@
+"""Strict decoding of a CRD manifest into its Go types, as the apiserver does.
+
+The apiserver decodes a CRD request body with ``sigs.k8s.io/json``
+``UnmarshalStrict`` (server-side field validation ``Strict``), a fork of Go's
+encoding/json with case-sensitive keys, ints preserved in ``interface{}``
+values, and unknown/duplicate fields collected as "strict errors". This module
+mirrors, for a manifest already parsed into Python data:
+
+* ``sigs.k8s.io/json/internal/golang/encoding/json/decode.go`` (``literalStore``,
+  ``object``, ``array``, ``addErrorContext``, ``saveError``) and
+  ``kubernetes_patch.go`` (``newFieldError``, ``saveStrictError``,
+  ``appendStrictFieldStackKey``/``Index``);
+* ``k8s.io/apimachinery/pkg/runtime/serializer/json/json.go`` ``Serializer.unmarshal``:
+  a decoding error (wrong JSON type) is returned alone and the strict errors are
+  then dropped;
+* the custom ``UnmarshalJSON`` methods of
+  ``apiextensions-apiserver/pkg/apis/apiextensions/v1{,beta1}/marshal.go``
+  (``JSON``, ``JSONSchemaPropsOrBool``, ``JSONSchemaPropsOrArray``,
+  ``JSONSchemaPropsOrStringArray``) and ``apimachinery/pkg/apis/meta/v1``
+  (``Time``, ``FieldsV1``).
+
+Upstream behaviours worth knowing, all mirrored here:
+
+* A value of the wrong JSON type is an ``UnmarshalTypeError``; decoding goes on
+  but only the first one is returned (``json: cannot unmarshal number into Go
+  struct field CustomResourceDefinitionNames.spec.names.plural of type string``).
+  The "field" in that text is the chain of *struct field* names only: list
+  indices and map keys are not part of it.
+* An error returned by a custom ``UnmarshalJSON`` aborts decoding at once and
+  wins over an earlier type error (``boolean or JSON schema expected``, a
+  ``metav1.Time`` parse error).
+* ``items``, ``additionalProperties``, ``additionalItems`` and ``dependencies``
+  values are decoded by their custom ``UnmarshalJSON`` with a *nested, non-strict*
+  ``json.Unmarshal``: unknown fields inside them are silently dropped (kubernetes
+  issue #128033), and any type error inside them aborts decoding and is reported
+  with the struct/field of the outermost such field (the outer decoder's
+  ``addErrorContext`` overwrites the inner one).
+* ``items`` or a ``dependencies`` value that is neither an object nor an array
+  decodes, without error, to an empty ``JSONSchemaPropsOrArray`` /
+  ``JSONSchemaPropsOrStringArray``; we represent that as ``[]`` (no schema, no
+  array: what every validator sees for it upstream).
+* JSON ``null`` leaves a struct field at its zero value (the key is dropped
+  here); a ``null`` list element or map value becomes the element's zero value
+  (``""``, ``{}``, ...); inside JSON values (``default``, ``enum``, ``example``,
+  ``fieldsV1``) ``null`` is kept.
+* JSON nesting deeper than 10000 is a syntax error before anything else
+  (``invalid character '{' exceeded max depth``).
+
+Numbers: the manifest reaches the apiserver as JSON produced by kubectl from
+YAML (sigs.k8s.io/yaml), where a float like ``1.0`` is written ``1``. So an
+integral float is accepted by int fields and becomes an int inside JSON values,
+while ``1.5`` into an int64 field is ``cannot unmarshal number 1.5 ...``.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import math
+from decimal import Decimal
+from typing import Any
+
+from crdtool.core.crd import types as T
+from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
+
+#: encoding/json scanner ``maxNestingDepth``.
+MAX_DEPTH = 10000
+#: ``saveStrictError`` keeps at most this many strict errors.
+MAX_STRICT_ERRORS = 100
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+# Pseudo-kinds of work items that are not Go types.
+_SKIP = T.GoType("skip", "")
+_UNKNOWN = T.GoType("unknown", "")
+_END = T.GoType("end", "")
+_JSONNODE = T.GoType("jsonnode", "interface {}")
+_UINT8 = T.GoType("uint8", "uint8")
+_STRING_SLICE = T.GoType(T.SLICE, "[]string", T.GoType(T.STRING, "string"))
+
+
+def decode_crd(obj: Any) -> tuple[dict[str, Any], list[DecodeError]]:
+    """Decode a CRD manifest strictly, dispatching on its ``apiVersion``.
+
+    Args:
+        obj: the parsed manifest (plain YAML/JSON data; never mutated).
+
+    Returns:
+        ``(decoded, errors)``. ``decoded`` is a new dict holding the Go value in
+        JSON shape: nulls dropped, ints as ``int``, float64 fields as ``float``,
+        ``caBundle`` as canonical base64, unknown fields removed. ``errors`` is
+        either one decoding error (a wrong JSON type, an upstream
+        ``UnmarshalTypeError`` or custom ``UnmarshalJSON`` error: type
+        ``UnmarshalTypeError``) or all unknown fields in document order (type
+        ``UnknownField``), as ``sigs.k8s.io/json.UnmarshalStrict`` plus
+        ``Serializer.unmarshal`` report them. A manifest whose ``apiVersion`` is
+        not ``apiextensions.k8s.io/v1`` or ``/v1beta1`` is returned as a plain
+        normalized copy (errors only for NaN/Inf or nesting beyond 10000); a
+        non-object is decoded as v1 (and is a type error). Each error's
+        ``field`` is the path of the offending value in the manifest
+        (``spec.versions[0].name``); its text is upstream's. Never raises.
+
+    Mirrors ``sigs.k8s.io/json.UnmarshalStrict`` into
+    ``v1.CustomResourceDefinition`` / ``v1beta1.CustomResourceDefinition``.
+    """
+    if isinstance(obj, dict):
+        api = T.api_for(obj.get("apiVersion"))
+        if api is None:
+            copied, errors = decode_value(obj, _JSONNODE)
+            return (copied if isinstance(copied, dict) else {}), errors
+    else:
+        api = T.API_V1
+    decoded, errors = decode_value(obj, api.root)
+    return (decoded if isinstance(decoded, dict) else {}), errors
+
+
+def decode_value(value: Any, t: T.GoType) -> tuple[Any, list[DecodeError]]:
+    """Strictly decode ``value`` into Go type ``t`` (e.g. ``API_V1.struct("JSONSchemaProps")``).
+
+    Same rules and result shape as :func:`decode_crd`; the decoded value is
+    ``None`` when the top-level value has the wrong JSON type or is null.
+    """
+    return _Decoder().run(value, t)
+
+
+def normalize_json(value: Any) -> Any:
+    """A copy of a JSON value as Go's ``interface{}`` decoding (PreserveInts) yields it.
+
+    Integral floats within int64 become ints, ints beyond int64 become floats,
+    tuples become lists, object keys become strings. Iterative. Used for
+    ``default``/``enum``/``example`` values.
+    """
+    copied, _ = decode_value(value, _JSONNODE)
+    return copied
+
+
+class _Scope:
+    """A nested, non-strict ``json.Unmarshal`` run by a custom ``UnmarshalJSON``."""
+
+    __slots__ = ("override", "pending")
+
+    def __init__(self, override: tuple[str, _P]) -> None:
+        # The outer decoder's errorContext at the custom field: it is what the
+        # top-level addErrorContext finally writes into any error from inside.
+        self.override = override
+        self.pending: _Err | None = None
+
+
+class _Err:
+    """An error before formatting (the type-error context may still be overwritten)."""
+
+    __slots__ = ("path", "value", "desc", "go", "est", "efs", "plain")
+
+    def __init__(
+        self, path: _P, value: Any, desc: str = "", go: str = "", est: str = "", efs: _P = None, plain: str = ""
+    ) -> None:
+        self.path = path
+        self.value = value
+        self.desc = desc
+        self.go = go
+        self.est = est
+        self.efs = efs
+        self.plain = plain
+
+    def to_error(self) -> DecodeError:
+        path = render_path(self.path)
+        if self.plain:
+            return unmarshal_type_error(path, self.value, self.plain)
+        if self.est or self.efs is not None:
+            field = render_path(self.efs)
+            msg = f"json: cannot unmarshal {self.desc} into Go struct field {self.est}.{field} of type {self.go}"
+        else:
+            msg = f"json: cannot unmarshal {self.desc} into Go value of type {self.go}"
+        return unmarshal_type_error(path, self.value, msg)
+
+
+# A path as a linked list (parent, segment), rendered only for an error: building
+# every node's path string would cost O(depth^2) on deep documents.
+_P = Any
+
+
+def render_path(p: _P) -> str:
+    """Render a linked path ``(parent, segment)`` to ``spec.versions[0].name``."""
+    parts: list[str] = []
+    while p is not None:
+        p, seg = p
+        parts.append(seg)
+    return "".join(reversed(parts))
+
+
+def _child(p: _P, key: str) -> _P:
+    return (p, "." + key) if p is not None else (None, key)
+
+
+# A work item: (value, type, holder, slot, path, errStruct, errFields, scope, depth, isElem)
+_Item = tuple[Any, T.GoType, Any, Any, Any, str, Any, "_Scope | None", int, bool]
+
+
+class _Decoder:
+    def __init__(self) -> None:
+        self.top_saved: _Err | None = None
+        self.final: _Err | None = None
+        self.syntax: _Err | None = None
+        self.unknown: list[str] = []
+        self.seen_unknown: set[str] = set()
+
+    # -- errors ---------------------------------------------------------------
+
+    def saved(self, scope: _Scope | None, err: _Err) -> None:
+        """``d.saveError``: remember the first error of this decode, go on."""
+        if self.final is not None:
+            return
+        if scope is None:
+            if self.top_saved is None:
+                self.top_saved = err
+        elif scope.pending is None:
+            scope.pending = err
+
+    def fatal(self, scope: _Scope | None, err: _Err) -> None:
+        """An error returned up the stack: decoding stops (we only stop recording)."""
+        if self.final is not None:
+            return
+        if scope is not None and not err.plain:
+            err.est, err.efs = scope.override
+        self.final = err
+
+    def unknown_field(self, scope: _Scope | None, p: _P) -> None:
+        # Nested decodes are not strict: their unknown fields are dropped silently.
+        if scope is not None or self.final is not None or len(self.unknown) >= MAX_STRICT_ERRORS:
+            return
+        path = render_path(p)
+        if path in self.seen_unknown:
+            return
+        self.seen_unknown.add(path)
+        self.unknown.append(path)
+
+    def result(self) -> list[DecodeError]:
+        for err in (self.syntax, self.final, self.top_saved):
+            if err is not None:
+                return [err.to_error()]
+        return [unknown_field(p) for p in self.unknown]
+
+    # -- the walk -------------------------------------------------------------
+
+    def run(self, value: Any, t: T.GoType) -> tuple[Any, list[DecodeError]]:
+        root: list[Any] = [None]
+        stack: list[_Item] = [(value, _unptr(t), root, 0, None, "", None, None, 0, False)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            val, typ, holder, slot, path, est, efs, scope, depth, elem = pop()
+            kind = typ.kind
+            if kind == "end":
+                if scope is not None and scope.pending is not None:
+                    self.fatal(scope, scope.pending)
+                continue
+            cdepth = depth
+            if isinstance(val, (dict, list, tuple)):
+                cdepth = depth + 1
+                if cdepth > MAX_DEPTH:
+                    brace = "{" if isinstance(val, dict) else "["
+                    self.syntax = _Err(None, OMIT, plain=f"invalid character '{brace}' exceeded max depth")
+                    break
+            if kind == "skip":
+                _push_skip(push, val, cdepth)
+                continue
+            if kind == "unknown":
+                self.unknown_field(scope, path)
+                _push_skip(push, val, cdepth)
+                continue
+            if val is None:
+                if elem:
+                    holder[slot] = _zero(typ)
+                continue
+            if kind == T.STRUCT:
+                if not isinstance(val, dict):
+                    self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
+                    if elem:
+                        holder[slot] = _zero(typ)
+                    continue
+                out: dict[str, Any] = {}
+                holder[slot] = out
+                fields = typ.fields
+                name = typ.name
+                for key, sub in reversed(list(val.items())):
+                    if type(key) is not str:
+                        key = _key(key)
+                    f = fields.get(key)
+                    cpath = (path, "." + key) if path is not None else (None, key)
+                    if f is None:
+                        push((sub, _UNKNOWN, None, None, cpath, est, efs, scope, cdepth, False))
+                        continue
+                    ft = f.type
+                    if ft.kind == T.PTR:
+                        ft = _unptr(ft)
+                    cefs = (efs, "." + key) if efs is not None else (None, key)
+                    push((sub, ft, out, key, cpath, name, cefs, scope, cdepth, False))
+            elif kind == T.SLICE:
+                if not isinstance(val, (list, tuple)):
+                    self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
+                    if elem:
+                        holder[slot] = _zero(typ)
+                    continue
+                lst: list[Any] = [None] * len(val)
+                holder[slot] = lst
+                et = _unptr(typ.elem)  # type: ignore[arg-type]
+                for i in range(len(val) - 1, -1, -1):
+                    push((val[i], et, lst, i, (path, f"[{i}]"), est, efs, scope, cdepth, True))
+            elif kind == T.MAP:
+                if not isinstance(val, dict):
+                    self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
+                    if elem:
+                        holder[slot] = _zero(typ)
+                    continue
+                mp: dict[str, Any] = {}
+                holder[slot] = mp
+                et = _unptr(typ.elem)  # type: ignore[arg-type]
+                for key, sub in reversed(list(val.items())):
+                    if type(key) is not str:
+                        key = _key(key)
+                    push((sub, et, mp, key, _child(path, key), est, efs, scope, cdepth, True))
+            elif kind in (T.JSON, T.FIELDS_V1, "jsonnode"):
+                self.json_node(val, holder, slot, path, scope, cdepth, push)
+            elif kind == T.OR_BOOL:
+                if isinstance(val, bool):
+                    holder[slot] = val
+                elif isinstance(val, dict):
+                    self.nested(val, typ.elem, holder, slot, path, est, efs, scope, depth, push)  # type: ignore[arg-type]
+                else:
+                    self.fatal(scope, _Err(path, val, plain="boolean or JSON schema expected"))
+                    _push_skip(push, val, cdepth)
+            elif kind in (T.OR_ARRAY, T.OR_STRING_ARRAY):
+                if isinstance(val, dict):
+                    self.nested(val, typ.elem, holder, slot, path, est, efs, scope, depth, push)  # type: ignore[arg-type]
+                elif isinstance(val, (list, tuple)):
+                    schema = typ.elem
+                    assert schema is not None
+                    st = _schema_slice(schema) if kind == T.OR_ARRAY else _STRING_SLICE
+                    self.nested(val, st, holder, slot, path, est, efs, scope, depth, push)
+                else:
+                    # UnmarshalJSON ignores anything but '{' and '[': an empty value, no error.
+                    holder[slot] = []
+            elif kind == T.TIME:
+                self.time(val, holder, slot, path, est, efs, scope, cdepth, push)
+            elif kind == T.BYTES:
+                self.bytes(val, typ, holder, slot, path, est, efs, scope, cdepth, push)
+            else:
+                if not self.scalar(val, typ, holder, slot, path, est, efs, scope, cdepth, push) and elem:
+                    holder[slot] = _zero(typ)
+        return root[0], self.result()
+
+    def nested(
+        self,
+        val: Any,
+        t: T.GoType,
+        holder: Any,
+        slot: Any,
+        path: _P,
+        est: str,
+        efs: _P,
+        scope: _Scope | None,
+        depth: int,
+        push: Any,
+    ) -> None:
+        """Decode ``val`` with a nested ``json.Unmarshal`` (a custom UnmarshalJSON)."""
+        inner = _Scope((est, efs) if scope is None else scope.override)
+        push((None, _END, None, None, path, est, efs, inner, depth, False))
+        push((val, t, holder, slot, path, "", None, inner, depth, False))
+
+    def mismatch(
+        self, val: Any, t: T.GoType, path: _P, est: str, efs: _P, scope: _Scope | None, cdepth: int, push: Any
+    ) -> None:
+        desc = _desc(val)
+        if desc == "number":
+            lit = _number_text(val)
+            if lit is None:
+                self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+                return
+        self.saved(scope, _Err(path, val, desc, t.go, est, efs))
+        _push_skip(push, val, cdepth)
+
+    def json_node(self, val: Any, holder: Any, slot: Any, path: _P, scope: _Scope | None, cdepth: int, push: Any) -> None:
+        if isinstance(val, dict):
+            out: dict[str, Any] = {}
+            holder[slot] = out
+            for key, sub in reversed(list(val.items())):
+                key = _key(key)
+                push((sub, _JSONNODE, out, key, _child(path, key), "", None, scope, cdepth, True))
+            return
+        if isinstance(val, (list, tuple)):
+            lst: list[Any] = [None] * len(val)
+            holder[slot] = lst
+            for i in range(len(val) - 1, -1, -1):
+                push((val[i], _JSONNODE, lst, i, (path, f"[{i}]"), "", None, scope, cdepth, True))
+            return
+        if isinstance(val, bool) or isinstance(val, str):
+            holder[slot] = val
+        elif isinstance(val, int):
+            holder[slot] = val if _INT64_MIN <= val <= _INT64_MAX else _int_to_float(val)
+        elif isinstance(val, float):
+            if not math.isfinite(val):
+                self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+                return
+            holder[slot] = int(val) if val.is_integer() and _INT64_MIN <= val < 2.0**63 else val
+        else:
+            holder[slot] = _as_string(val)
+
+    def time(
+        self, val: Any, holder: Any, slot: Any, path: _P, est: str, efs: _P, scope: _Scope | None, cdepth: int, push: Any
+    ) -> None:
+        if isinstance(val, (_dt.datetime, _dt.date)):
+            val = _as_string(val)
+        if not isinstance(val, str):
+            # Time.UnmarshalJSON: json.Unmarshal(b, &str) fails; the error comes back up
+            # and the top-level addErrorContext names the Time field.
+            desc = _desc(val)
+            if desc == "number" and _number_text(val) is None:
+                self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+                return
+            self.fatal(scope, _Err(path, val, desc, "string", est, efs))
+            _push_skip(push, val, cdepth)
+            return
+        problem = rfc3339_parse_error(val)
+        if problem:
+            self.fatal(scope, _Err(path, val, plain=problem))
+            return
+        holder[slot] = val
+
+    def bytes(
+        self,
+        val: Any,
+        t: T.GoType,
+        holder: Any,
+        slot: Any,
+        path: _P,
+        est: str,
+        efs: _P,
+        scope: _Scope | None,
+        cdepth: int,
+        push: Any,
+    ) -> None:
+        if isinstance(val, str):
+            data, problem = go_base64_decode(val)
+            if problem:
+                self.saved(scope, _Err(path, val, plain=problem))
+                return
+            holder[slot] = base64.b64encode(data).decode("ascii")
+            return
+        if not isinstance(val, (list, tuple)):
+            self.mismatch(val, t, path, est, efs, scope, cdepth, push)
+            return
+        # A JSON array decodes into []byte element by element, as uint8 numbers.
+        out = bytearray()
+        for i, item in enumerate(val):
+            ipath = (path, f"[{i}]")
+            if item is None:
+                out.append(0)
+                continue
+            if isinstance(item, bool) or not isinstance(item, (int, float)):
+                self.mismatch(item, _UINT8, ipath, est, efs, scope, cdepth + 1, push)
+                out.append(0)
+                continue
+            n = _as_int(item, 0, 255)
+            if n is None:
+                self.bad_number(item, "uint8", ipath, est, efs, scope)
+                out.append(0)
+                continue
+            out.append(n)
+        holder[slot] = base64.b64encode(bytes(out)).decode("ascii")
+
+    def bad_number(self, val: Any, go: str, path: _P, est: str, efs: _P, scope: _Scope | None) -> None:
+        lit = _number_text(val)
+        if lit is None:
+            self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+        else:
+            self.saved(scope, _Err(path, val, f"number {lit}", go, est, efs))
+
+    def scalar(
+        self,
+        val: Any,
+        t: T.GoType,
+        holder: Any,
+        slot: Any,
+        path: _P,
+        est: str,
+        efs: _P,
+        scope: _Scope | None,
+        cdepth: int,
+        push: Any,
+    ) -> bool:
+        """Decode a string, bool, int or float field; False if it is left at its zero value."""
+        kind = t.kind
+        if kind == T.STRING:
+            if isinstance(val, str):
+                holder[slot] = val
+                return True
+            if isinstance(val, (_dt.datetime, _dt.date, bytes)):
+                holder[slot] = _as_string(val)
+                return True
+        elif kind == T.BOOL:
+            if isinstance(val, bool):
+                holder[slot] = val
+                return True
+        elif kind in (T.INT32, T.INT64):
+            if not isinstance(val, bool) and isinstance(val, (int, float)):
+                lo, hi = (_INT32_MIN, _INT32_MAX) if kind == T.INT32 else (_INT64_MIN, _INT64_MAX)
+                n = _as_int(val, lo, hi)
+                if n is None:
+                    self.bad_number(val, t.go, path, est, efs, scope)
+                    return False
+                holder[slot] = n
+                return True
+        elif kind == T.FLOAT64:
+            if not isinstance(val, bool) and isinstance(val, (int, float)):
+                if isinstance(val, float) and not math.isfinite(val):
+                    self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+                    return False
+                try:
+                    holder[slot] = float(val)
+                except OverflowError:
+                    self.bad_number(val, t.go, path, est, efs, scope)
+                    return False
+                return True
+        else:  # a kind we do not know: keep the value as JSON
+            holder[slot] = normalize_json(val)
+            return True
+        self.mismatch(val, t, path, est, efs, scope, cdepth, push)
+        return False
+
+
+_SCHEMA_SLICES: dict[int, T.GoType] = {}
+
+
+def _schema_slice(schema: T.GoType) -> T.GoType:
+    """``[]JSONSchemaProps``, the target of ``JSONSchemaPropsOrArray`` given an array."""
+    st = _SCHEMA_SLICES.get(id(schema))
+    if st is None:
+        st = _SCHEMA_SLICES[id(schema)] = T.GoType(T.SLICE, "[]" + schema.go, schema)
+    return st
+
+
+def _unptr(t: T.GoType) -> T.GoType:
+    # For decoding, a pointer differs from its element only in null handling,
+    # and null is handled the same way for both (dropped from a struct).
+    while t.kind == T.PTR:
+        assert t.elem is not None
+        t = t.elem
+    return t
+
+
+def _push_skip(push: Any, val: Any, cdepth: int) -> None:
+    """Walk a subtree the decoder skips, only to find nesting beyond MAX_DEPTH."""
+    if isinstance(val, dict):
+        for sub in val.values():
+            if isinstance(sub, (dict, list, tuple)):
+                push((sub, _SKIP, None, None, None, "", None, None, cdepth, False))
+    elif isinstance(val, (list, tuple)):
+        for sub in val:
+            if isinstance(sub, (dict, list, tuple)):
+                push((sub, _SKIP, None, None, None, "", None, None, cdepth, False))
+
+
+def _zero(t: T.GoType) -> Any:
+    kind = t.kind
+    if kind in (T.OR_ARRAY, T.OR_STRING_ARRAY):
+        return []
+    if kind == T.OR_BOOL:
+        return False
+    return T.zero_value(t)
+
+
+def _desc(val: Any) -> str:
+    """``UnmarshalTypeError.Value`` for a JSON value."""
+    if isinstance(val, bool):
+        return "bool"
+    if isinstance(val, (int, float)):
+        return "number"
+    if isinstance(val, dict):
+        return "object"
+    if isinstance(val, (list, tuple)):
+        return "array"
+    return "string"
+
+
+def _key(key: Any) -> str:
+    """A mapping key as the JSON object key sigs.k8s.io/yaml would write."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, (int, float)):
+        return _number_text(key) or str(key)
+    return _as_string(key)
+
+
+def _as_string(val: Any) -> str:
+    if isinstance(val, _dt.datetime):
+        text = val.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    if isinstance(val, _dt.date):
+        return val.isoformat()
+    if isinstance(val, bytes):
+        return val.decode("utf-8", "replace")
+    return str(val)
+
+
+def _int_to_float(n: int) -> Any:
+    try:
+        return float(n)
+    except OverflowError:
+        return n
+
+
+def _as_int(val: Any, lo: int, hi: int) -> int | None:
+    """``strconv.ParseInt`` of the JSON text of a number, with overflow check."""
+    if isinstance(val, float):
+        lit = _number_text(val)
+        if lit is None or not lit.lstrip("-").isdigit():
+            return None
+        val = int(lit)
+    if lo <= val <= hi:
+        return int(val)
+    return None
+
+
+def _number_text(val: Any) -> str | None:
+    """The JSON text of a number as kubectl sends it (Go encoding/json); None if not finite."""
+    if isinstance(val, int):
+        if _INT64_MIN <= val < 2**64:
+            return str(val)
+        try:
+            val = float(val)
+        except OverflowError:
+            return str(val)
+    if not math.isfinite(val):
+        return None
+    return go_json_float(val)
+
+
+def go_json_float(f: float) -> str:
+    """Go encoding/json's text for a float64 ('f' format, 'e' below 1e-6 or from 1e21)."""
+    a = abs(f)
+    if a != 0 and (a < 1e-6 or a >= 1e21):
+        sign, digits, exponent = Decimal(repr(f)).normalize().as_tuple()
+        ds = "".join(str(d) for d in digits)
+        exp10 = int(exponent) + len(ds) - 1
+        mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+        # strconv 'e' writes at least two exponent digits; encoding/json trims "e-07" to "e-7".
+        exp = f"{'-' if exp10 < 0 else '+'}{abs(exp10):02d}"
+        if exp[0] == "-" and exp[1] == "0":
+            exp = "-" + exp[2:]
+        return f"{'-' if sign else ''}{mantissa}e{exp}"
+    text = format(Decimal(repr(f)).normalize(), "f")
+    return text
+
+
+def _unsupported(val: Any) -> str:
+    # What kubectl's json.Marshal says before anything reaches the apiserver.
+    if isinstance(val, float) and math.isnan(val):
+        return "json: unsupported value: NaN"
+    return f"json: unsupported value: {'+Inf' if val > 0 else '-Inf'}"
+
+
+# --- base64 (encoding/base64 StdEncoding.Decode) ------------------------------
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_B64_MAP = {ord(c): i for i, c in enumerate(_B64)}
+
+
+def go_base64_decode(text: str) -> tuple[bytes, str]:
+    """``base64.StdEncoding.Decode``: bytes, or ``b""`` and ``illegal base64 data at input byte N``.
+
+    Skips ``\\r`` and ``\\n`` like Go; padding is required. Mirrors
+    ``encoding/base64`` ``Encoding.Decode``/``decodeQuantum`` (non-strict).
+    """
+    src = text.encode("utf-8", "surrogatepass")
+    out = bytearray()
+    si = 0
+    n = len(src)
+    while si < n:
+        dbuf = [0, 0, 0, 0]
+        dlen = 4
+        j = 0
+        while j < 4:
+            if si == n:
+                if j == 0:
+                    return bytes(out), ""
+                return b"", _corrupt(si - j)
+            c = src[si]
+            si += 1
+            v = _B64_MAP.get(c)
+            if v is not None:
+                dbuf[j] = v
+                j += 1
+                continue
+            if c in (0x0A, 0x0D):
+                continue
+            if c != 0x3D:  # '='
+                return b"", _corrupt(si - 1)
+            if j in (0, 1):
+                return b"", _corrupt(si - 1)
+            if j == 2:
+                while si < n and src[si] in (0x0A, 0x0D):
+                    si += 1
+                if si == n:
+                    return b"", _corrupt(n)
+                if src[si] != 0x3D:
+                    return b"", _corrupt(si - 1)
+                si += 1
+            while si < n and src[si] in (0x0A, 0x0D):
+                si += 1
+            if si < n:
+                return b"", _corrupt(si)
+            dlen = j
+            break
+        val = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3]
+        chunk = bytes([(val >> 16) & 0xFF, (val >> 8) & 0xFF, val & 0xFF])
+        out += chunk[: dlen - 1]
+    return bytes(out), ""
+
+
+def _corrupt(offset: int) -> str:
+    return f"illegal base64 data at input byte {offset}"
+
+
+# --- metav1.Time (time.Parse(time.RFC3339, s)) ---------------------------------
+
+_RFC3339 = "2006-01-02T15:04:05Z07:00"
+# (prefix literal, layout element) pairs of the RFC 3339 layout, as nextStdChunk splits it.
+_CHUNKS = [("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"), ("", "Z07:00")]
+
+
+def rfc3339_parse_error(value: str) -> str:
+    """The error text of Go's ``time.Parse(time.RFC3339, value)``, or ``""`` if it parses.
+
+    Mirrors ``time.parse`` (the generic path ``time.Parse`` falls back to) for
+    the RFC 3339 layout, and ``time.ParseError.Error``.
+    """
+    rest = value
+    year = month = day = 0
+    for prefix, std in _CHUNKS:
+        if prefix:
+            if not rest or rest[0] != prefix:
+                return _parse_error(value, prefix, rest)
+            rest = rest[1:]
+        hold = rest
+        range_err = ""
+        ok = True
+        if std == "2006":
+            if len(rest) < 4 or not _is_digit(rest, 0) or not _atoi_ok(rest[:4]):
+                ok = False
+            else:
+                year, rest = int(rest[:4]), rest[4:]
+        elif std == "01":
+            got = _getnum(rest, True)
+            ok = got is not None
+            if got is not None:
+                month, rest = got
+                if month <= 0 or month > 12:
+                    range_err = "month"
+        elif std == "02":
+            got = _getnum(rest, True)
+            ok = got is not None
+            if got is not None:
+                day, rest = got
+        elif std == "15":
+            got = _getnum(rest, False)
+            ok = got is not None
+            if got is not None:
+                hour, rest = got
+                if hour >= 24:
+                    range_err = "hour"
+        elif std == "04":
+            got = _getnum(rest, True)
+            ok = got is not None
+            if got is not None:
+                minute, rest = got
+                if minute >= 60:
+                    range_err = "minute"
+        elif std == "05":
+            got = _getnum(rest, True)
+            ok = got is not None
+            if got is not None:
+                sec, rest = got
+                if sec >= 60:
+                    range_err = "second"
+                elif len(rest) >= 2 and rest[0] in ".," and _is_digit(rest, 1):
+                    k = 2
+                    while k < len(rest) and _is_digit(rest, k):
+                        k += 1
+                    rest = rest[k:]
+        else:  # Z07:00
+            ok, rest, range_err = _parse_zone(rest)
+        if range_err:
+            return f"parsing time {_time_quote(value)}: {range_err} out of range"
+        if not ok:
+            return _parse_error(value, std, hold)
+    if rest:
+        return f"parsing time {_time_quote(value)}: extra text: {_time_quote(rest)}"
+    if day < 1 or day > _days_in(month, year):
+        return f"parsing time {_time_quote(value)}: day out of range"
+    return ""
+
+
+def _parse_zone(rest: str) -> tuple[bool, str, str]:
+    if rest[:1] == "Z":
+        return True, rest[1:], ""
+    if len(rest) < 6 or rest[3] != ":":
+        return False, rest, ""
+    sign, hh, mm = rest[0], rest[1:3], rest[4:6]
+    hr_got, mm_got = _getnum(hh, True), _getnum(mm, True)
+    if hr_got is None or mm_got is None:
+        return False, rest, ""
+    range_err = ""
+    if hr_got[0] > 24:
+        range_err = "time zone offset hour"
+    if mm_got[0] > 60:
+        range_err = "time zone offset minute"
+    if range_err:
+        return True, rest[6:], range_err
+    if sign not in "+-":
+        return False, rest, ""
+    return True, rest[6:], ""
+
+
+def _is_digit(s: str, i: int) -> bool:
+    return i < len(s) and "0" <= s[i] <= "9"
+
+
+def _getnum(s: str, fixed: bool) -> tuple[int, str] | None:
+    if not _is_digit(s, 0):
+        return None
+    if not _is_digit(s, 1):
+        if fixed:
+            return None
+        return int(s[0]), s[1:]
+    return int(s[:2]), s[2:]
+
+
+def _atoi_ok(s: str) -> bool:
+    body = s[1:] if s[:1] in "+-" else s
+    return bool(body) and all("0" <= c <= "9" for c in body)
+
+
+def _days_in(month: int, year: int) -> int:
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _parse_error(value: str, layout_elem: str, value_elem: str) -> str:
+    return (
+        f"parsing time {_time_quote(value)} as {_time_quote(_RFC3339)}: "
+        f"cannot parse {_time_quote(value_elem)} as {_time_quote(layout_elem)}"
+    )
+
+
+def _time_quote(s: str) -> str:
+    """The time package's ``quote``: ``"..."`` with \\xNN escapes for non-ASCII bytes."""
+    out = ['"']
+    for ch in s:
+        if ord(ch) >= 0x80 or ch < " ":
+            out.extend(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
+        else:
+            if ch in '"\\':
+                out.append("\\")
+            out.append(ch)
+    out.append('"')
+    return "".join(out)

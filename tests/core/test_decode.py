@@ -1,0 +1,619 @@
+"""Strict decoding of CRD manifests, as sigs.k8s.io/json UnmarshalStrict does it.
+
+Expected messages follow encoding/json's ``UnmarshalTypeError.Error`` (Value, Struct,
+the chain of struct-field JSON names, reflect type), the strict-error paths of
+sigs.k8s.io/json ``kubernetes_patch.go`` (``.key`` for fields and map keys, ``[i]``
+for list items), the custom ``UnmarshalJSON`` methods of apiextensions ``marshal.go``
+and metav1 ``Time``, and ``time.ParseError`` / ``base64.CorruptInputError`` texts.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import glob
+import math
+import os
+from typing import Any
+
+import pytest
+import yaml
+
+from crdtool.core.crd import types as T
+from crdtool.core.crd.decode import (
+    MAX_DEPTH,
+    decode_crd,
+    decode_value,
+    go_base64_decode,
+    go_json_float,
+    normalize_json,
+    rfc3339_parse_error,
+)
+from crdtool.core.errors import UNKNOWN_FIELD, UNMARSHAL_TYPE
+
+V1 = "apiextensions.k8s.io/v1"
+V1BETA1 = "apiextensions.k8s.io/v1beta1"
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus", "crds")
+
+
+def v1(spec: dict[str, Any] | None = None, **top: Any) -> dict[str, Any]:
+    crd: dict[str, Any] = {"apiVersion": V1, "kind": "CustomResourceDefinition"}
+    if spec is not None:
+        crd["spec"] = spec
+    crd.update(top)
+    return crd
+
+
+def schema_crd(schema: Any) -> dict[str, Any]:
+    return v1({"versions": [{"name": "v1", "schema": {"openAPIV3Schema": schema}}]})
+
+
+def only_error(obj: Any) -> tuple[str, str, str]:
+    _, errors = decode_crd(obj)
+    assert len(errors) == 1, [str(e) for e in errors]
+    return errors[0].type, errors[0].field, str(errors[0])
+
+
+# --- wrong JSON types ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("obj", "field", "message"),
+    [
+        (
+            v1({"names": {"plural": 1}}),
+            "spec.names.plural",
+            "json: cannot unmarshal number into Go struct field CustomResourceDefinitionNames.spec.names.plural"
+            " of type string",
+        ),
+        (
+            v1({"scope": True}),
+            "spec.scope",
+            "json: cannot unmarshal bool into Go struct field CustomResourceDefinitionSpec.spec.scope"
+            " of type v1.ResourceScope",
+        ),
+        (
+            {"apiVersion": V1BETA1, "spec": {"scope": 3}},
+            "spec.scope",
+            "json: cannot unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.scope"
+            " of type v1beta1.ResourceScope",
+        ),
+        (
+            v1("not-a-spec"),
+            "spec",
+            "json: cannot unmarshal string into Go struct field CustomResourceDefinition.spec"
+            " of type v1.CustomResourceDefinitionSpec",
+        ),
+        (
+            v1({"versions": [{"name": "v1", "served": "yes"}]}),
+            "spec.versions[0].served",
+            "json: cannot unmarshal string into Go struct field CustomResourceDefinitionVersion.spec.versions.served"
+            " of type bool",
+        ),
+        (
+            v1({"versions": [5]}),
+            "spec.versions[0]",
+            "json: cannot unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.versions"
+            " of type v1.CustomResourceDefinitionVersion",
+        ),
+        (
+            v1({"versions": {"name": "v1"}}),
+            "spec.versions",
+            "json: cannot unmarshal object into Go struct field CustomResourceDefinitionSpec.spec.versions"
+            " of type []v1.CustomResourceDefinitionVersion",
+        ),
+        (
+            v1({"names": {"shortNames": ["ok", 7]}}),
+            "spec.names.shortNames[1]",
+            "json: cannot unmarshal number into Go struct field CustomResourceDefinitionNames.spec.names.shortNames"
+            " of type string",
+        ),
+        (
+            v1(metadata={"labels": ["a"]}),
+            "metadata.labels",
+            "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string",
+        ),
+        (
+            v1(metadata={"generation": "7"}),
+            "metadata.generation",
+            "json: cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64",
+        ),
+        (
+            v1(metadata={"uid": 1}),
+            "metadata.uid",
+            "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID",
+        ),
+        (
+            v1({"versions": [{"additionalPrinterColumns": [{"priority": 3000000000}]}]}),
+            "spec.versions[0].additionalPrinterColumns[0].priority",
+            "json: cannot unmarshal number 3000000000 into Go struct field"
+            " CustomResourceColumnDefinition.spec.versions.additionalPrinterColumns.priority of type int32",
+        ),
+        (
+            schema_crd({"maxLength": 1.5}),
+            "spec.versions[0].schema.openAPIV3Schema.maxLength",
+            "json: cannot unmarshal number 1.5 into Go struct field"
+            " JSONSchemaProps.spec.versions.schema.openAPIV3Schema.maxLength of type int64",
+        ),
+        (
+            schema_crd({"minItems": 1e21}),
+            "spec.versions[0].schema.openAPIV3Schema.minItems",
+            "json: cannot unmarshal number 1e+21 into Go struct field"
+            " JSONSchemaProps.spec.versions.schema.openAPIV3Schema.minItems of type int64",
+        ),
+        (
+            schema_crd({"maximum": "10"}),
+            "spec.versions[0].schema.openAPIV3Schema.maximum",
+            "json: cannot unmarshal string into Go struct field"
+            " JSONSchemaProps.spec.versions.schema.openAPIV3Schema.maximum of type float64",
+        ),
+        (
+            schema_crd({"properties": {"spec": 5}}),
+            "spec.versions[0].schema.openAPIV3Schema.properties.spec",
+            "json: cannot unmarshal number into Go struct field"
+            " JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties of type v1.JSONSchemaProps",
+        ),
+        (
+            schema_crd({"properties": {"spec": {"properties": {"x": {"x-kubernetes-list-type": 1}}}}}),
+            "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.x.x-kubernetes-list-type",
+            "json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+            ".properties.properties.x-kubernetes-list-type of type string",
+        ),
+        (
+            schema_crd({"x-kubernetes-validations": {"rule": "true"}}),
+            "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations",
+            "json: cannot unmarshal object into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+            ".x-kubernetes-validations of type v1.ValidationRules",
+        ),
+        (
+            schema_crd({"x-kubernetes-validations": [{"rule": "true", "reason": 1}]}),
+            "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].reason",
+            "json: cannot unmarshal number into Go struct field ValidationRule.spec.versions.schema.openAPIV3Schema"
+            ".x-kubernetes-validations.reason of type v1.FieldValueErrorReason",
+        ),
+        (
+            v1({"conversion": {"webhook": {"clientConfig": {"service": {"port": "443"}}}}}),
+            "spec.conversion.webhook.clientConfig.service.port",
+            "json: cannot unmarshal string into Go struct field ServiceReference.spec.conversion.webhook.clientConfig"
+            ".service.port of type int32",
+        ),
+        (
+            v1({"conversion": {"webhook": {"clientConfig": {"caBundle": 5}}}}),
+            "spec.conversion.webhook.clientConfig.caBundle",
+            "json: cannot unmarshal number into Go struct field WebhookClientConfig.spec.conversion.webhook"
+            ".clientConfig.caBundle of type []uint8",
+        ),
+        (
+            v1(status={"conditions": [{"type": "Established", "observedGeneration": "1"}]}),
+            "status.conditions[0].observedGeneration",
+            "json: cannot unmarshal string into Go struct field CustomResourceDefinitionCondition"
+            ".status.conditions.observedGeneration of type int64",
+        ),
+    ],
+)
+def test_type_error_message(obj: dict[str, Any], field: str, message: str) -> None:
+    assert only_error(obj) == (UNMARSHAL_TYPE, field, message)
+
+
+def test_top_level_not_an_object() -> None:
+    assert only_error(["x"]) == (
+        UNMARSHAL_TYPE,
+        "",
+        "json: cannot unmarshal array into Go value of type v1.CustomResourceDefinition",
+    )
+
+
+def test_first_type_error_wins_and_strict_errors_are_dropped() -> None:
+    # encoding/json saves only the first UnmarshalTypeError; Serializer.unmarshal then
+    # returns the error alone (the unknown-field strict errors are discarded).
+    obj = v1({"bogus": 1, "names": {"plural": 1, "kind": 2}, "scope": 3})
+    assert only_error(obj)[1] == "spec.names.plural"
+
+
+def test_integral_float_is_accepted_by_int_fields() -> None:
+    # kubectl writes the YAML float 3.0 as the JSON number 3, which ParseInt accepts.
+    decoded, errors = decode_crd(schema_crd({"maxLength": 3.0, "maximum": 5}))
+    assert errors == []
+    schema = decoded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    assert schema["maxLength"] == 3 and type(schema["maxLength"]) is int
+    assert schema["maximum"] == 5.0 and type(schema["maximum"]) is float
+
+
+def test_bool_is_not_a_number() -> None:
+    assert only_error(schema_crd({"minLength": True}))[2] == (
+        "json: cannot unmarshal bool into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+        ".minLength of type int64"
+    )
+
+
+# --- custom UnmarshalJSON: nested non-strict decodes ------------------------------
+
+
+def test_type_error_inside_items_names_the_outermost_custom_field() -> None:
+    # JSONSchemaPropsOrArray.UnmarshalJSON runs a nested json.Unmarshal; its error is
+    # returned up and the top-level addErrorContext overwrites Struct/Field.
+    obj = schema_crd({"properties": {"a": {"items": {"properties": {"b": {"type": 5}}}}}})
+    assert only_error(obj) == (
+        UNMARSHAL_TYPE,
+        "spec.versions[0].schema.openAPIV3Schema.properties.a.items.properties.b.type",
+        "json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+        ".properties.items of type string",
+    )
+
+
+def test_type_error_in_items_array_element() -> None:
+    obj = schema_crd({"items": ["x"]})
+    assert only_error(obj)[2] == (
+        "json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+        ".items of type v1.JSONSchemaProps"
+    )
+
+
+def test_type_error_in_dependencies_property_list() -> None:
+    obj = schema_crd({"dependencies": {"a": ["b", 1]}})
+    assert only_error(obj)[2] == (
+        "json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
+        ".dependencies of type string"
+    )
+
+
+@pytest.mark.parametrize("value", [5, "x", [True], 1.5])
+def test_additional_properties_must_be_bool_or_schema(value: Any) -> None:
+    obj = schema_crd({"additionalProperties": value})
+    assert only_error(obj) == (
+        UNMARSHAL_TYPE,
+        "spec.versions[0].schema.openAPIV3Schema.additionalProperties",
+        "boolean or JSON schema expected",
+    )
+
+
+def test_error_returned_by_unmarshaler_beats_an_earlier_type_error() -> None:
+    # unmarshal() returns the error d.value returned, not the saved one.
+    obj = v1({"names": {"plural": 1}, "versions": [{"schema": {"openAPIV3Schema": {"additionalItems": "no"}}}]})
+    assert only_error(obj)[2] == "boolean or JSON schema expected"
+
+
+def test_nested_decode_returns_its_fatal_error_over_its_saved_one() -> None:
+    obj = schema_crd({"items": {"type": 5, "additionalProperties": "x"}})
+    assert only_error(obj)[2] == "boolean or JSON schema expected"
+
+
+def test_unknown_fields_inside_custom_unmarshalers_are_dropped_silently() -> None:
+    # kubernetes issue #128033: the nested decode is not strict.
+    obj = schema_crd(
+        {
+            "type": "object",
+            "items": {"type": "string", "propertyNames": {"pattern": "foo"}},
+            "additionalProperties": {"bogus": 1, "type": "integer"},
+            "dependencies": {"a": {"bogus": 2}},
+        }
+    )
+    decoded, errors = decode_crd(obj)
+    assert errors == []
+    schema = decoded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    assert schema["items"] == {"type": "string"}
+    assert schema["additionalProperties"] == {"type": "integer"}
+    assert schema["dependencies"] == {"a": {}}
+
+
+@pytest.mark.parametrize("value", [5, "abc", True, 0])
+def test_items_neither_object_nor_array_is_an_empty_value(value: Any) -> None:
+    decoded, errors = decode_crd(schema_crd({"type": "array", "items": value}))
+    assert errors == []
+    assert decoded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["items"] == []
+
+
+def test_dependencies_scalar_and_null_are_empty_values() -> None:
+    decoded, errors = decode_crd(schema_crd({"dependencies": {"a": 3, "b": None, "c": ["x"]}}))
+    assert errors == []
+    assert decoded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["dependencies"] == {
+        "a": [],
+        "b": [],
+        "c": ["x"],
+    }
+
+
+# --- unknown fields ------------------------------------------------------------
+
+
+def test_unknown_fields_in_document_order_with_list_and_map_paths() -> None:
+    obj = {
+        "apiVersion": V1,
+        "description": "top",
+        "spec": {
+            "versions": [
+                {
+                    "name": "v1",
+                    "foo": 1,
+                    "schema": {"openAPIV3Schema": {"properties": {"a.b": {"bogus": {"deep": 1}}}}},
+                }
+            ],
+            "names": {"Kind": "X"},
+        },
+        "metadata": {"clusterName": "x"},
+    }
+    decoded, errors = decode_crd(obj)
+    assert [(e.type, e.field, str(e)) for e in errors] == [
+        (UNKNOWN_FIELD, "description", 'unknown field "description"'),
+        (UNKNOWN_FIELD, "spec.versions[0].foo", 'unknown field "spec.versions[0].foo"'),
+        (
+            UNKNOWN_FIELD,
+            "spec.versions[0].schema.openAPIV3Schema.properties.a.b.bogus",
+            'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.a.b.bogus"',
+        ),
+        # case-sensitive: sigs.k8s.io/json does not fold case.
+        (UNKNOWN_FIELD, "spec.names.Kind", 'unknown field "spec.names.Kind"'),
+        (UNKNOWN_FIELD, "metadata.clusterName", 'unknown field "metadata.clusterName"'),
+    ]
+    assert "description" not in decoded
+    assert decoded["spec"]["versions"][0] == {
+        "name": "v1",
+        "schema": {"openAPIV3Schema": {"properties": {"a.b": {}}}},
+    }
+
+
+def test_at_most_100_strict_errors() -> None:
+    obj = v1({f"bogus{i}": i for i in range(150)})
+    _, errors = decode_crd(obj)
+    assert len(errors) == 100
+    assert errors[0].field == "spec.bogus0" and errors[-1].field == "spec.bogus99"
+
+
+# --- null and zero values -----------------------------------------------------------
+
+
+def test_nulls() -> None:
+    obj = v1(
+        {
+            "group": None,
+            "names": {"shortNames": [None, "a"]},
+            "versions": [None, {"name": "v2", "schema": {"openAPIV3Schema": {
+                "default": None,
+                "example": {"a": None},
+                "enum": [None, 1],
+                "properties": {"x": None},
+                "items": None,
+            }}}],
+        },
+        metadata={"labels": {"a": None}, "creationTimestamp": None, "deletionTimestamp": None},
+        status=None,
+    )
+    decoded, errors = decode_crd(obj)
+    assert errors == []
+    assert decoded == {
+        "apiVersion": V1,
+        "kind": "CustomResourceDefinition",
+        "spec": {
+            "names": {"shortNames": ["", "a"]},
+            "versions": [
+                {},
+                {"name": "v2", "schema": {"openAPIV3Schema": {
+                    "example": {"a": None},
+                    "enum": [None, 1],
+                    "properties": {"x": {}},
+                }}},
+            ],
+        },
+        "metadata": {"labels": {"a": ""}},
+    }
+
+
+def test_json_values_are_normalized_like_preserve_ints() -> None:
+    value = {"i": 1, "f": 2.0, "g": 2.5, "big": 2**63, "neg0": -0.0, "t": True, "l": (1, "x"), 3: "k"}
+    assert normalize_json(value) == {"i": 1, "f": 2, "g": 2.5, "big": float(2**63), "neg0": 0, "t": True,
+                                     "l": [1, "x"], "3": "k"}
+    assert type(normalize_json(2.0)) is int
+    assert type(normalize_json(2**63)) is float
+
+
+def test_non_finite_float_is_refused_like_json_marshal() -> None:
+    assert only_error(schema_crd({"default": math.nan}))[2] == "json: unsupported value: NaN"
+    assert only_error(schema_crd({"maximum": math.inf}))[2] == "json: unsupported value: +Inf"
+
+
+# --- []byte -----------------------------------------------------------------------
+
+
+def test_ca_bundle() -> None:
+    ok, errors = decode_crd(v1({"conversion": {"webhook": {"clientConfig": {"caBundle": "Ag==\n"}}}}))
+    assert errors == []
+    assert ok["spec"]["conversion"]["webhook"]["clientConfig"]["caBundle"] == "Ag=="
+    arr, errors = decode_crd(v1({"conversion": {"webhook": {"clientConfig": {"caBundle": [1, 2, 3]}}}}))
+    assert errors == [] and arr["spec"]["conversion"]["webhook"]["clientConfig"]["caBundle"] == "AQID"
+    assert only_error(v1({"conversion": {"webhook": {"clientConfig": {"caBundle": "abc"}}}})) == (
+        UNMARSHAL_TYPE,
+        "spec.conversion.webhook.clientConfig.caBundle",
+        "illegal base64 data at input byte 0",
+    )
+    assert only_error(v1({"conversion": {"webhook": {"clientConfig": {"caBundle": [1, 256]}}}}))[2] == (
+        "json: cannot unmarshal number 256 into Go struct field WebhookClientConfig.spec.conversion.webhook"
+        ".clientConfig.caBundle of type uint8"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        ("", (b"", "")),
+        ("Ag==", (b"\x02", "")),
+        ("AQID", (b"\x01\x02\x03", "")),
+        ("AQ\r\nID", (b"\x01\x02\x03", "")),
+        ("abc", (b"", "illegal base64 data at input byte 0")),
+        ("A===", (b"", "illegal base64 data at input byte 1")),
+        ("AB=", (b"", "illegal base64 data at input byte 3")),
+        ("AB=x", (b"", "illegal base64 data at input byte 2")),
+        ("Ag==x", (b"", "illegal base64 data at input byte 4")),
+        ("AQID!", (b"", "illegal base64 data at input byte 4")),
+    ],
+)
+def test_go_base64(text: str, result: tuple[bytes, str]) -> None:
+    assert go_base64_decode(text) == result
+
+
+# --- metav1.Time ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("2008-01-01T01:01:01Z", ""),
+        ("2008-01-01T01:01:01.123456789+02:00", ""),
+        ("2008-01-01T1:01:01Z", ""),  # time.parse accepts a one-digit hour ("15" is not fixed-width)
+        ("garbage", 'parsing time "garbage" as "2006-01-02T15:04:05Z07:00": cannot parse "garbage" as "2006"'),
+        ("2008-13-01T00:00:00Z", 'parsing time "2008-13-01T00:00:00Z": month out of range'),
+        ("2008-02-30T00:00:00Z", 'parsing time "2008-02-30T00:00:00Z": day out of range'),
+        ("2008-01-01", 'parsing time "2008-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"'),
+        ("2008-01-01T00:00:00", 'parsing time "2008-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00":'
+         ' cannot parse "" as "Z07:00"'),
+        ("2008-01-01T00:00:00Zjunk", 'parsing time "2008-01-01T00:00:00Zjunk": extra text: "junk"'),
+        ("2008-01-01 00:00:00Z", 'parsing time "2008-01-01 00:00:00Z" as "2006-01-02T15:04:05Z07:00":'
+         ' cannot parse " 00:00:00Z" as "T"'),
+    ],
+)
+def test_rfc3339(value: str, problem: str) -> None:
+    assert rfc3339_parse_error(value) == problem
+
+
+def test_time_fields() -> None:
+    assert only_error(v1(metadata={"creationTimestamp": 5})) == (
+        UNMARSHAL_TYPE,
+        "metadata.creationTimestamp",
+        "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string",
+    )
+    assert only_error(v1(status={"conditions": [{"lastTransitionTime": "yesterday"}]}))[2] == (
+        'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'
+    )
+    decoded, errors = decode_crd(v1(metadata={"creationTimestamp": dt.datetime(2020, 1, 2, tzinfo=dt.timezone.utc)}))
+    assert errors == [] and decoded["metadata"]["creationTimestamp"] == "2020-01-02T00:00:00Z"
+
+
+# --- hostile input -------------------------------------------------------------------
+
+
+def test_nesting_beyond_max_depth_is_a_syntax_error() -> None:
+    deep: list[Any] = []
+    cur = deep
+    for _ in range(MAX_DEPTH):
+        cur.append([])
+        cur = cur[0]
+    obj = schema_crd({"default": deep, "type": 1})
+    assert only_error(obj) == (UNMARSHAL_TYPE, "", "invalid character '[' exceeded max depth")
+
+
+def test_deep_schema_within_the_limit_decodes_iteratively() -> None:
+    schema: dict[str, Any] = {}
+    cur = schema
+    for _ in range(4000):  # 2 JSON levels each: 8000 + the CRD around it < 10000
+        cur["properties"] = {"a": {}}
+        cur = cur["properties"]["a"]
+    cur["type"] = 5
+    _, errors = decode_crd(schema_crd(schema))
+    assert len(errors) == 1
+    assert errors[0].field.endswith(".properties.a.type")
+    assert str(errors[0]).startswith("json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions")
+
+
+def test_cycles_stop_at_max_depth() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    assert only_error(v1(loop))[2] == "invalid character '[' exceeded max depth"
+
+
+def test_odd_python_values() -> None:
+    obj = v1({"names": {1: "x", "kind": b"Foo"}}, metadata={"annotations": {"d": dt.date(2020, 1, 2)}})
+    decoded, errors = decode_crd(obj)
+    assert [e.field for e in errors] == ["spec.names.1"]
+    _, errors2 = decode_crd(v1({"names": {"kind": b"Foo"}}, metadata={"annotations": {"d": dt.date(2020, 1, 2)}}))
+    assert errors2 == []
+    assert decoded["metadata"]["annotations"] == {"d": "2020-01-02"}
+    assert decoded["spec"]["names"] == {"kind": "Foo"}
+
+
+def test_input_is_not_mutated_and_output_is_new() -> None:
+    obj = schema_crd({"type": "object", "properties": {"a": {"enum": [1, None]}}, "maximum": 3})
+    before = copy.deepcopy(obj)
+    decoded, _ = decode_crd(obj)
+    assert obj == before
+    schema = decoded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    assert schema["properties"] is not obj["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]
+
+
+def test_unknown_api_version_is_copied_without_errors() -> None:
+    obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}, "bogus": 1.0}
+    decoded, errors = decode_crd(obj)
+    assert errors == [] and decoded == {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}, "bogus": 1}
+
+
+def test_decode_value_against_a_struct() -> None:
+    decoded, errors = decode_value({"type": "object", "foo": 1}, T.API_V1.struct("JSONSchemaProps"))
+    assert decoded == {"type": "object"}
+    assert [str(e) for e in errors] == ['unknown field "foo"']
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(1.0, "1"), (1.5, "1.5"), (1e20, "100000000000000000000"), (1e21, "1e+21"), (1e-7, "1e-7"),
+     (1.5e-7, "1.5e-7"), (0.000001, "0.000001"), (-0.0, "-0"), (123456789.125, "123456789.125")],
+)
+def test_go_json_float(value: float, text: str) -> None:
+    assert go_json_float(value) == text
+
+
+# --- the corpus ---------------------------------------------------------------------
+
+
+def _corpus() -> list[tuple[str, int, Any]]:
+    docs = []
+    for path in sorted(glob.glob(os.path.join(CORPUS, "*", "*.yaml"))):
+        with open(path, encoding="utf-8") as f:
+            for i, doc in enumerate(yaml.load_all(f, Loader=yaml.CSafeLoader)):
+                if doc:
+                    docs.append((os.path.relpath(path, CORPUS), i, doc))
+    return docs
+
+
+CORPUS_DOCS = _corpus()
+
+# The only strict-decoding findings in the corpus: calico v3.14's upgrade manifests put a
+# `description` at the top level of four v1beta1 CRDs, which the apiserver refuses
+# (`unknown field "description"`) under field validation Strict.
+EXPECTED_CORPUS_FINDINGS = {
+    ("v1beta1/calico__v3.14.0__upgrade-v2.5__crds.yaml", 0): ['unknown field "description"'],
+    ("v1beta1/calico__v3.14.0__upgrade-v2.5__crds.yaml", 1): ['unknown field "description"'],
+    ("v1beta1/calico__v3.14.0__upgrade-v2.5__crds.yaml", 2): ['unknown field "description"'],
+    ("v1beta1/calico__v3.14.0__upgrade-v2.5__crds.yaml", 3): ['unknown field "description"'],
+}
+
+
+@pytest.mark.skipif(not CORPUS_DOCS, reason="shared corpus not present")
+def test_corpus_decode_findings() -> None:
+    found = {}
+    for name, i, doc in CORPUS_DOCS:
+        _, errors = decode_crd(doc)
+        if errors:
+            found[(name, i)] = [str(e) for e in errors]
+    assert found == EXPECTED_CORPUS_FINDINGS
+    assert sum(1 for _, _, d in CORPUS_DOCS if T.api_for(d.get("apiVersion"))) >= 210
+
+
+@pytest.mark.skipif(not CORPUS_DOCS, reason="shared corpus not present")
+@pytest.mark.parametrize("version", ["v1", "v1beta1"])
+def test_upstream_roundtrip_fixture_decodes_cleanly(version: str) -> None:
+    # testdata/HEAD/apiextensions.k8s.io.<v>.CustomResourceDefinition.yaml sets every field
+    # to a placeholder ("strategyValue", "<no json tag> PropertyValue", caBundle "Ag==", ...).
+    # Placeholders are well-typed, so the strict decoder accepts them all (upstream's
+    # round-trip test decodes these files); only validation would object to them.
+    name = f"{version}/apiextensions-apiserver__v0.36.3__testdata-HEAD__{version}.CustomResourceDefinition.yaml"
+    docs = [d for n, _, d in CORPUS_DOCS if n == name]
+    assert len(docs) == 1
+    decoded, errors = decode_crd(docs[0])
+    assert errors == []
+    schema_key = "validation" if version == "v1beta1" else None
+    spec = decoded["spec"]
+    schema = (spec[schema_key] if schema_key else spec["versions"][0]["schema"])["openAPIV3Schema"]
+    assert schema["maximum"] == 9.5 and schema["maxItems"] == 16
+    assert schema["dependencies"] == {"dependenciesKey": ["<no json tag> PropertyValue"]}
+    assert schema["items"] == [{}]
+    assert schema["x-kubernetes-validations"][0]["optionalOldSelf"] is True
+    assert decoded["status"]["conditions"][0]["observedGeneration"] == 6
+    assert decoded["metadata"]["managedFields"][0]["fieldsV1"] == {}
