@@ -1,0 +1,1545 @@
+"""Validation of a CustomResourceDefinition on CREATE, as kube-apiserver runs it.
+
+Mirrors apiextensions-apiserver (v0.36):
+
+- ``pkg/apis/apiextensions/validation/validation.go``:
+  ``ValidateCustomResourceDefinition`` and everything it calls except the
+  schema-level functions (those live in
+  :mod:`crdtool.core.crd.schema_validation`);
+- ``pkg/registry/customresourcedefinition/strategy.go``: ``PrepareForCreate``,
+  ``Validate`` and ``WarningsOnCreate`` (unrecognized string formats);
+- ``pkg/apihelpers/helpers.go``: ``IsProtectedCommunityGroup``,
+  ``GetAPIApprovalState``;
+- ``k8s.io/apiserver/pkg/util/webhook/validation.go``: ``ValidateWebhookURL``,
+  ``ValidateWebhookService``;
+- ``k8s.io/apiserver/pkg/registry/rest/create.go``: ``BeforeCreate`` (namespace
+  of a cluster-scoped object cleared, the generic metadata re-check) and
+  ``k8s.io/apiserver/pkg/endpoints/filters/warning.go`` (warning de-duplication
+  and truncation);
+- ``apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go``:
+  ``ValidFieldPath`` (for selectable fields).
+
+Input is an *internal*-shaped CRD dict (v1beta1 JSON keys, already strictly
+type-decoded, nulls removed; see ``notes/COMMON.md``). Nothing here mutates it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from typing import Any, Iterator, Mapping, Sequence
+
+from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
+from crdtool.core.crd.schema_validation import (
+    StructuralError,
+    new_structural,
+    validate_custom_resource_definition_validation,
+)
+from crdtool.core.crd.types import API_INTERNAL, go_equal
+from crdtool.core.errors import (
+    FieldError,
+    Path,
+    duplicate,
+    forbidden,
+    go_quote,
+    internal_error,
+    invalid,
+    not_supported,
+    required,
+    too_many,
+)
+from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.validation_util import (
+    byte_len,
+    go_to_lower,
+    is_dns1035_label,
+    is_dns1123_subdomain,
+    is_valid_port_num,
+    name_is_dns_subdomain,
+    validate_path_segment,
+)
+
+Obj = Mapping[str, Any]
+
+#: Upstream ``MaxSelectableFields``.
+MAX_SELECTABLE_FIELDS = 8
+#: Upstream ``v1beta1.KubeAPIApprovedAnnotation``.
+KUBE_API_APPROVED_ANNOTATION = "api-approved.kubernetes.io"
+
+_PRINTER_COLUMN_DATATYPES = frozenset({"integer", "number", "string", "boolean", "date"})
+_COLUMN_FORMATS = frozenset({"int32", "int64", "float", "double", "byte", "date", "date-time", "password"})
+_PRINTER_COLUMN_TYPES_MSG = "must be one of " + ",".join(sorted(_PRINTER_COLUMN_DATATYPES))
+_COLUMN_FORMATS_MSG = "must be one of " + ",".join(sorted(_COLUMN_FORMATS))
+_ACCEPTED_CONVERSION_REVIEW_VERSIONS = ("v1", "v1beta1")  # sets.List(): sorted
+_SCOPES = ["Cluster", "Namespaced"]
+_CONVERSION_STRATEGIES = ["None", "Webhook"]
+
+# apiserver/validation/formats.go supportedVersionedFormats at the default
+# compatibility version (>= 1.34), normalized as go-openapi does (no dashes).
+_SUPPORTED_STRING_FORMATS = frozenset(
+    {
+        "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
+        "uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
+        "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration", "datetime",
+        "k8sshortname", "k8slongname",
+    }
+)
+
+# endpoints/filters/warning.go limits.
+_WARNING_TRUNCATE_AT_TOTAL_RUNES = 4 * 1024
+_WARNING_TRUNCATE_ITEM_RUNES = 256
+
+# names.SimpleNameGenerator: upstream appends 5 random characters; a fixed
+# suffix from the same alphabet keeps the DNS verdict identical.
+_GENERATED_NAME_SUFFIX = "xxxxx"
+_MAX_GENERATED_NAME_BASE = 63 - len(_GENERATED_NAME_SUFFIX)
+
+_NIL_DEREF = "runtime error: invalid memory address or nil pointer dereference"
+
+
+# ============================================================================
+# Entry points
+# ============================================================================
+
+
+def validate_crd_create(crd: Obj) -> tuple[list[FieldError], list[str]]:
+    """Run a CREATE of ``crd`` through the registry as kube-apiserver does.
+
+    Steps (upstream ``handlers/create.go`` + ``rest.BeforeCreate``): generate a
+    name from ``generateName`` if needed, clear ``metadata.namespace`` (the
+    CRD is cluster-scoped), ``strategy.PrepareForCreate`` (status reset,
+    ``generation: 1``, ``status.storedVersions = [storage version]``),
+    ``strategy.Validate``, the generic ObjectMeta re-check, and, only when all
+    of that passed, ``strategy.WarningsOnCreate``.
+
+    Args:
+        crd: internal-shaped CRD dict (not mutated).
+
+    Returns:
+        ``(errors, warnings)``: errors in upstream order; warning strings as the
+        client receives them (de-duplicated), empty when there are errors.
+    """
+    obj = prepare_for_create(_before_create_meta(crd))
+    errs = validate_custom_resource_definition(obj)
+    if errs:
+        return errs, []
+    # BeforeCreate re-validates metadata generically once the strategy passed.
+    errs = validate_object_meta(_map(obj.get("metadata")), False, validate_path_segment, Path("metadata"))
+    if errs:
+        return errs, []
+    return [], record_warnings(warnings_on_create(obj))
+
+
+def validate_custom_resource_definition(crd: Obj) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinition``: validate ``crd`` exactly as given.
+
+    No strategy runs: ``status`` is validated as present (so a CRD without
+    ``status.storedVersions`` fails ``status.storedVersions``). Uses the
+    CREATE validation options.
+    """
+    spec = _map(crd.get("spec"))
+    status = _map(crd.get("status"))
+    names = _map(spec.get("names"))
+    required_name = _str(names.get("plural")) + "." + _str(spec.get("group"))
+
+    def name_fn(name: str, prefix: bool) -> list[str]:
+        ret = name_is_dns_subdomain(name, prefix)
+        if name != required_name:
+            ret.append('must be spec.names.plural+"."+spec.group')
+        return ret
+
+    errs = validate_object_meta(_map(crd.get("metadata")), False, name_fn, Path("metadata"))
+    errs.extend(validate_custom_resource_definition_spec(spec, CREATE_OPTIONS, Path("spec")))
+    errs.extend(validate_custom_resource_definition_status(status, Path("status")))
+    errs.extend(
+        validate_custom_resource_definition_stored_versions(
+            _list(status.get("storedVersions")),
+            _list(spec.get("versions")),
+            Path("status").child("storedVersions"),
+        )
+    )
+    errs.extend(validate_api_approval(crd))
+    errs.extend(validate_preserve_unknown_fields(crd))
+    return errs
+
+
+# ============================================================================
+# Strategy (registry/customresourcedefinition/strategy.go, rest/create.go)
+# ============================================================================
+
+
+def _before_create_meta(crd: Obj) -> dict[str, Any]:
+    """Name generation and ``EnsureObjectNamespaceMatchesRequestNamespace``, on a copy."""
+    meta = dict(_map(crd.get("metadata")))
+    # A cluster-scoped object's namespace is cleared, not rejected.
+    meta.pop("namespace", None)
+    generate_name = _str(meta.get("generateName"))
+    if generate_name and not _str(meta.get("name")):
+        meta["name"] = _generate_name(generate_name)
+    out = dict(crd)
+    out["metadata"] = meta
+    return out
+
+
+def _generate_name(base: str) -> str:
+    """``SimpleNameGenerator.GenerateName`` with a fixed suffix (upstream's is random)."""
+    raw = base.encode("utf-8", "surrogatepass")
+    if len(raw) > _MAX_GENERATED_NAME_BASE:
+        base = raw[:_MAX_GENERATED_NAME_BASE].decode("utf-8", "replace")
+    return base + _GENERATED_NAME_SUFFIX
+
+
+def prepare_for_create(crd: Obj) -> dict[str, Any]:
+    """Upstream ``strategy.PrepareForCreate`` on a shallow copy of ``crd``.
+
+    The status is reset; ``metadata.generation`` becomes 1; the first version
+    marked ``storage`` is recorded in ``status.storedVersions``. The
+    feature-gated field drops are no-ops (their gates are on by default).
+    """
+    meta = dict(_map(crd.get("metadata")))
+    meta["generation"] = 1
+    stored: list[str] = []
+    for version in _list(_map(crd.get("spec")).get("versions")):
+        version = _map(version)
+        if version.get("storage") is True:
+            name = _str(version.get("name"))
+            if name not in stored:
+                stored.append(name)
+            break
+    out = dict(crd)
+    out["metadata"] = meta
+    out["status"] = {"storedVersions": stored} if stored else {}
+    return out
+
+
+def warnings_on_create(crd: Obj) -> list[str]:
+    """Upstream ``strategy.WarningsOnCreate``: one per unrecognized string ``format``.
+
+    Walks the top-level schema then each version's, in ``SchemaHas`` order;
+    only ``type: string`` schemas are judged (upstream fix #133896). Returns
+    the raw list (duplicates included); see :func:`record_warnings`.
+    """
+    spec = _map(crd.get("spec"))
+    schemas: list[Obj] = []
+    top = _map(spec.get("validation")).get("openAPIV3Schema")
+    if isinstance(top, dict):
+        schemas.append(top)
+    for version in _list(spec.get("versions")):
+        schema = _map(_map(version).get("schema")).get("openAPIV3Schema")
+        if isinstance(schema, dict):
+            schemas.append(schema)
+    warnings: list[str] = []
+    for root in schemas:
+        for node in _walk_schema_has_order(root):
+            fmt = node.get("format")
+            if not isinstance(fmt, str) or not fmt or node.get("type") != "string":
+                continue
+            if fmt.replace("-", "") not in _SUPPORTED_STRING_FORMATS:
+                warnings.append(f"unrecognized format {go_quote(fmt)}")
+    return warnings
+
+
+def record_warnings(warnings: Sequence[str]) -> list[str]:
+    """The apiserver's warning recorder: drop empty and repeated texts, cap total size.
+
+    Mirrors ``recorder.AddWarning`` in ``endpoints/filters/warning.go``: past
+    4096 runes in total, every warning is cut to 256 runes and recording stops
+    once the total is reached again.
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    ordered: list[str] = []
+    written = 0
+    truncating = False
+    for text in warnings:
+        if not text:
+            continue
+        if truncating and written >= _WARNING_TRUNCATE_AT_TOTAL_RUNES:
+            break
+        if text in seen:
+            continue
+        seen.add(text)
+        ordered.append(text)
+        if truncating and len(text) > _WARNING_TRUNCATE_ITEM_RUNES:
+            text = text[:_WARNING_TRUNCATE_ITEM_RUNES]
+        if written + len(text) <= _WARNING_TRUNCATE_AT_TOTAL_RUNES or truncating:
+            written += len(text)
+            out.append(text)
+            continue
+        truncating = True
+        written = 0
+        out = []
+        for w in ordered:
+            w = w[:_WARNING_TRUNCATE_ITEM_RUNES]
+            written += len(w)
+            out.append(w)
+    return out
+
+
+def _walk_schema_has_order(root: Obj) -> Iterator[Obj]:
+    """Pre-order walk of a schema in upstream ``SchemaHas`` field order (iterative).
+
+    Upstream visits ``properties`` (a Go map) in random order; here in key order.
+    """
+    stack: list[Any] = [root]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        node = pop()
+        yield node
+        # Children are pushed in reverse visiting order.
+        for key in _MAP_CHILDREN_REVERSED:
+            sub = node.get(key)
+            if type(sub) is not dict:
+                continue
+            if key in _SINGLE_CHILDREN:
+                push(sub)
+                continue
+            for child in reversed(sub.values()):
+                if type(child) is dict:
+                    push(child)
+        for key in _LIST_CHILDREN_REVERSED:
+            sub = node.get(key)
+            if sub and type(sub) is list:
+                for child in reversed(sub):
+                    if type(child) is dict:
+                        push(child)
+        items = node.get("items")
+        if type(items) is dict:
+            push(items)
+        elif type(items) is list:
+            for child in reversed(items):
+                if type(child) is dict:
+                    push(child)
+
+
+# SchemaHas order: items, allOf, anyOf, oneOf, not, properties, additionalProperties,
+# patternProperties, additionalItems, definitions, dependencies. The map-valued
+# keys and the single-schema keys interleave, so both go through one loop.
+_MAP_CHILDREN_REVERSED = (
+    "dependencies", "definitions", "additionalItems", "patternProperties", "additionalProperties", "properties", "not",
+)
+_SINGLE_CHILDREN = frozenset({"additionalItems", "additionalProperties", "not"})
+_LIST_CHILDREN_REVERSED = ("oneOf", "anyOf", "allOf")
+
+
+def _schema_has(root: Any, pred: Any) -> bool:
+    """Upstream ``SchemaHas``: does ``pred`` hold anywhere in ``root``?"""
+    if type(root) is not dict:
+        return False
+    return any(pred(node) for node in _walk_schema_has_order(root))
+
+
+# ============================================================================
+# Spec
+# ============================================================================
+
+
+def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions, fld_path: Path) -> list[FieldError]:
+    """Upstream ``validateCustomResourceDefinitionSpec``.
+
+    In: the internal ``spec`` dict, the validation options (CREATE:
+    :data:`CREATE_OPTIONS`) and the spec's path. Out: the field errors in
+    upstream order; the schema-level errors come from
+    :func:`validate_custom_resource_definition_validation`. Never raises.
+    """
+    errs: list[FieldError] = []
+    errs.extend(_validate_group(_str(spec.get("group")), fld_path.child("group")))
+    errs.extend(validate_enum_strings(fld_path.child("scope"), _str(spec.get("scope")), _SCOPES, True))
+
+    preserve_unknown = spec.get("preserveUnknownFields")  # None, True or False
+    pruning = preserve_unknown is not True
+    if pruning:
+        # enabling pruning requires structural schemas
+        opts = dataclasses.replace(opts, require_structural_schema=True)
+
+    versions = [_map(v) for v in _list(spec.get("versions"))]
+    versions_path = fld_path.child("versions")
+    validation = spec.get("validation")
+    has_top_schema = isinstance(validation, dict) and validation.get("openAPIV3Schema") is not None
+    if opts.require_open_api_schema:
+        if not has_top_schema:
+            for i, v in enumerate(versions):
+                if not _has_version_schema(v):
+                    errs.append(
+                        required(versions_path.index(i).child("schema").child("openAPIV3Schema"), "schemas are required")
+                    )
+    elif pruning and not has_top_schema:
+        for i, v in enumerate(versions):
+            if v.get("served") is True and not _has_version_schema(v):
+                errs.append(
+                    required(
+                        versions_path.index(i).child("schema", "openAPIV3Schema"),
+                        "because otherwise all fields are pruned",
+                    )
+                )
+    if opts.allow_defaults and spec_has_defaults(spec):
+        opts = dataclasses.replace(opts, require_structural_schema=True)
+        if preserve_unknown is None or preserve_unknown is True:
+            errs.append(
+                invalid(fld_path.child("preserveUnknownFields"), True, "must be false in order to use defaults in the schema")
+            )
+    if spec_has_kubernetes_extensions(spec):
+        opts = dataclasses.replace(opts, require_structural_schema=True)
+
+    storage_flag_count = 0
+    seen_names: set[str] = set()
+    unique_names = True
+    for i, version in enumerate(versions):
+        if version.get("storage") is True:
+            storage_flag_count += 1
+        name = _str(version.get("name"))
+        if name in seen_names:
+            unique_names = False
+        else:
+            seen_names.add(name)
+        name_errs = is_dns1035_label(name)
+        if name_errs:
+            errs.append(invalid(versions_path.index(i).child("name"), name, ",".join(name_errs)))
+        subresources = _get_subresources_for_version(spec, versions, name)
+        errs.extend(
+            validate_custom_resource_definition_version(
+                version, versions_path.index(i), _has_status_enabled(subresources), opts
+            )
+        )
+
+    # The top-level and per-version fields are mutually exclusive.
+    if spec.get("validation") is not None and _has_per_version_schema(versions):
+        errs.append(forbidden(fld_path.child("validation"), "top-level and per-version schemas are mutually exclusive"))
+    if spec.get("subresources") is not None and _has_per_version_subresources(versions):
+        errs.append(
+            forbidden(fld_path.child("subresources"), "top-level and per-version subresources are mutually exclusive")
+        )
+    if _list(spec.get("additionalPrinterColumns")) and _has_per_version_columns(versions):
+        errs.append(
+            forbidden(
+                fld_path.child("additionalPrinterColumns"),
+                "top-level and per-version additionalPrinterColumns are mutually exclusive",
+            )
+        )
+
+    # Per-version fields may not all be set to identical values (top-level should be used).
+    raw_versions = _list(spec.get("versions"))
+    if _has_identical_per_version(versions, "schema", "CustomResourceValidation"):
+        errs.append(
+            invalid(
+                versions_path,
+                raw_versions,
+                "per-version schemas may not all be set to identical values (top-level validation should be used instead)",
+            )
+        )
+    if _has_identical_per_version(versions, "subresources", "CustomResourceSubresources"):
+        errs.append(
+            invalid(
+                versions_path,
+                raw_versions,
+                "per-version subresources may not all be set to identical values "
+                "(top-level subresources should be used instead)",
+            )
+        )
+    if _has_identical_per_version(versions, "additionalPrinterColumns", "CustomResourceColumnDefinition"):
+        errs.append(
+            invalid(
+                versions_path,
+                raw_versions,
+                "per-version additionalPrinterColumns may not all be set to identical values "
+                "(top-level additionalPrinterColumns should be used instead)",
+            )
+        )
+
+    if not unique_names:
+        errs.append(invalid(versions_path, raw_versions, "must contain unique version names"))
+    if storage_flag_count != 1:
+        errs.append(invalid(versions_path, raw_versions, "must have exactly one version marked as storage version"))
+    version = _str(spec.get("version"))
+    if version:
+        version_errs = is_dns1035_label(version)
+        if version_errs:
+            errs.append(invalid(fld_path.child("version"), version, ",".join(version_errs)))
+        if versions and _str(versions[0].get("name")) != version:
+            errs.append(invalid(fld_path.child("version"), version, "must match the first version in spec.versions"))
+
+    # In addition to the basic name restrictions, some names are required for spec.
+    names = _map(spec.get("names"))
+    for key in ("plural", "singular", "kind", "listKind"):
+        if not _str(names.get(key)):
+            errs.append(required(fld_path.child("names", key), ""))
+
+    errs.extend(validate_custom_resource_definition_names(names, fld_path.child("names")))
+    errs.extend(
+        validate_custom_resource_definition_validation(
+            _map_or_none(spec.get("validation")),
+            _has_any_status_enabled(spec, versions),
+            opts,
+            fld_path.child("validation"),
+        )
+    )
+    errs.extend(validate_custom_resource_definition_subresources(_map_or_none(spec.get("subresources")), fld_path.child("subresources")))
+    for i, column in enumerate(_list(spec.get("additionalPrinterColumns"))):
+        errs.extend(validate_custom_resource_column_definition(_map(column), fld_path.child("additionalPrinterColumns").index(i)))
+
+    selectable_fields = _list(spec.get("selectableFields"))
+    if selectable_fields:
+        if spec.get("validation") is None:
+            errs.append(
+                invalid(fld_path.child("selectableFields"), "", "selectableFields may only be set when validations.schema is included")
+            )
+        else:
+            schema, structural_err = _new_structural_or_error(
+                _map(spec.get("validation")).get("openAPIV3Schema"), fld_path.child("schema.openAPIV3Schema")
+            )
+            if structural_err is not None:
+                errs.append(structural_err)
+            errs.extend(validate_custom_resource_selectable_fields(selectable_fields, schema, fld_path.child("selectableFields")))
+
+    conversion = spec.get("conversion")
+    if isinstance(conversion, dict) and _str(conversion.get("strategy")) != "None" and preserve_unknown is not False:
+        errs.append(
+            invalid(
+                fld_path.child("conversion").child("strategy"),
+                _str(conversion.get("strategy")),
+                "must be None if spec.preserveUnknownFields is true",
+            )
+        )
+    errs.extend(
+        validate_custom_resource_conversion(
+            _map_or_none(conversion), opts.require_recognized_conversion_review_version, fld_path.child("conversion"), opts
+        )
+    )
+    return errs
+
+
+def _validate_group(group: str, path: Path) -> list[FieldError]:
+    if not group:
+        return [required(path, "")]
+    group_errs = is_dns1123_subdomain(group)
+    if group_errs:
+        return [invalid(path, group, ",".join(group_errs))]
+    if len(group.split(".")) < 2:
+        return [invalid(path, group, "should be a domain with at least one dot")]
+    return []
+
+
+def validate_enum_strings(fld_path: Path, value: str, accepted: Sequence[str], is_required: bool) -> list[FieldError]:
+    """Upstream ``validateEnumStrings``: Required when empty (if required), NotSupported if unknown."""
+    if value == "":
+        return [required(fld_path, "")] if is_required else []
+    if value in accepted:
+        return []
+    return [not_supported(fld_path, value, accepted)]
+
+
+def _has_version_schema(version: Obj) -> bool:
+    schema = version.get("schema")
+    return isinstance(schema, dict) and schema.get("openAPIV3Schema") is not None
+
+
+def _has_status_enabled(subresources: Obj | None) -> bool:
+    """Upstream ``hasStatusEnabled``."""
+    return isinstance(subresources, dict) and subresources.get("status") is not None
+
+
+def _has_any_status_enabled(spec: Obj, versions: Sequence[Obj]) -> bool:
+    """Upstream ``hasAnyStatusEnabled``."""
+    if _has_status_enabled(_map_or_none(spec.get("subresources"))):
+        return True
+    return any(_has_status_enabled(_map_or_none(v.get("subresources"))) for v in versions)
+
+
+def _has_per_version_schema(versions: Sequence[Obj]) -> bool:
+    return any(v.get("schema") is not None for v in versions)
+
+
+def _has_per_version_subresources(versions: Sequence[Obj]) -> bool:
+    return any(v.get("subresources") is not None for v in versions)
+
+
+def _has_per_version_columns(versions: Sequence[Obj]) -> bool:
+    return any(_list(v.get("additionalPrinterColumns")) for v in versions)
+
+
+def _get_subresources_for_version(spec: Obj, versions: Sequence[Obj], name: str) -> Obj | None:
+    """Upstream ``getSubresourcesForVersion``."""
+    if not _has_per_version_subresources(versions):
+        return _map_or_none(spec.get("subresources"))
+    for v in versions:
+        if _str(v.get("name")) == name:
+            return _map_or_none(v.get("subresources"))
+    return None
+
+
+def _has_identical_per_version(versions: Sequence[Obj], key: str, go_type: str) -> bool:
+    """Upstream ``hasIdenticalPerVersion{Schema,Subresources,Columns}``.
+
+    Compares with ``apiequality.Semantic.DeepEqual`` (:func:`go_equal`);
+    ``go_type`` is the internal Go struct of ``versions[i][key]`` (for the
+    columns, of one element of the slice).
+    """
+    if not versions:
+        return False
+    struct = API_INTERNAL.struct(go_type)
+    first = versions[0].get(key)
+    for v in versions:
+        value = v.get(key)
+        if key == "additionalPrinterColumns":
+            if not _list(value) or len(value) != len(_list(first)):
+                return False
+            if not all(go_equal(x, y, struct) for x, y in zip(value, _list(first))):
+                return False
+        elif value is None or not go_equal(value, first, struct):
+            return False
+    return True
+
+
+def spec_has_defaults(spec: Obj) -> bool:
+    """Upstream ``specHasDefaults``: any schema node with a ``default``."""
+    return has_schema_with(spec, lambda s: _schema_has(s, lambda n: n.get("default") is not None))
+
+
+def has_schema_with(spec: Obj, pred: Any) -> bool:
+    """Upstream ``HasSchemaWith``: ``pred`` on the top-level or any version's schema."""
+    top = _map(spec.get("validation")).get("openAPIV3Schema")
+    if isinstance(top, dict) and pred(top):
+        return True
+    for version in _list(spec.get("versions")):
+        schema = _map(_map(version).get("schema")).get("openAPIV3Schema")
+        if isinstance(schema, dict) and pred(schema):
+            return True
+    return False
+
+
+def _has_kubernetes_extension(s: Obj) -> bool:
+    return (
+        s.get("x-kubernetes-embedded-resource") is True
+        or s.get("x-kubernetes-preserve-unknown-fields") is not None
+        or s.get("x-kubernetes-int-or-string") is True
+        or bool(_list(s.get("x-kubernetes-list-map-keys")))
+        or s.get("x-kubernetes-list-type") is not None
+        or bool(_list(s.get("x-kubernetes-validations")))
+    )
+
+
+def spec_has_kubernetes_extensions(spec: Obj) -> bool:
+    """Upstream ``specHasKubernetesExtensions``."""
+    return has_schema_with(spec, lambda s: _schema_has(s, _has_kubernetes_extension))
+
+
+# ============================================================================
+# Versions
+# ============================================================================
+
+
+def validate_custom_resource_definition_version(
+    version: Obj, fld_path: Path, status_enabled: bool, opts: ValidationOptions
+) -> list[FieldError]:
+    """Upstream ``validateCustomResourceDefinitionVersion``.
+
+    In: one ``spec.versions[i]`` dict, its path, whether the status subresource
+    applies to it, the options. Out: errors for its deprecation warning, schema,
+    subresources, printer columns and selectable fields.
+    """
+    errs: list[FieldError] = []
+    warning = version.get("deprecationWarning")
+    warning = warning if isinstance(warning, str) else None
+    for msg in validate_deprecation_warning(version.get("deprecated") is True, warning):
+        errs.append(invalid(fld_path.child("deprecationWarning"), warning, msg))
+    errs.extend(
+        validate_custom_resource_definition_validation(
+            _map_or_none(version.get("schema")), status_enabled, opts, fld_path.child("schema")
+        )
+    )
+    errs.extend(
+        validate_custom_resource_definition_subresources(_map_or_none(version.get("subresources")), fld_path.child("subresources"))
+    )
+    for i, column in enumerate(_list(version.get("additionalPrinterColumns"))):
+        errs.extend(
+            validate_custom_resource_column_definition(_map(column), fld_path.child("additionalPrinterColumns").index(i))
+        )
+    selectable_fields = _list(version.get("selectableFields"))
+    if selectable_fields:
+        if not _has_version_schema(version):
+            errs.append(
+                invalid(
+                    fld_path.child("selectableFields"),
+                    "",
+                    "selectableFields may only be set when version.schema.openAPIV3Schema is not included",
+                )
+            )
+        else:
+            schema, structural_err = _new_structural_or_error(
+                _map(version.get("schema")).get("openAPIV3Schema"), fld_path.child("schema.openAPIV3Schema")
+            )
+            if structural_err is not None:
+                errs.append(structural_err)
+            errs.extend(validate_custom_resource_selectable_fields(selectable_fields, schema, fld_path.child("selectableFields")))
+    return errs
+
+
+def validate_deprecation_warning(deprecated: bool, warning: str | None) -> list[str]:
+    """Upstream ``validateDeprecationWarning``: problems with ``deprecationWarning``.
+
+    ``warning`` None means unset (upstream's nil pointer); lengths and the
+    reported index are in UTF-8 bytes.
+    """
+    if not deprecated and warning is not None:
+        return ["can only be set for deprecated versions"]
+    if warning is None:
+        return []
+    errors: list[str] = []
+    if byte_len(warning) > 256:
+        errors.append("must be <= 256 characters long")
+    if not warning:
+        errors.append("must not be an empty string")
+    index = 0
+    for ch in warning:
+        # A lone surrogate is what Go decodes to U+FFFD: printable.
+        if not ("\ud800" <= ch <= "\udfff"):
+            if not ch.isprintable():
+                errors.append(f"must only contain printable UTF-8 characters; non-printable character found at index {index}")
+                break
+            if unicodedata.category(ch) == "Cc":
+                errors.append(f"must only contain printable UTF-8 characters; control character found at index {index}")
+                break
+        index += byte_len(ch)
+    return errors
+
+
+# ============================================================================
+# Conversion
+# ============================================================================
+
+
+def validate_conversion_review_versions(versions: Sequence[Any], require_recognized: bool, fld_path: Path) -> list[FieldError]:
+    """Upstream ``validateConversionReviewVersions``.
+
+    In: ``conversionReviewVersions`` as given, whether one of ``v1``/``v1beta1``
+    is required (always on CREATE), the list's path. Out: Required when empty,
+    Invalid per duplicate or non-DNS-1035 entry, Invalid on the list without
+    a recognized version.
+    """
+    if len(versions) < 1:
+        return [required(fld_path, "")]
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    has_accepted = False
+    for i, v in enumerate(versions):
+        v = _str(v)
+        if v in seen:
+            errs.append(invalid(fld_path.index(i), v, "duplicate version"))
+            continue
+        seen.add(v)
+        for msg in is_dns1035_label(v):
+            errs.append(invalid(fld_path.index(i), v, msg))
+        if v in _ACCEPTED_CONVERSION_REVIEW_VERSIONS:
+            has_accepted = True
+    if require_recognized and not has_accepted:
+        errs.append(
+            invalid(fld_path, list(versions), "must include at least one of " + ", ".join(_ACCEPTED_CONVERSION_REVIEW_VERSIONS))
+        )
+    return errs
+
+
+def validate_custom_resource_conversion(
+    conversion: Obj | None, require_recognized_version: bool, fld_path: Path, opts: ValidationOptions
+) -> list[FieldError]:
+    """Upstream ``validateCustomResourceConversion``.
+
+    ``caBundle`` is never checked: ``ValidateCABundle`` only runs when
+    ``opts.allow_invalid_ca_bundle`` is false, which a CREATE never sets.
+    """
+    if conversion is None:
+        return []
+    errs: list[FieldError] = []
+    strategy = _str(conversion.get("strategy"))
+    errs.extend(validate_enum_strings(fld_path.child("strategy"), strategy, _CONVERSION_STRATEGIES, True))
+    config = conversion.get("webhookClientConfig")
+    config_path = fld_path.child("webhookClientConfig")
+    review_versions = _list(conversion.get("conversionReviewVersions"))
+    if strategy == "Webhook":
+        if not isinstance(config, dict):
+            errs.append(required(config_path, "required when strategy is set to Webhook"))
+        else:
+            url = config.get("url")
+            service = config.get("service")
+            if (url is None) == (service is None):
+                errs.append(required(config_path, "exactly one of url or service is required"))
+            elif url is not None:
+                errs.extend(validate_webhook_url(config_path.child("url"), _str(url), True))
+            else:
+                service = _map(service)
+                path = service.get("path")
+                port = service.get("port")
+                errs.extend(
+                    validate_webhook_service(
+                        config_path.child("service"),
+                        _str(service.get("name")),
+                        _str(service.get("namespace")),
+                        path if isinstance(path, str) else None,
+                        port if isinstance(port, int) else 0,
+                    )
+                )
+        errs.extend(
+            validate_conversion_review_versions(review_versions, require_recognized_version, fld_path.child("conversionReviewVersions"))
+        )
+    else:
+        if config is not None:
+            errs.append(forbidden(config_path, "should not be set when strategy is not set to Webhook"))
+        if review_versions:
+            errs.append(
+                forbidden(fld_path.child("conversionReviewVersions"), "should not be set when strategy is not set to Webhook")
+            )
+    return errs
+
+
+def validate_webhook_url(fld_path: Path, url: str, force_https: bool) -> list[FieldError]:
+    """Upstream ``webhook.ValidateWebhookURL`` (Go ``net/url.Parse`` semantics).
+
+    Out: Required with Go's parse error when ``url`` does not parse; else
+    Invalid for a non-https scheme (if ``force_https``), a missing host, user
+    info, a fragment or a query, in that order.
+    """
+    form = "; desired format: https://host[/path]"
+    parsed, err = go_url_parse(url)
+    if parsed is None:
+        return [required(fld_path, "url must be a valid URL: " + err + form)]
+    errs: list[FieldError] = []
+    if force_https and parsed.scheme != "https":
+        errs.append(invalid(fld_path, parsed.scheme, "'https' is the only allowed URL scheme" + form))
+    if not parsed.host:
+        errs.append(invalid(fld_path, parsed.host, "host must be provided" + form))
+    if parsed.user is not None:
+        errs.append(invalid(fld_path, parsed.user_string(), "user information is not permitted in the URL"))
+    if parsed.fragment:
+        errs.append(invalid(fld_path, parsed.fragment, "fragments are not permitted in the URL"))
+    if parsed.raw_query:
+        errs.append(invalid(fld_path, parsed.raw_query, "query parameters are not permitted in the URL"))
+    return errs
+
+
+def validate_webhook_service(fld_path: Path, name: str, namespace: str, path: str | None, port: int) -> list[FieldError]:
+    """Upstream ``webhook.ValidateWebhookService``.
+
+    In: the service path, its name, namespace, ``path`` (None when unset) and
+    port (0 when unset). Out: Required name/namespace, Invalid port, Invalid
+    path (must start with ``/``; every segment a non-empty DNS-1123 subdomain).
+    """
+    errs: list[FieldError] = []
+    if not name:
+        errs.append(required(fld_path.child("name"), "service name is required"))
+    if not namespace:
+        errs.append(required(fld_path.child("namespace"), "service namespace is required"))
+    port_errs = is_valid_port_num(port)
+    if port_errs:
+        errs.append(invalid(fld_path.child("port"), port, "port is not valid: " + ", ".join(port_errs)))
+    if path is None or path in ("/", ""):
+        return errs
+    if path == "//":
+        errs.append(invalid(fld_path.child("path"), path, "segment[0] may not be empty"))
+        return errs
+    if not path.startswith("/"):
+        errs.append(invalid(fld_path.child("path"), path, "must start with a '/'"))
+    to_check = path[1:]
+    if to_check.endswith("/"):
+        to_check = to_check[:-1]
+    for i, step in enumerate(to_check.split("/")):
+        if not step:
+            errs.append(invalid(fld_path.child("path"), path, f"segment[{i}] may not be empty"))
+            continue
+        for failure in is_dns1123_subdomain(step):
+            errs.append(invalid(fld_path.child("path"), path, f"segment[{i}]: {failure}"))
+    return errs
+
+
+# ============================================================================
+# Status, names, columns, subresources, stored versions
+# ============================================================================
+
+
+def validate_custom_resource_definition_status(status: Obj, fld_path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinitionStatus``: the accepted names."""
+    return validate_custom_resource_definition_names(_map(status.get("acceptedNames")), fld_path.child("acceptedNames"))
+
+
+def validate_custom_resource_definition_names(names: Obj, fld_path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinitionNames``.
+
+    In: a ``names`` dict (``spec.names`` or ``status.acceptedNames``) and its
+    path. Out: Invalid per non-DNS-1035 plural, singular, kind, listKind
+    (the kinds lower-cased), shortName and category, and kind == listKind.
+    Required-ness is checked by the caller (spec only).
+    """
+    errs: list[FieldError] = []
+    for key in ("plural", "singular"):
+        value = _str(names.get(key))
+        value_errs = is_dns1035_label(value)
+        if value and value_errs:
+            errs.append(invalid(fld_path.child(key), value, ",".join(value_errs)))
+    for key in ("kind", "listKind"):
+        value = _str(names.get(key))
+        value_errs = is_dns1035_label(go_to_lower(value))
+        if value and value_errs:
+            errs.append(
+                invalid(fld_path.child(key), value, "may have mixed case, but should otherwise match: " + ",".join(value_errs))
+            )
+    for i, short_name in enumerate(_list(names.get("shortNames"))):
+        short_name = _str(short_name)
+        value_errs = is_dns1035_label(short_name)
+        if value_errs:
+            errs.append(invalid(fld_path.child("shortNames").index(i), short_name, ",".join(value_errs)))
+    kind = _str(names.get("kind"))
+    list_kind = _str(names.get("listKind"))
+    # kind and listKind may not be the same or parsing becomes ambiguous
+    if kind and kind == list_kind:
+        errs.append(invalid(fld_path.child("listKind"), list_kind, "kind and listKind may not be the same"))
+    for i, category in enumerate(_list(names.get("categories"))):
+        category = _str(category)
+        value_errs = is_dns1035_label(category)
+        if value_errs:
+            errs.append(invalid(fld_path.child("categories").index(i), category, ",".join(value_errs)))
+    return errs
+
+
+def validate_custom_resource_column_definition(column: Obj, fld_path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceColumnDefinition``.
+
+    In: one ``additionalPrinterColumns[i]`` dict (internal keys: ``JSONPath``)
+    and its path. Out: Required/Invalid name, type, format and JSONPath errors.
+    """
+    errs: list[FieldError] = []
+    if not _str(column.get("name")):
+        errs.append(required(fld_path.child("name"), ""))
+    column_type = _str(column.get("type"))
+    if not column_type:
+        errs.append(required(fld_path.child("type"), _PRINTER_COLUMN_TYPES_MSG))
+    elif column_type not in _PRINTER_COLUMN_DATATYPES:
+        errs.append(invalid(fld_path.child("type"), column_type, _PRINTER_COLUMN_TYPES_MSG))
+    column_format = _str(column.get("format"))
+    if column_format and column_format not in _COLUMN_FORMATS:
+        errs.append(invalid(fld_path.child("format"), column_format, _COLUMN_FORMATS_MSG))
+    json_path = _str(column.get("JSONPath"))
+    if not json_path:
+        errs.append(required(fld_path.child("JSONPath"), ""))
+    else:
+        errs.extend(validate_simple_json_path(json_path, fld_path.child("JSONPath")))
+    return errs
+
+
+def validate_custom_resource_definition_subresources(subresources: Obj | None, fld_path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinitionSubresources``: the scale paths."""
+    if subresources is None:
+        return []
+    scale = subresources.get("scale")
+    if not isinstance(scale, dict):
+        return []
+    errs: list[FieldError] = []
+    for key, prefix, where in (
+        ("specReplicasPath", ".spec.", ".spec"),
+        ("statusReplicasPath", ".status.", ".status"),
+    ):
+        path = fld_path.child("scale." + key)
+        value = _str(scale.get(key))
+        if not value:
+            errs.append(required(path, ""))
+            continue
+        path_errs = validate_simple_json_path(value, path)
+        if path_errs:
+            errs.extend(path_errs)
+        elif not value.startswith(prefix):
+            errs.append(invalid(path, value, f"should be a json path under {where}"))
+    label_selector_path = scale.get("labelSelectorPath")
+    if isinstance(label_selector_path, str) and label_selector_path:
+        path = fld_path.child("scale.labelSelectorPath")
+        path_errs = validate_simple_json_path(label_selector_path, path)
+        if path_errs:
+            errs.extend(path_errs)
+        elif not label_selector_path.startswith(".spec.") and not label_selector_path.startswith(".status."):
+            errs.append(invalid(path, label_selector_path, "should be a json path under either .spec or .status"))
+    return errs
+
+
+def validate_simple_json_path(s: str, fld_path: Path) -> list[FieldError]:
+    """Upstream ``validateSimpleJSONPath``: non-empty and starting with ``.``."""
+    if not s:
+        return [invalid(fld_path, s, "must not be empty")]
+    if s[0] != ".":
+        return [invalid(fld_path, s, "must be a simple json path starting with .")]
+    # Upstream's remaining check (len(split) < 1) can never fail.
+    return []
+
+
+def validate_custom_resource_definition_stored_versions(
+    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path
+) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinitionStoredVersions``.
+
+    Leftover stored versions are reported in index order (upstream iterates a
+    map, in random order).
+    """
+    if not stored_versions:
+        return [invalid(fld_path, list(stored_versions), "must have at least one stored version")]
+    errs: list[FieldError] = []
+    remaining: dict[str, int] = {}
+    for i, v in enumerate(stored_versions):
+        remaining[_str(v)] = i
+    for version in versions:
+        version = _map(version)
+        name = _str(version.get("name"))
+        present = name in remaining
+        if version.get("storage") is True and not present:
+            errs.append(invalid(fld_path, list(stored_versions), "must have the storage version " + name))
+        if present:
+            del remaining[name]
+    for v, i in sorted(remaining.items(), key=lambda kv: kv[1]):
+        errs.append(
+            invalid(
+                fld_path.index(i),
+                v,
+                f"missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions "
+                f"until a storage migration ensures no data remains persisted in {v} and removes {v} from "
+                "status.storedVersions",
+            )
+        )
+    return errs
+
+
+# ============================================================================
+# API approval and preserveUnknownFields
+# ============================================================================
+
+
+def is_protected_community_group(group: str) -> bool:
+    """Upstream ``apihelpers.IsProtectedCommunityGroup``: ``*.k8s.io``, ``*.kubernetes.io``."""
+    return group in ("k8s.io", "kubernetes.io") or group.endswith(".k8s.io") or group.endswith(".kubernetes.io")
+
+
+def get_api_approval_state(annotations: Obj) -> tuple[str, str]:
+    """Upstream ``apihelpers.GetAPIApprovalState``: ``(state, reason)``.
+
+    ``state`` is one of ``"Missing"``, ``"Bypassed"``, ``"Approved"``, ``"Invalid"``.
+    """
+    annotation = _str(annotations.get(KUBE_API_APPROVED_ANNOTATION))
+    if not annotation:
+        return "Missing", (
+            f"protected groups must have approval annotation {go_quote(KUBE_API_APPROVED_ANNOTATION)}, "
+            "see https://github.com/kubernetes/enhancements/pull/1111"
+        )
+    if annotation.startswith("unapproved"):
+        return "Bypassed", f"not approved: {go_quote(annotation)}"
+    parsed, _ = go_url_parse(annotation, via_request=True)
+    if parsed is not None and parsed.host and parsed.scheme:
+        return "Approved", f"approved in {annotation}"
+    return "Invalid", (
+        f"protected groups must have approval annotation {go_quote(KUBE_API_APPROVED_ANNOTATION)} "
+        'with either a URL or a reason starting with "unapproved", '
+        "see https://github.com/kubernetes/enhancements/pull/1111"
+    )
+
+
+def validate_api_approval(crd: Obj) -> list[FieldError]:
+    """Upstream ``validateAPIApproval`` for a create (no old object)."""
+    if not is_protected_community_group(_str(_map(crd.get("spec")).get("group"))):
+        return []
+    annotations = _map(_map(crd.get("metadata")).get("annotations"))
+    state, reason = get_api_approval_state(annotations)
+    path = Path("metadata", "annotations").key(KUBE_API_APPROVED_ANNOTATION)
+    if state == "Missing":
+        return [required(path, reason)]
+    if state == "Invalid":
+        return [invalid(path, _str(annotations.get(KUBE_API_APPROVED_ANNOTATION)), reason)]
+    return []
+
+
+def validate_preserve_unknown_fields(crd: Obj) -> list[FieldError]:
+    """Upstream ``validatePreserveUnknownFields`` for a create: ``true`` is rejected."""
+    if _map(crd.get("spec")).get("preserveUnknownFields") is True:
+        return [
+            invalid(
+                Path("spec").child("preserveUnknownFields"),
+                True,
+                "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+            )
+        ]
+    return []
+
+
+# ============================================================================
+# Selectable fields
+# ============================================================================
+
+
+def _new_structural_or_error(schema: Any, err_path: Path) -> tuple[Any, FieldError | None]:
+    """``structuralschema.NewStructural``; a failure is upstream's Invalid ``""`` error."""
+    if not isinstance(schema, dict):
+        return None, None
+    try:
+        return new_structural(schema), None
+    except StructuralError as exc:
+        return None, invalid(err_path, "", str(exc))
+
+
+class _NilSchema(Exception):
+    """Upstream dereferences a nil structural schema here and the request panics."""
+
+
+class _FieldPathError(Exception):
+    """An error of upstream ``ValidFieldPath``."""
+
+
+def validate_custom_resource_selectable_fields(selectable_fields: Sequence[Any], schema: Any, fld_path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceSelectableFields``.
+
+    ``schema`` is the :func:`new_structural` result, or None when it failed
+    (upstream then dereferences nil and the request fails with a 500; that is
+    reported as an InternalError at the field path).
+    """
+    errs: list[FieldError] = []
+    unique: set[str] = set()
+    for i, selectable in enumerate(selectable_fields):
+        index_path = fld_path.index(i)
+        json_path = _str(_map(selectable).get("jsonPath"))
+        if not json_path:
+            errs.append(required(index_path.child("jsonPath"), ""))
+            continue
+        try:
+            path, found = valid_field_path(json_path, schema, allow_array_notation=False)
+        except _FieldPathError as exc:
+            errs.append(invalid(index_path.child("jsonPath"), json_path, f"is an invalid path: {exc}"))
+            continue
+        except _NilSchema:
+            errs.append(internal_error(index_path.child("jsonPath"), _NIL_DEREF))
+            return errs
+        if path.root == "metadata":
+            errs.append(invalid(index_path.child("jsonPath"), json_path, "must not point to fields in metadata"))
+        if not _allowed_selectable_field_schema(found):
+            errs.append(
+                invalid(
+                    index_path.child("jsonPath"),
+                    json_path,
+                    "must point to a field of type string, boolean or integer. "
+                    "Enum string fields and strings with formats are allowed.",
+                )
+            )
+        if path.text in unique:
+            errs.append(duplicate(index_path.child("jsonPath"), json_path))
+        else:
+            unique.add(path.text)
+    if len(unique) > MAX_SELECTABLE_FIELDS:
+        errs.append(too_many(fld_path, len(unique), MAX_SELECTABLE_FIELDS))
+    return errs
+
+
+def _allowed_selectable_field_schema(schema: Any) -> bool:
+    return schema is not None and getattr(schema, "type", "") in ("string", "boolean", "integer")
+
+
+@dataclasses.dataclass
+class _FieldPath:
+    """A ``field.Path`` under construction: its rendering and its root element."""
+
+    text: str = ""
+    root: str = ""
+
+    def child(self, name: str) -> None:
+        if not self.text:
+            self.text = self.root = name
+        else:
+            self.text += "." + name
+
+    def key(self, name: str) -> None:
+        if not self.text:
+            self.text = self.root = f"[{name}]"
+        else:
+            self.text += f"[{name}]"
+
+
+def _scan_field_path(json_path: str) -> Iterator[str]:
+    """The ``bufio.Scanner`` split of ``ValidFieldPath``: ``.``, ``[``, ``]``, quoted strings, words."""
+    data = json_path
+    while data:
+        if data[0] == "'":
+            end = 1
+            while end < len(data) and not (data[end] == "'" and data[end - 1] != "\\"):
+                end += 1
+            if end < len(data):
+                yield data[: end + 1]
+                data = data[end + 1 :]
+                continue
+            yield data
+            return
+        if data[0] in ".[]":
+            yield data[0]
+            data = data[1:]
+            continue
+        end = 0
+        while end < len(data) and data[end] not in ".[]":
+            end += 1
+        yield data[:end]
+        data = data[end:]
+
+
+_SINGLE_QUOTE_ESCAPES = {
+    "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'", "\\": "\\",
+}
+
+
+def _unescape_single_quote(s: str) -> str:
+    """Upstream ``unescapeSingleQuote``."""
+    out: list[str] = []
+    i = 0
+    err: str | None = None
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\" and i + 1 < len(s):
+            directive = s[i + 1]
+            if directive in _SINGLE_QUOTE_ESCAPES:
+                out.append(_SINGLE_QUOTE_ESCAPES[directive])
+            else:
+                err = f"invalid escape char {s[i:i + 2]}"
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    if err is not None:
+        raise _FieldPathError(f"invalid string literal: {err}")
+    return "".join(out)
+
+
+def _properties_of(schema: Any) -> Mapping[str, Any] | None:
+    props = getattr(schema, "properties", None)
+    return props if props else None
+
+
+def _additional_of(schema: Any) -> Any:
+    """``schema.AdditionalProperties``: a StructuralOrBool-like object, or None."""
+    return getattr(schema, "additional_properties", None)
+
+
+def _additional_structural(additional: Any) -> Any:
+    """``AdditionalProperties.Structural`` (None for a bare boolean)."""
+    if additional is None or isinstance(additional, bool):
+        return None
+    if hasattr(additional, "structural"):
+        return additional.structural
+    return additional
+
+
+def valid_field_path(json_path: str, schema: Any, allow_array_notation: bool = True) -> tuple[_FieldPath, Any]:
+    """Upstream ``cel.ValidFieldPath``: resolve a JSON path of field accessors in ``schema``.
+
+    Returns ``(path, found_schema)``; raises :class:`_FieldPathError` with
+    upstream's message, or :class:`_NilSchema` where upstream would panic.
+    """
+    path = _FieldPath()
+    tokens = _scan_field_path(json_path)
+
+    def step(name: str) -> None:
+        nonlocal schema
+        if schema is None:
+            raise _NilSchema()
+        props = _properties_of(schema)
+        additional = _additional_of(schema)
+        if props is not None:
+            path.child(name)
+            if name not in props:
+                raise _FieldPathError("does not refer to a valid field")
+            schema = props[name]
+        elif additional is not None:
+            path.key(name)
+            schema = _additional_structural(additional)
+        else:
+            raise _FieldPathError("does not refer to a valid field")
+
+    for tok in tokens:
+        if tok == "[":
+            if not allow_array_notation:
+                raise _FieldPathError("array notation is not allowed")
+            tok = next(tokens, None)
+            if tok is None:
+                raise _FieldPathError("unexpected end of JSON path")
+            if len(tok) < 2 or tok[0] != "'" or tok[-1] != "'":
+                raise _FieldPathError(f"expected single quoted string but got {tok}")
+            step(_unescape_single_quote(tok[1:-1]))
+            tok = next(tokens, None)
+            if tok is None:
+                raise _FieldPathError("unexpected end of JSON path")
+            if tok != "]":
+                raise _FieldPathError(f"expected ] but got {tok}")
+        elif tok == ".":
+            tok = next(tokens, None)
+            if tok is None:
+                raise _FieldPathError("unexpected end of JSON path")
+            step(tok)
+        else:
+            raise _FieldPathError(f"expected [ or . but got: {tok}")
+    return path, schema
+
+
+# ============================================================================
+# Go net/url.Parse (for webhook URLs and the API-approval annotation)
+# ============================================================================
+
+
+@dataclasses.dataclass
+class GoURL:
+    """The parts of a Go ``url.URL`` the validators read."""
+
+    scheme: str = ""
+    opaque: str = ""
+    user: tuple[bytes, bytes | None] | None = None
+    host: str = ""
+    path: str = ""
+    raw_query: str = ""
+    fragment: str = ""
+
+    def user_string(self) -> str:
+        """Go ``Userinfo.String()``: escaped ``user[:password]``."""
+        if self.user is None:
+            return ""
+        username, password = self.user
+        s = _go_escape(username, _USER_PASSWORD)
+        if password is not None:
+            s += ":" + _go_escape(password, _USER_PASSWORD)
+        return s
+
+
+_PATH, _HOST, _ZONE, _USER_PASSWORD, _FRAGMENT = "path", "host", "zone", "userpassword", "fragment"
+_HEX = b"0123456789abcdefABCDEF"
+_ALNUM = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_HOST_EXTRA = frozenset(b"!$&'()*+,;=:[]<>\"")
+_USERINFO_OK = frozenset(b"-._:~!$&'()*+,;=%@") | _ALNUM
+
+
+def _should_escape(c: int, mode: str) -> bool:
+    """Go ``shouldEscape``."""
+    if c in _ALNUM:
+        return False
+    if mode in (_HOST, _ZONE) and c in _HOST_EXTRA:
+        return False
+    ch = chr(c)
+    if ch in "-_.~":
+        return False
+    if ch in "$&+,/:;=?@":
+        if mode == _PATH:
+            return ch == "?"
+        if mode == _USER_PASSWORD:
+            return ch in "@/?:"
+        if mode == _FRAGMENT:
+            return False
+    if mode == _FRAGMENT and ch in "!()*":
+        return False
+    return True
+
+
+def _go_quote_bytes(b: bytes) -> str:
+    """Go ``strconv.Quote`` of a byte string (invalid UTF-8 as ``\\xNN``)."""
+    text = b.decode("utf-8", "surrogateescape")
+    out = ['"']
+    for ch in text:
+        if "\udc80" <= ch <= "\udcff":
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(go_quote(ch)[1:-1])
+    out.append('"')
+    return "".join(out)
+
+
+def _unhex(c: int) -> int:
+    return int(chr(c), 16)
+
+
+def _go_unescape(s: bytes, mode: str) -> bytes:
+    """Go ``unescape``; raises ValueError with Go's ``EscapeError``/``InvalidHostError`` text."""
+    i = 0
+    n = 0
+    while i < len(s):
+        c = s[i]
+        if c == 0x25:  # '%'
+            n += 1
+            if i + 2 >= len(s) or s[i + 1] not in _HEX or s[i + 2] not in _HEX:
+                raise ValueError("invalid URL escape " + _go_quote_bytes(s[i:][:3]))
+            if mode == _HOST and _unhex(s[i + 1]) < 8 and s[i : i + 3] != b"%25":
+                raise ValueError("invalid URL escape " + _go_quote_bytes(s[i : i + 3]))
+            if mode == _ZONE:
+                v = _unhex(s[i + 1]) << 4 | _unhex(s[i + 2])
+                if s[i : i + 3] != b"%25" and v != 0x20 and _should_escape(v, _HOST):
+                    raise ValueError("invalid URL escape " + _go_quote_bytes(s[i : i + 3]))
+            i += 3
+            continue
+        if mode in (_HOST, _ZONE) and c < 0x80 and _should_escape(c, mode):
+            raise ValueError("invalid character " + _go_quote_bytes(s[i : i + 1]) + " in host name")
+        i += 1
+    if n == 0:
+        return s
+    out = bytearray()
+    i = 0
+    while i < len(s):
+        if s[i] == 0x25:
+            out.append(_unhex(s[i + 1]) << 4 | _unhex(s[i + 2]))
+            i += 3
+        else:
+            out.append(s[i])
+            i += 1
+    return bytes(out)
+
+
+def _go_escape(s: bytes, mode: str) -> str:
+    """Go ``escape`` (not for query components)."""
+    out: list[str] = []
+    for c in s:
+        if _should_escape(c, mode):
+            out.append(f"%{c:02X}")
+        else:
+            out.append(chr(c))
+    return "".join(out)
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+def _get_scheme(raw: bytes) -> tuple[bytes, bytes]:
+    """Go ``getScheme``; raises ValueError on a leading colon."""
+    for i, c in enumerate(raw):
+        if 0x61 <= c <= 0x7A or 0x41 <= c <= 0x5A:
+            continue
+        if 0x30 <= c <= 0x39 or c in b"+-.":
+            if i == 0:
+                return b"", raw
+            continue
+        if c == 0x3A:
+            if i == 0:
+                raise ValueError("missing protocol scheme")
+            return raw[:i], raw[i + 1 :]
+        return b"", raw
+    return b"", raw
+
+
+def _valid_optional_port(port: bytes) -> bool:
+    if not port:
+        return True
+    if port[:1] != b":":
+        return False
+    return all(0x30 <= c <= 0x39 for c in port[1:])
+
+
+def _parse_host(host: bytes) -> bytes:
+    """Go ``parseHost`` (colons as before Go 1.26's ``urlstrictcolons``)."""
+    if host.startswith(b"["):
+        i = host.rfind(b"]")
+        if i < 0:
+            raise ValueError("missing ']' in host")
+        colon_port = host[i + 1 :]
+        if not _valid_optional_port(colon_port):
+            raise ValueError(f"invalid port {_go_quote_bytes(colon_port)} after host")
+        zone = host[:i].find(b"%25")
+        if zone >= 0:
+            return _go_unescape(host[:zone], _HOST) + _go_unescape(host[zone:i], _ZONE) + _go_unescape(host[i:], _HOST)
+    else:
+        i = host.rfind(b":")
+        if i != -1:
+            colon_port = host[i:]
+            if not _valid_optional_port(colon_port):
+                raise ValueError(f"invalid port {_go_quote_bytes(colon_port)} after host")
+    return _go_unescape(host, _HOST)
+
+
+def _parse_authority(authority: bytes) -> tuple[tuple[bytes, bytes | None] | None, bytes]:
+    """Go ``parseAuthority``."""
+    i = authority.rfind(b"@")
+    host = _parse_host(authority if i < 0 else authority[i + 1 :])
+    if i < 0:
+        return None, host
+    userinfo = authority[:i]
+    text = userinfo.decode("utf-8", "surrogateescape")
+    if not all(ord(ch) < 0x80 and ord(ch) in _USERINFO_OK for ch in text):
+        raise ValueError("net/url: invalid userinfo")
+    if b":" not in userinfo:
+        return (_go_unescape(userinfo, _USER_PASSWORD), None), host
+    username, _, password = userinfo.partition(b":")
+    return (_go_unescape(username, _USER_PASSWORD), _go_unescape(password, _USER_PASSWORD)), host
+
+
+def _parse(raw: bytes, via_request: bool) -> GoURL:
+    """Go's internal ``parse``; raises ValueError with the bare error text."""
+    if any(c < 0x20 or c == 0x7F for c in raw):
+        raise ValueError("net/url: invalid control character in URL")
+    if not raw and via_request:
+        raise ValueError("empty url")
+    url = GoURL()
+    if raw == b"*":
+        url.path = "*"
+        return url
+    scheme, rest = _get_scheme(raw)
+    url.scheme = _decode(scheme).lower()
+    if rest.endswith(b"?") and rest.count(b"?") == 1:
+        rest = rest[:-1]
+    else:
+        rest, _, query = rest.partition(b"?")
+        url.raw_query = _decode(query)
+    if not rest.startswith(b"/"):
+        if url.scheme:
+            url.opaque = _decode(rest)
+            return url
+        if via_request:
+            raise ValueError("invalid URI for request")
+        if b":" in rest.split(b"/", 1)[0]:
+            raise ValueError("first path segment in URL cannot contain colon")
+    if (url.scheme or (not via_request and not rest.startswith(b"///"))) and rest.startswith(b"//"):
+        authority, rest = rest[2:], b""
+        i = authority.find(b"/")
+        if i >= 0:
+            authority, rest = authority[:i], authority[i:]
+        url.user, host = _parse_authority(authority)
+        url.host = _decode(host)
+    url.path = _decode(_go_unescape(rest, _PATH))
+    return url
+
+
+def go_url_parse(raw: str, via_request: bool = False) -> tuple[GoURL | None, str]:
+    """Go ``url.Parse`` (or ``url.ParseRequestURI`` with ``via_request``).
+
+    Returns ``(url, "")`` or ``(None, error)`` with Go's error text
+    (``parse "<url>": <why>``).
+    """
+    data = raw.encode("utf-8", "surrogatepass")
+    if via_request:
+        try:
+            return _parse(data, True), ""
+        except ValueError as exc:
+            return None, f"parse {_go_quote_bytes(data)}: {exc}"
+    before, _, frag = data.partition(b"#")
+    try:
+        url = _parse(before, False)
+    except ValueError as exc:
+        return None, f"parse {_go_quote_bytes(before)}: {exc}"
+    if not frag:
+        return url, ""
+    try:
+        url.fragment = _decode(_go_unescape(frag, _FRAGMENT))
+    except ValueError as exc:
+        return None, f"parse {_go_quote_bytes(data)}: {exc}"
+    return url, ""
+
+
+# ============================================================================
+# Small accessors (inputs are type-decoded; these only guard against absence)
+# ============================================================================
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else _EMPTY
+
+
+def _map_or_none(value: Any) -> Any:
+    return value if isinstance(value, dict) else None
+
+
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

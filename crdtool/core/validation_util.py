@@ -1,0 +1,297 @@
+"""String-format checks of k8s.io/apimachinery: DNS names, label keys and values, ports.
+
+Mirrors, with upstream's exact message strings:
+
+- ``staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go``
+  (``IsDNS1123Label``, ``IsDNS1123Subdomain``, ``IsDNS1035Label``,
+  ``IsValidPortNum``, ``IsFullyQualifiedDomainName``, ``MaxLenError``,
+  ``RegexError``, ``EmptyError``, ``InclusiveRangeError``);
+- ``staging/src/k8s.io/apimachinery/pkg/api/validate/content/kube.go``,
+  ``dns.go``, ``path.go`` and ``errors.go`` (``IsLabelKey`` a.k.a.
+  ``IsQualifiedName``, ``IsLabelValue``, ``IsPathSegmentName``,
+  ``IsPathSegmentPrefix``), whose length messages say *bytes* where the
+  older ``util/validation`` ones say *characters*;
+- ``staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go``
+  (``NameIsDNSSubdomain``, ``NameIsDNSLabel``, ``NameIsDNS1035Label``,
+  ``maskTrailingDash``, ``ValidateNamespaceName``).
+
+Every ``is_*`` function returns a list of human-readable problems, empty when
+the value is valid, as the Go functions return ``[]string``. Lengths are Go
+``len()``: UTF-8 bytes, not code points.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from crdtool.core.errors import FieldError, invalid, required
+
+#: A name-validation function as upstream ``ValidateNameFunc``:
+#: ``(name, prefix) -> problems``; ``prefix`` is true for a ``generateName``.
+NameFunc = Callable[[str, bool], "list[str]"]
+
+DNS1123_LABEL_MAX_LENGTH = 63
+DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+DNS1035_LABEL_MAX_LENGTH = 63
+LABEL_VALUE_MAX_LENGTH = 63
+_LABEL_KEY_NAME_MAX_LENGTH = 63
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_LABEL_ERR_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character"
+)
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_ERR_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_DNS1035_LABEL_ERR_MSG = (
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
+    "start with an alphabetic character, and end with an alphanumeric character"
+)
+_LABEL_KEY_CHAR_FMT = "[A-Za-z0-9]"
+_LABEL_KEY_EXT_CHAR_FMT = "[-A-Za-z0-9_.]"
+_LABEL_KEY_FMT = "(" + _LABEL_KEY_CHAR_FMT + _LABEL_KEY_EXT_CHAR_FMT + "*)?" + _LABEL_KEY_CHAR_FMT
+_LABEL_KEY_ERR_MSG = (
+    "must consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+_LABEL_VALUE_FMT = "(" + _LABEL_KEY_FMT + ")?"
+_LABEL_VALUE_ERR_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+
+# fullmatch, not ``^...$``: Python's ``$`` also matches before a trailing
+# newline, Go's does not. The classes are ASCII-only, as in RE2.
+_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL_FMT)
+_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
+_LABEL_KEY_RE = re.compile(_LABEL_KEY_FMT)
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+
+
+def byte_len(s: str) -> int:
+    """Go ``len(s)``: the UTF-8 byte length (lone surrogates count 3, as Go's U+FFFD)."""
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-8", "surrogatepass"))
+
+
+def go_to_lower(s: str) -> str:
+    """Go ``strings.ToLower``: simple per-rune lower-casing.
+
+    Python's ``str.lower`` applies the one full case mapping (U+0130 becomes
+    two code points); Go maps it to a single ``i``.
+    """
+    if s.isascii():
+        return s.lower()
+    return "".join("i" if ch == "\u0130" else ch.lower() for ch in s)
+
+
+# --- message builders -------------------------------------------------------
+
+
+def max_len_error(length: int) -> str:
+    """``util/validation.MaxLenError``: ``must be no more than N characters``."""
+    return f"must be no more than {length} characters"
+
+
+def content_max_len_error(length: int) -> str:
+    """``validate/content.MaxLenError``: ``must be no more than N bytes``."""
+    return f"must be no more than {length} bytes"
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """Upstream ``RegexError(msg, fmt, examples...)``."""
+    if not examples:
+        return msg + " (regex used for validation is '" + fmt + "')"
+    msg += " (e.g. "
+    for i, example in enumerate(examples):
+        if i > 0:
+            msg += " or "
+        msg += "'" + example + "', "
+    msg += "regex used for validation is '" + fmt + "')"
+    return msg
+
+
+def empty_error() -> str:
+    """Upstream ``EmptyError``."""
+    return "must be non-empty"
+
+
+def inclusive_range_error(lo: int, hi: int) -> str:
+    """Upstream ``InclusiveRangeError``."""
+    return f"must be between {lo} and {hi}, inclusive"
+
+
+# --- util/validation ----------------------------------------------------------
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    """Upstream ``IsDNS1123Label`` (util/validation)."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if _DNS1123_LABEL_RE.fullmatch(value) is None:
+        if _DNS1123_SUBDOMAIN_RE.fullmatch(value) is not None:
+            # A valid subdomain but not a label: length was checked, so it is the dots.
+            errs.append("must not contain dots")
+        else:
+            errs.append(regex_error(_DNS1123_LABEL_ERR_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    """Upstream ``IsDNS1123Subdomain`` (util/validation)."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if _DNS1123_SUBDOMAIN_RE.fullmatch(value) is None:
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_ERR_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    """Upstream ``IsDNS1035Label`` (util/validation)."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1035_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1035_LABEL_MAX_LENGTH))
+    if _DNS1035_LABEL_RE.fullmatch(value) is None:
+        errs.append(regex_error(_DNS1035_LABEL_ERR_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return errs
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    """Upstream ``IsValidPortNum``: 1..65535."""
+    if 1 <= port <= 65535:
+        return []
+    return [inclusive_range_error(1, 65535)]
+
+
+def is_fully_qualified_domain_name(fld_path: str, name: str) -> list[FieldError]:
+    """Upstream ``IsFullyQualifiedDomainName``: at least two segments, trailing dot allowed."""
+    if not name:
+        return [required(fld_path, "")]
+    if name.endswith("."):
+        name = name[:-1]
+    errs = is_dns1123_subdomain(name)
+    if errs:
+        return [invalid(fld_path, name, ",".join(errs))]
+    labels = name.split(".")
+    if len(labels) < 2:
+        return [invalid(fld_path, name, "should be a domain with at least two segments separated by dots")]
+    for label in labels:
+        errs = is_dns1123_label(label)
+        if errs:
+            return [invalid(fld_path, label, ",".join(errs))]
+    return []
+
+
+# --- validate/content -----------------------------------------------------------
+
+
+def _content_is_dns1123_subdomain(value: str) -> list[str]:
+    """``content.IsDNS1123Subdomain``: as util's, but its length message says bytes."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(content_max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if _DNS1123_SUBDOMAIN_RE.fullmatch(value) is None:
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_ERR_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """Upstream ``IsQualifiedName`` = ``content.IsLabelKey``: ``[prefix/]name``."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + empty_error())
+        else:
+            errs.extend("prefix part " + m for m in _content_is_dns1123_subdomain(prefix))
+    else:
+        return [
+            "a valid label key "
+            + regex_error(_LABEL_KEY_ERR_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part " + empty_error())
+    elif byte_len(name) > _LABEL_KEY_NAME_MAX_LENGTH:
+        errs.append("name part " + content_max_len_error(_LABEL_KEY_NAME_MAX_LENGTH))
+    if _LABEL_KEY_RE.fullmatch(name) is None:
+        errs.append("name part " + regex_error(_LABEL_KEY_ERR_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def is_valid_label_value(value: str) -> list[str]:
+    """Upstream ``IsValidLabelValue`` = ``content.IsLabelValue``."""
+    errs: list[str] = []
+    if byte_len(value) > LABEL_VALUE_MAX_LENGTH:
+        errs.append(content_max_len_error(LABEL_VALUE_MAX_LENGTH))
+    if _LABEL_VALUE_RE.fullmatch(value) is None:
+        errs.append(regex_error(_LABEL_VALUE_ERR_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def is_path_segment_name(name: str) -> list[str]:
+    """Upstream ``content.IsPathSegmentName``: not ``.``/``..``, no ``/`` or ``%``."""
+    if name in (".", ".."):
+        return [f"may not be '{name}'"]
+    return is_path_segment_prefix(name)
+
+
+def is_path_segment_prefix(name: str) -> list[str]:
+    """Upstream ``content.IsPathSegmentPrefix``."""
+    return [f"may not contain '{bad}'" for bad in ("/", "%") if bad in name]
+
+
+def validate_path_segment(name: str, prefix: bool) -> list[str]:
+    """Upstream ``rest.validatePathSegment``: the name check ``BeforeCreate`` repeats."""
+    return is_path_segment_prefix(name) if prefix else is_path_segment_name(name)
+
+
+# --- api/validation/generic.go ------------------------------------------------
+
+
+def mask_trailing_dash(name: str) -> str:
+    """Upstream ``maskTrailingDash``: bug-for-bug, it drops the last *two* bytes.
+
+    ``"abc-"`` becomes ``"aba"``. Upstream panics on the one-byte ``"-"``
+    (slice bounds); here that yields ``"a"``, as a Python slice does.
+    """
+    if name.endswith("-"):
+        return name[:-2] + "a"
+    return name
+
+
+def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
+    """Upstream ``NameIsDNSSubdomain``."""
+    if prefix:
+        name = mask_trailing_dash(name)
+    return is_dns1123_subdomain(name)
+
+
+def name_is_dns_label(name: str, prefix: bool) -> list[str]:
+    """Upstream ``NameIsDNSLabel``."""
+    if prefix:
+        name = mask_trailing_dash(name)
+    return is_dns1123_label(name)
+
+
+def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
+    """Upstream ``NameIsDNS1035Label``."""
+    if prefix:
+        name = mask_trailing_dash(name)
+    return is_dns1035_label(name)
+
+
+#: Upstream ``ValidateNamespaceName`` (= ``NameIsDNSLabel``).
+validate_namespace_name = name_is_dns_label
