@@ -1,0 +1,303 @@
+"""Defaulting (``defaulting/algorithm.go``) and null pruning (``prunenulls.go``).
+
+Our own cases, written from the behaviour pinned by upstream's
+``defaulting/algorithm_test.go`` and ``prunenulls_test.go`` and the examples
+of the CRD defaulting KEP (shared/seeds/002): top-down, only where a field is
+undefined (or a non-nullable explicit null), never over ``""``/``0``/``[]``/``{}``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crdtool.core.schema import defaulting
+from crdtool.core.schema.defaulting import default, prune_non_nullable_nulls
+
+FOO_ABC = {"type": "object", "properties": {"foo": {"type": "string", "default": "abc"}}}
+FOO_LIST = {"type": "object", "properties": {"foo": {"type": "array", "items": {"type": "integer"}, "default": [1]}}}
+TOP_DOWN = {
+    "type": "object",
+    "properties": {
+        "foo": {
+            "type": "object",
+            "properties": {"a": {"type": "string", "default": "abc"}, "b": {"type": "string"}},
+            "default": {"b": "def"},
+        }
+    },
+}
+
+KEP_CASES: list[tuple[str, Any, Any, Any]] = [
+    ("KEP 1: default in the undefined case", FOO_ABC, {}, {"foo": "abc"}),
+    ("KEP 2: no defaulting of a set value", FOO_ABC, {"foo": "def"}, {"foo": "def"}),
+    ("KEP 3: array default when undefined", FOO_LIST, {}, {"foo": [1]}),
+    ("KEP 3: an empty list stays empty", FOO_LIST, {"foo": []}, {"foo": []}),
+    # The KEP text keeps explicit nulls; upstream since 1.20 (isNonNullableNull)
+    # replaces a null of a non-nullable field that has a default.
+    ("explicit null of a non-nullable field takes the default", FOO_LIST, {"foo": None}, {"foo": [1]}),
+    ("KEP 4: top-down defaulting", TOP_DOWN, {}, {"foo": {"a": "abc", "b": "def"}}),
+]
+
+
+@pytest.mark.parametrize(("name", "schema", "value", "expected"), KEP_CASES, ids=[c[0] for c in KEP_CASES])
+def test_kep_examples(name: str, schema: Any, value: Any, expected: Any) -> None:
+    assert default(value, schema) == expected
+
+
+A_DEFAULT = {"items": {"properties": {"a": {"default": "A"}}}}
+
+CASES: list[tuple[str, Any, Any, Any]] = [
+    ("no schema", None, None, None),
+    ("scalar ignores its own default", {"default": "foo"}, 4, 4),
+    ("scalar items ignore the items default", {"items": {"default": "foo"}}, [1, 2], [1, 2]),
+    (
+        "each object of a list is defaulted",
+        {"items": {"properties": {"a": {"default": "A"}, "b": {"default": "B"}}}},
+        [{"a": 1}, {"b": 1}],
+        [{"a": 1, "b": "B"}, {"a": "A", "b": 1}],
+    ),
+    (
+        "zero and empty values are kept, absent and null are defaulted",
+        A_DEFAULT,
+        [{}, {"a": 0}, {"a": 0.0}, {"a": ""}, {"a": False}, {"a": []}, {"a": {}}, {"a": None}],
+        [{"a": "A"}, {"a": 0}, {"a": 0.0}, {"a": ""}, {"a": False}, {"a": []}, {"a": {}}, {"a": "A"}],
+    ),
+    (
+        "a nullable field keeps its explicit null",
+        {"properties": {"a": {"nullable": True, "default": "A"}}},
+        {"a": None},
+        {"a": None},
+    ),
+    (
+        "a nullable additionalProperties value keeps its null",
+        {"additionalProperties": {"nullable": True, "default": "A"}},
+        {"x": None},
+        {"x": None},
+    ),
+    (
+        "a non-nullable additionalProperties value takes the default",
+        {"additionalProperties": {"default": "A"}},
+        {"x": None, "y": "set"},
+        {"x": "A", "y": "set"},
+    ),
+    (
+        "additionalProperties true: nulls are left alone",
+        {"additionalProperties": True},
+        {"x": None},
+        {"x": None},
+    ),
+    ("a null item takes the items default", {"items": {"default": "A"}}, [None, "b"], ["A", "b"]),
+    ("a null item without default stays null", {"items": {"properties": {"a": {"default": "A"}}}}, [None], [None]),
+    (
+        "a nullable item keeps its null",
+        {"items": {"nullable": True, "default": "A"}},
+        [None],
+        [None],
+    ),
+    (
+        "defaults of nested properties apply inside the default of their parent",
+        {
+            "properties": {
+                "o": {
+                    "default": {"x": {}},
+                    "properties": {"x": {"properties": {"y": {"default": 1}}}, "z": {"default": 2}},
+                }
+            }
+        },
+        {},
+        {"o": {"x": {"y": 1}, "z": 2}},
+    ),
+    (
+        "additionalProperties defaults apply to every value",
+        {"additionalProperties": {"properties": {"a": {"default": "alpha"}, "b": {"default": "beta"}}}},
+        {"x": {"a": 1}, "y": {"b": 2}},
+        {"x": {"a": 1, "b": "beta"}, "y": {"a": "alpha", "b": 2}},
+    ),
+    (
+        "properties win over additionalProperties",
+        {"properties": {"p": {"default": "P"}}, "additionalProperties": {"properties": {"q": {"default": "Q"}}}},
+        {"other": {}},
+        {"other": {"q": "Q"}, "p": "P"},
+    ),
+    ("default: null is no default", {"properties": {"a": {"default": None}}}, {}, {}),
+    ("falsy defaults are defaults", {"properties": {"a": {"default": False}, "b": {"default": 0}}}, {}, {"a": False, "b": 0}),
+    (
+        "no schema below: values are copied untouched",
+        {"properties": {"a": {}}},
+        {"a": {"b": {"c": None}}, "z": [None]},
+        {"a": {"b": {"c": None}}, "z": [None]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "schema", "value", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_default(name: str, schema: Any, value: Any, expected: Any) -> None:
+    before = copy.deepcopy(value)
+    assert default(value, schema) == expected
+    assert value == before
+
+
+def test_defaults_are_deep_copied_and_never_shared() -> None:
+    schema = {"properties": {"a": {"default": {"l": [1, {"m": 2}]}}}}
+    schema_before = copy.deepcopy(schema)
+    first = default({}, schema)
+    second = default({}, schema)
+    first["a"]["l"][1]["m"] = 99
+    first["a"]["l"].append(3)
+    assert second == {"a": {"l": [1, {"m": 2}]}}
+    assert schema == schema_before
+    assert first["a"] is not schema["properties"]["a"]["default"]
+
+
+def test_result_shares_nothing_with_input() -> None:
+    value = {"x": {"y": [1, {"z": 1}]}, "q": [[1]]}
+    got = default(value, {"properties": {"x": {"properties": {"y": {"items": {}}}}}})
+    got["x"]["y"][1]["z"] = 2
+    got["q"][0].append(2)
+    assert value == {"x": {"y": [1, {"z": 1}]}, "q": [[1]]}
+
+
+NULL_CASES: list[tuple[str, Any, Any, Any]] = [
+    ("no schema", None, None, None),
+    ("scalar", {"default": "foo"}, 4, 4),
+    ("nulls in a list without schema stay", None, [1, None], [1, None]),
+    (
+        "only non-nullable fields without default lose their null",
+        {
+            "items": {
+                "properties": {
+                    "a": {"default": "A"},
+                    "b": {"nullable": True},
+                    "c": {"default": "C", "nullable": True},
+                    "d": {},
+                }
+            }
+        },
+        [{"a": None}, {"b": None}, {"c": None}, {"d": None}, {"e": None}],
+        [{"a": None}, {"b": None}, {"c": None}, {}, {"e": None}],
+    ),
+    (
+        "additionalProperties nulls are pruned too",
+        {"additionalProperties": {"type": "string"}},
+        {"x": None, "y": "v"},
+        {"y": "v"},
+    ),
+    ("array items are never removed", {"items": {"type": "string"}}, [None, "a"], [None, "a"]),
+    (
+        "nested objects",
+        {"properties": {"o": {"properties": {"p": {"type": "integer"}}}}},
+        {"o": {"p": None, "q": None}},
+        {"o": {"q": None}},
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "schema", "value", "expected"), NULL_CASES, ids=[c[0] for c in NULL_CASES])
+def test_prune_non_nullable_nulls(name: str, schema: Any, value: Any, expected: Any) -> None:
+    before = copy.deepcopy(value)
+    assert prune_non_nullable_nulls(value, schema) == expected
+    assert value == before
+
+
+def test_pipeline_prune_nulls_then_default() -> None:
+    """The apiserver order: drop undefaultable nulls, then default the rest."""
+    schema = {"properties": {"a": {"type": "string"}, "b": {"type": "string", "default": "B"}}}
+    value = {"a": None, "b": None}
+    assert default(prune_non_nullable_nulls(value, schema), schema) == {"b": "B"}
+
+
+def test_deep_nesting_does_not_raise() -> None:
+    schema: dict[str, Any] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    deep: Any = {}
+    cur = deep
+    for _ in range(50_000):
+        cur["n"] = [{}]
+        cur = cur["n"][0]
+    for got in (default(deep, schema), prune_non_nullable_nulls(deep, schema)):
+        depth = 0
+        a, b = got, deep
+        while b:  # walk both chains without recursive ==
+            assert a is not b and set(a) == {"n"} and len(a["n"]) == 1
+            a, b = a["n"][0], b["n"][0]
+            depth += 1
+        assert a == {} and depth == 50_000
+    # a schema as deep as the value: the explicit-stack path runs
+    sch: dict[str, Any] = {}
+    node = sch
+    val: dict[str, Any] = {}
+    vnode = val
+    for _ in range(2_000):
+        node["properties"] = {"n": {"properties": {"d": {"default": 1}}}}
+        node = node["properties"]["n"]
+        vnode["n"] = {}
+        vnode = vnode["n"]
+    got = default(val, sch)
+    depth = 0
+    cur2 = got
+    while "n" in cur2:
+        assert cur2.get("d", 1) == 1
+        cur2 = cur2["n"]
+        depth += 1
+    assert depth == 2_000
+
+
+# --- properties ----------------------------------------------------------------------
+
+KEYS = st.sampled_from(["a", "b", "c"])
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=2))
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=3)),
+    max_leaves=20,
+)
+
+
+def _schema_children(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "properties": st.dictionaries(KEYS, inner, max_size=3),
+            "items": inner,
+            "additionalProperties": st.one_of(st.booleans(), inner),
+            "nullable": st.booleans(),
+            "default": VALUES,
+        },
+    )
+
+
+SCHEMAS = st.recursive(
+    st.fixed_dictionaries({}, optional={"default": VALUES, "nullable": st.booleans()}),
+    _schema_children,
+    max_leaves=10,
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=st.one_of(st.none(), SCHEMAS))
+def test_defaulting_is_idempotent_and_pure(value: Any, schema: Any) -> None:
+    value_before = copy.deepcopy(value)
+    schema_before = copy.deepcopy(schema)
+    once = default(value, schema)
+    assert default(once, schema) == once
+    assert value == value_before
+    assert schema == schema_before
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=SCHEMAS)
+def test_explicit_stack_matches_recursion(value: Any, schema: Any) -> None:
+    assert defaulting._default_iter(value, schema) == default(value, schema)
+    assert defaulting._prune_nulls_iter(value, schema) == prune_non_nullable_nulls(value, schema)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=st.one_of(st.none(), SCHEMAS))
+def test_prune_nulls_is_idempotent_and_pure(value: Any, schema: Any) -> None:
+    value_before = copy.deepcopy(value)
+    once = prune_non_nullable_nulls(value, schema)
+    assert prune_non_nullable_nulls(once, schema) == once
+    assert value == value_before
