@@ -5,27 +5,67 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "sort-versions validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "default fuzz-roundtrip sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
+    default)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    fuzz-roundtrip)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
     sort-versions)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output|-o) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output -o -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    upgrade-manifest)
+        case "$prev" in
+        --to) COMPREPLY=($(compgen -W "v1 v1beta1" -- "$cur")); return ;;
+        -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--to -o --output-file --in-place --check --diff --fix --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
         ;;
     validate)
         case "$prev" in
-        --output|-o) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--output -o -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -3,24 +3,63 @@
 _crdtool() {
     local -a commands
     commands=(
+        'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
+        'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'sort-versions:Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings).'
-        'validate:Validate CustomResourceDefinition manifests exactly as kube-apiserver validates a create.'
+        'upgrade-manifest:Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.'
+        'validate:Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.'
     )
     if (( CURRENT == 2 )); then
         _describe 'command' commands
         return
     fi
     case ${words[2]} in
+    default)
+        _arguments -s \
+            '(--crd)'--crd'[The CRD manifest whose schema applies.]:file:_files' \
+            '(--version)'--version'[CRD version to use (default\: each object'\''s apiVersion).]:file:_files' \
+            '(--output)'--output'[yaml (default) or json (a JSON list).]:value:(yaml json)' \
+            '(--no-prune)'--no-prune'[Apply defaults only; do not prune unknown fields.]' \
+            '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
+            '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    fuzz-roundtrip)
+        _arguments -s \
+            '(--crd)'--crd'[The CRD manifest whose version schemas generate the objects.]:file:_files' \
+            '(--versions)'--versions'[Comma-separated versions to test (default\: all served).]:file:_files' \
+            '(--examples)'--examples'[Examples per ordered version pair.]:file:_files' \
+            '(--seed)'--seed'[Seed for a reproducible run.]:file:_files' \
+            '(--timeout)'--timeout'[Seconds one conversion call may take.]:file:_files' \
+            '(--replay)'--replay'[Replay only the failures saved by earlier runs.]' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
     sort-versions)
         _arguments -s \
             '(--crd)'--crd'[Sort the spec.versions of the CRD in this file.]:file:_files' \
-            '(--output -o)'{--output,-o}'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    upgrade-manifest)
+        _arguments -s \
+            '(--to)'--to'[Target apiextensions.k8s.io version.]:value:(v1 v1beta1)' \
+            '(-o --output-file)'{-o,--output-file}'[Write the result here (default\: stdout).]:file:_files' \
+            '(--in-place)'--in-place'[Rewrite each file atomically in place.]' \
+            '(--check)'--check'[Exit 1 if anything would change; write nothing (for CI).]' \
+            '(--diff)'--diff'[Print a unified diff instead of the result.]' \
+            '(--fix)'--fix'[Repair what can be repaired mechanically (e.g. type\: object beside properties).]' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
     validate)
         _arguments -s \
-            '(--output -o)'{--output,-o}'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--crd)'--crd'[CRD manifest(s) to validate the custom resources among PATHS against (repeatable).]:file:_files' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -75,15 +75,18 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
 @handled
 def validate(
     paths: list[str] = typer.Argument(..., help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", "-o", help=OUTPUT_HELP),
+    crd: Optional[list[str]] = typer.Option(
+        None, "--crd", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
+    ),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
 ) -> int:
-    """Validate CustomResourceDefinition manifests exactly as kube-apiserver validates a create.
+    """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
-    Exit 0 when every CRD is valid, 1 when any is invalid, 2 on input errors.
+    Exit 0 when everything is valid, 1 when anything is invalid, 2 on input errors.
     """
     from crdtool.cli import validate as validate_cmd
 
-    return validate_cmd.run(paths, output)
+    return validate_cmd.run(paths, output, crd_paths=crd or [])
 
 
 @app.command("sort-versions")
@@ -91,12 +94,90 @@ def validate(
 def sort_versions(
     versions: Optional[list[str]] = typer.Argument(None, help="Versions to sort; read one per line from stdin when absent."),
     crd: Optional[str] = typer.Option(None, "--crd", help="Sort the spec.versions of the CRD in this file."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", "-o", help=OUTPUT_HELP),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
 ) -> int:
     """Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings)."""
     from crdtool.cli import sort_versions as sort_versions_cmd
 
     return sort_versions_cmd.run(versions or [], crd, output)
+
+
+class UpgradeTarget(str, enum.Enum):
+    v1 = "v1"
+    v1beta1 = "v1beta1"
+
+
+@app.command("upgrade-manifest")
+@handled
+def upgrade_manifest(
+    paths: list[str] = typer.Argument(..., help="CRD manifests: files, directories or - for stdin."),
+    to: UpgradeTarget = typer.Option(..., "--to", help="Target apiextensions.k8s.io version."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output-file", help="Write the result here (default: stdout)."),
+    in_place: bool = typer.Option(False, "--in-place", help="Rewrite each file atomically in place."),
+    check: bool = typer.Option(False, "--check", help="Exit 1 if anything would change; write nothing (for CI)."),
+    diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the result."),
+    fix: bool = typer.Option(False, "--fix", help="Repair what can be repaired mechanically (e.g. type: object beside properties)."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+) -> int:
+    """Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.
+
+    Exit 0 on success, 1 when --check finds changes or a manifest needs manual fixes, 2 on input errors.
+    """
+    from crdtool.cli import upgrade as upgrade_cmd
+
+    return upgrade_cmd.run(
+        paths, to.value, output_file=output_file, in_place=in_place, check=check, diff=diff, fix=fix, output=output
+    )
+
+
+class DefaultOutput(str, enum.Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+@app.command("default")
+@handled
+def default(
+    objects: list[str] = typer.Argument(..., help="Custom resources: files, directories or - for stdin."),
+    crd: str = typer.Option(..., "--crd", help="The CRD manifest whose schema applies."),
+    version: Optional[str] = typer.Option(None, "--version", help="CRD version to use (default: each object's apiVersion)."),
+    output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", help="yaml (default) or json (a JSON list)."),
+    no_prune: bool = typer.Option(False, "--no-prune", help="Apply defaults only; do not prune unknown fields."),
+    show_pruned: bool = typer.Option(False, "--show-pruned", help="List the pruned paths on stderr."),
+    in_place: bool = typer.Option(False, "--in-place", help="Rewrite each object file atomically in place."),
+) -> int:
+    """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
+
+    Exit 0 on success, 2 on usage or input errors (objects not matching the CRD, unserved versions).
+    """
+    from crdtool.cli import default as default_cmd
+
+    return default_cmd.run(
+        objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned, in_place=in_place
+    )
+
+
+@app.command("fuzz-roundtrip")
+@handled
+def fuzz_roundtrip(
+    target: str = typer.Argument(..., help="The conversion function: module:function or path/to/file.py:function."),
+    crd: str = typer.Option(..., "--crd", help="The CRD manifest whose version schemas generate the objects."),
+    versions: Optional[str] = typer.Option(None, "--versions", help="Comma-separated versions to test (default: all served)."),
+    examples: int = typer.Option(200, "--examples", min=1, help="Examples per ordered version pair."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible run."),
+    timeout: float = typer.Option(5.0, "--timeout", min=0.001, help="Seconds one conversion call may take."),
+    replay: bool = typer.Option(False, "--replay", help="Replay only the failures saved by earlier runs."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+) -> int:
+    """Property-test a conversion function: round trips between every pair of the CRD's versions.
+
+    Exit 0 when all properties hold, 1 on any failure, 2 on usage errors.
+    """
+    from crdtool.cli import fuzz as fuzz_cmd
+
+    return fuzz_cmd.run(
+        target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay, output=output
+    )
 
 
 def _crash_log(exc: BaseException) -> str:

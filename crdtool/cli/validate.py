@@ -72,7 +72,7 @@ def judge_document(doc: Document) -> DocumentResult:
     return result
 
 
-def run(paths: list[str], output: OutputFormat) -> int:
+def run(paths: list[str], output: OutputFormat, crd_paths: list[str] | None = None) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors."""
     results: list[DocumentResult] = []
     for item in load_inputs(paths, stdin=sys.stdin.buffer):
