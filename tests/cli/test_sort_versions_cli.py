@@ -42,7 +42,7 @@ def test_crd_table_marks_kubectl_default() -> None:
 
 
 def test_crd_json_lists_versions_in_priority_order() -> None:
-    out = crdtool("sort-versions", "--crd", str(SAMPLES / "crontab-multiversion-v1.yaml"), "-o", "json")
+    out = crdtool("sort-versions", "--crd", str(SAMPLES / "crontab-multiversion-v1.yaml"), "--output", "json")
     assert json.loads(out.stdout) == ["v2", "v1"]
 
 
