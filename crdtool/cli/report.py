@@ -100,13 +100,17 @@ def report_validate_text(results: list[DocumentResult]) -> None:
                 out.print()
             out.print(f"[bold]{escape(r.file)}[/bold]")
             current_file = r.file
-        what = " ".join(escape(p) for p in (r.kind, r.name) if p) or "document"
+        what = " ".join(escape(p) for p in (r.kind, r.name) if p) or ("input could not be read" if r.status == "error" else "document")
         if r.api_version:
             what += f" ({escape(r.api_version)})"
         tag = f"[{_STYLE[r.status]}]{r.status}[/]"
         extra = f": {escape(r.note)}" if r.note else ""
         out.print(f"  {_where(escape(r.file), r.line)}: {tag}: {what}{extra}")
         for e in r.errors:
+            if e.get("type") == "InputError":
+                # The message of an unreadable input already starts with its file:line:column.
+                out.print(f"    [magenta]{escape(e['message'])}[/magenta]")
+                continue
             where = _where(escape(r.file), e.get("line"), e.get("column"))
             out.print(f"    {where}: [red]{escape(e['message'])}[/red]")
         for w in r.warnings:
