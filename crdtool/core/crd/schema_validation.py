@@ -41,6 +41,8 @@ from crdtool.core.errors import (
 )
 from crdtool.core.schema import cel as celcheck
 from crdtool.core.schema import objectmeta as schemaobjectmeta
+from crdtool.core.schema.fieldpath import FieldPathError, NilSchemaError
+from crdtool.core.schema.fieldpath import valid_field_path as _valid_field_path
 from crdtool.core.schema.structural import (
     Structural,
     StructuralError,
@@ -274,117 +276,21 @@ def _has_decl_type(s: Structural) -> bool:
 # --- ValidFieldPath (schema/cel/validation.go) -------------------------------------------
 
 
-def _split_json_path(path: str) -> list[str]:
-    """Upstream's bufio split function: ``.``, ``[``, ``]`` as tokens; quoted strings kept whole."""
-    tokens: list[str] = []
-    i, n = 0, len(path)
-    while i < n:
-        if path[i] == "'":
-            j = i + 1
-            while j < n and not (path[j] == "'" and path[j - 1] != "\\"):
-                j += 1
-            if j >= n:
-                tokens.append(path[i:])
-                break
-            tokens.append(path[i : j + 1])
-            i = j + 1
-            continue
-        if path[i] in ".[]":
-            tokens.append(path[i])
-            i += 1
-            continue
-        j = i
-        while j < n and path[j] not in ".[]":
-            j += 1
-        tokens.append(path[i:j])
-        i = j
-    return tokens
-
-
-_SINGLE_QUOTE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'", "\\": "\\"}
-
-
-def _unescape_single_quote(s: str) -> tuple[str, str | None]:
-    out: list[str] = []
-    i = 0
-    while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s):
-            rep = _SINGLE_QUOTE_ESCAPES.get(s[i + 1])
-            if rep is None:
-                return "", f"invalid escape char \\{s[i + 1]}"
-            out.append(rep)
-            i += 2
-            continue
-        out.append(s[i])
-        i += 1
-    return "".join(out), None
-
-
 def valid_field_path(
     json_path: str, schema: Structural | None, *, allow_array_notation: bool = True
 ) -> tuple[Path | None, Structural | None, str | None]:
-    """Upstream ``cel.ValidFieldPath``: resolve ``.a.b['c']`` against a structural schema.
+    """Upstream ``cel.ValidFieldPath`` as ``(field path, schema found, error text or None)``.
 
-    Out: ``(field path, schema found, None)`` or ``(None, None, error text)``
-    with upstream's texts (``does not refer to a valid field``, ``expected [
-    or . but got: x``, ...). A path through ``additionalProperties: true``
-    (no schema) cannot be followed further; upstream would dereference nil.
+    A thin adapter over :func:`crdtool.core.schema.fieldpath.valid_field_path`;
+    where upstream would dereference a nil schema the path counts as invalid.
     """
-    path: Path | None = None
-    tokens = _split_json_path(json_path)
-    i = 0
-
-    def step(name: str, cur: Structural | None) -> tuple[Structural | None, str | None]:
-        nonlocal path
-        if cur is None:
-            return None, "does not refer to a valid field"
-        if cur.properties:
-            path = path.child(name) if path is not None else Path(name)
-            val = cur.properties.get(name)
-            if val is None:
-                return None, "does not refer to a valid field"
-            return val, None
-        if cur.additional_properties is not None:
-            path = path.key(name) if path is not None else Path(f"[{name}]")
-            return cur.additional_properties_schema, None
-        return None, "does not refer to a valid field"
-
-    cur = schema
-    while i < len(tokens):
-        tok = tokens[i]
-        i += 1
-        if tok == "[":
-            if not allow_array_notation:
-                return None, None, "array notation is not allowed"
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            if len(tok) < 2 or tok[0] != "'" or tok[-1] != "'":
-                return None, None, f"expected single quoted string but got {tok}"
-            name, err = _unescape_single_quote(tok[1:-1])
-            if err:
-                return None, None, f"invalid string literal: {err}"
-            cur, err = step(name, cur)
-            if err:
-                return None, None, err
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            if tok != "]":
-                return None, None, f"expected ] but got {tok}"
-        elif tok == ".":
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            cur, err = step(tok, cur)
-            if err:
-                return None, None, err
-        else:
-            return None, None, f"expected [ or . but got: {tok}"
-    return path, cur, None
+    try:
+        path, found = _valid_field_path(json_path, schema, allow_array_notation)
+    except FieldPathError as exc:
+        return None, None, str(exc)
+    except NilSchemaError:
+        return None, None, "does not refer to a valid field"
+    return Path(path.text), found, None
 
 
 # --- ValidateCustomResourceDefinitionOpenAPISchema ------------------------------------------

@@ -36,8 +36,6 @@ import unicodedata
 from typing import Any, Iterable, Sequence
 
 from crdtool.core.errors import (
-    OMIT,
-    ErrorType,
     FieldError,
     Path,
     duplicate,
