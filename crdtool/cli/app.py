@@ -44,6 +44,23 @@ app = typer.Typer(
 OUTPUT_HELP = "Output format: text for people, json for machines."
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from crdtool import __version__
+
+        print(f"crdtool {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main_options(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print crdtool's version and exit."
+    ),
+) -> None:
+    """Validate, convert and test Kubernetes CustomResourceDefinitions offline, as kube-apiserver does."""
+
+
 def handled(command: Callable[..., int]) -> Callable[..., None]:
     """The one error handler around every subcommand.
 
