@@ -8,40 +8,75 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`validate_crd` — upstream create validation of a CRD object as given.
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
+- :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
+- :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting.
+- :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+
+Names are imported on first use (PEP 562), so ``import crdtool`` and the
+command line start fast.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
-from crdtool.core.errors import ErrorType, FieldError, Path
-from crdtool.core.versions import compare_versions, sort_versions
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CrdVerdict",
-    "ErrorType",
-    "FieldError",
-    "Finding",
-    "Path",
-    "check_crd_manifest",
-    "compare_versions",
-    "default_crd",
-    "sort_versions",
-    "validate_crd",
-]
+# public name -> module that defines it
+_EXPORTS = {
+    "CrdVerdict": "crdtool.core.crd.manifest",
+    "Finding": "crdtool.core.crd.manifest",
+    "check_crd_manifest": "crdtool.core.crd.manifest",
+    "validate_crd": "crdtool.core.crd.manifest",
+    "default_crd": "crdtool.core.crd.defaults",
+    "convert_crd": "crdtool.core.crd.upgrade",
+    "upgrade_crd": "crdtool.core.crd.upgrade",
+    "Note": "crdtool.core.crd.upgrade",
+    "ErrorType": "crdtool.core.errors",
+    "FieldError": "crdtool.core.errors",
+    "Path": "crdtool.core.errors",
+    "compare_versions": "crdtool.core.versions",
+    "sort_versions": "crdtool.core.versions",
+    "CreateResult": "crdtool.core.customresource",
+    "CustomResourceError": "crdtool.core.customresource",
+    "apply_create": "crdtool.core.customresource",
+    "default": "crdtool.core.customresource",
+    "prepare_crd": "crdtool.core.customresource",
+    "prune": "crdtool.core.customresource",
+    "prune_non_nullable_nulls": "crdtool.core.customresource",
+    "validate_object": "crdtool.core.customresource",
+}
+
+__all__ = sorted(_EXPORTS)
 
 
-def default_crd(crd: dict[str, Any]) -> dict[str, Any]:
-    """Apply the ``SetDefaults`` of the manifest's apiVersion; returns a new dict.
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'crdtool' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-    Input: a CRD dict with ``apiVersion`` ``apiextensions.k8s.io/v1`` or
-    ``v1beta1`` (anything else is returned as an unchanged copy). Mirrors
-    apiextensions-apiserver ``pkg/apis/apiextensions/v1/defaults.go`` and
-    ``v1beta1/defaults.go`` (``SetDefaults_CustomResourceDefinition``).
-    """
-    from crdtool.core.crd.defaults import default_crd as _default_crd
 
-    return _default_crd(crd)
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from crdtool.core.crd.defaults import default_crd
+    from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
+    from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
+    from crdtool.core.customresource import (
+        CreateResult,
+        CustomResourceError,
+        apply_create,
+        default,
+        prepare_crd,
+        prune,
+        prune_non_nullable_nulls,
+        validate_object,
+    )
+    from crdtool.core.errors import ErrorType, FieldError, Path
+    from crdtool.core.versions import compare_versions, sort_versions

@@ -1,14 +1,22 @@
-"""``crdtool validate``: load documents, judge each CRD, report, pick the exit code."""
+"""``crdtool validate``: load documents, judge each CRD and custom resource, report, pick the exit code."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from crdtool.cli.inputs import Document, InputError, load_inputs
 from crdtool.cli.report import REPORTER_BY_NAME, DocumentResult, OutputFormat
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
-from crdtool.core.errors import duplicate_field
+from crdtool.core.customresource import (
+    CustomResourceError,
+    PreparedCrd,
+    apply_create,
+    prepare_crd,
+)
+from crdtool.core.errors import FieldError, Path, duplicate_field, go_quote, invalid
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -73,16 +81,228 @@ def judge_document(doc: Document) -> DocumentResult:
 
 
 def run(paths: list[str], output: OutputFormat, crd_paths: list[str] | None = None) -> int:
-    """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors."""
+    """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
+
+    CRDs get the apiserver's verdict on creating them; custom resources are
+    checked against the CRDs given with ``--crd`` and those among ``paths``
+    (matched by group and kind); other documents are skipped.
+    """
+    items = list(load_inputs(paths, stdin=sys.stdin.buffer))
     results: list[DocumentResult] = []
-    for item in load_inputs(paths, stdin=sys.stdin.buffer):
+    catalog = CrdCatalog()
+    for crd_item in _load_crd_flags(crd_paths or []):
+        if isinstance(crd_item, InputError):
+            results.append(input_error_result(crd_item))
+        else:
+            catalog.add(crd_item, from_flag=True)
+    for item in items:
+        if isinstance(item, Document) and is_crd(item.data):
+            catalog.add(item, from_flag=False)
+    for item in items:
         if isinstance(item, InputError):
             results.append(input_error_result(item))
+        elif is_crd(item.data):
+            result = judge_document(item)
+            catalog.record_verdict(item, result.status == "valid")
+            results.append(result)
         else:
-            results.append(judge_document(item))
+            results.append(judge_custom_resource(item, catalog))
     REPORTER_BY_NAME[output.value](results)
     if any(r.status == "error" for r in results):
         return 2
     if any(r.status == "invalid" for r in results):
         return 1
     return 0
+
+
+def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
+    """The CRD documents of the ``--crd`` files (other documents there are ignored)."""
+    if not crd_paths:
+        return
+    for item in load_inputs(crd_paths, stdin=sys.stdin.buffer):
+        if isinstance(item, InputError) or is_crd(item.data):
+            yield item
+
+
+# --- custom resources ---------------------------------------------------------------
+
+
+@dataclass
+class CrdSource:
+    """A CRD document available for custom resources, prepared on first use."""
+
+    doc: Document
+    from_flag: bool
+    group: str
+    kind: str
+    versions: tuple[str, ...]
+    valid: bool | None = None  # the CRD's own verdict, once known
+    prepared: PreparedCrd | None = None
+    error: str | None = None  # why it cannot be prepared
+
+    @property
+    def where(self) -> str:
+        return f"{self.doc.file}:{self.doc.line}"
+
+    @property
+    def name(self) -> str:
+        meta = self.doc.data.get("metadata")
+        name = meta.get("name") if isinstance(meta, dict) else None
+        return name if isinstance(name, str) and name else f"{self.kind}.{self.group}"
+
+    def prepare(self) -> PreparedCrd | None:
+        if self.prepared is None and self.error is None:
+            try:
+                self.prepared = prepare_crd(self.doc.data)
+            except CustomResourceError as exc:
+                self.error = str(exc)
+        return self.prepared
+
+    def is_valid(self) -> bool:
+        if self.valid is None:
+            self.valid = check_crd_manifest(self.doc.data).valid
+        return self.valid
+
+
+class CrdCatalog:
+    """The CRDs of a run, by group and kind; each is decoded and converted at most once."""
+
+    def __init__(self) -> None:
+        self._by_gk: dict[tuple[str, str], list[CrdSource]] = {}
+        self._by_doc: dict[int, CrdSource] = {}
+
+    def add(self, doc: Document, *, from_flag: bool) -> None:
+        spec = doc.data.get("spec") if isinstance(doc.data.get("spec"), dict) else {}
+        names = spec.get("names") if isinstance(spec.get("names"), dict) else {}
+        group, kind = spec.get("group"), names.get("kind")
+        if not isinstance(group, str) or not isinstance(kind, str):
+            return
+        listed = spec.get("versions") if isinstance(spec.get("versions"), list) else []
+        versions = [v.get("name") for v in listed if isinstance(v, dict)]
+        if isinstance(spec.get("version"), str):
+            versions.append(spec["version"])
+        same = [c for c in self._by_gk.get((group, kind), []) if (c.doc.file, c.doc.index) == (doc.file, doc.index)]
+        if same:  # a --crd file also given as an input: one source, prepared once
+            self._by_doc[id(doc)] = same[0]
+            return
+        source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)))
+        self._by_gk.setdefault((group, kind), []).append(source)
+        self._by_doc[id(doc)] = source
+
+    def record_verdict(self, doc: Document, valid: bool) -> None:
+        source = self._by_doc.get(id(doc))
+        if source is not None:
+            source.valid = valid
+
+    def candidates(self, group: str, kind: str) -> list[CrdSource]:
+        return self._by_gk.get((group, kind), [])
+
+    def find(self, obj: dict[str, Any], file: str) -> tuple[CrdSource | None, int]:
+        """The best CRD for ``obj`` and how many CRDs define its group and kind.
+
+        Preference: ``--crd`` files, then the object's own file, then CRDs
+        that define the object's version, then input order.
+        """
+        api_version, kind = obj.get("apiVersion"), obj.get("kind")
+        if not isinstance(api_version, str) or not isinstance(kind, str) or "/" not in api_version:
+            return None, 0
+        group, _, version = api_version.rpartition("/")
+        found = self.candidates(group, kind)
+        if not found:
+            return None, 0
+        ranked = sorted(
+            range(len(found)),
+            key=lambda i: (not found[i].from_flag, found[i].doc.file != file, version not in found[i].versions, i),
+        )
+        return found[ranked[0]], len(found)
+
+
+def _is_list(data: dict[str, Any]) -> bool:
+    return data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(data.get("items"), list)
+
+
+def judge_custom_resource(doc: Document, catalog: CrdCatalog) -> DocumentResult:
+    """Judge a non-CRD document: a custom resource (or a ``v1`` List of them) against its CRD, else skipped."""
+    api_version, kind, name = _identity(doc)
+    result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
+    if _is_list(doc.data):
+        objects = [(f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict)]
+    else:
+        objects = [("", doc.data)]
+    checked = 0
+    notes: list[str] = []
+    for prefix, obj in objects:
+        source, count = catalog.find(obj, doc.file)
+        if source is None:
+            continue
+        problem = _check_object(doc, prefix, obj, source, result)
+        if problem:
+            notes.append(problem)
+            continue
+        checked += 1
+        if count > 1:
+            notes.append(f"{count} CRDs define {obj.get('kind')}.{source.group}; checked against {source.where}")
+    if not checked and not result.errors:
+        result.note = "; ".join(dict.fromkeys(notes)) or _skip_note(doc.data, kind)
+        return result
+    result.status = "invalid" if result.errors else "valid"
+    result.note = "; ".join(dict.fromkeys(notes)) or None
+    return result
+
+
+def _skip_note(data: dict[str, Any], kind: str | None) -> str:
+    api_version = data.get("apiVersion")
+    if isinstance(api_version, str) and "/" in api_version and kind:
+        group = api_version.rpartition("/")[0]
+        return f"no CRD for {kind}.{group} among the inputs (give it with --crd)"
+    return "not a CustomResourceDefinition"
+
+
+def _check_object(doc: Document, prefix: str, obj: dict[str, Any], source: CrdSource, result: DocumentResult) -> str | None:
+    """Validate one object against ``source``, adding its errors and warnings to ``result``.
+
+    Returns None when the object was checked, else why it could not be (the CRD
+    cannot be decoded or served): the object then counts as skipped.
+    """
+    prepared = source.prepare()
+    if prepared is None:
+        return f"CRD {source.name} ({source.where}) cannot be used: {source.error}"
+    dups = _duplicates_under(doc.duplicate_keys, prefix)
+    try:
+        outcome = apply_create(obj, prepared, duplicate_fields=dups)
+        errors, warnings = outcome.errors, outcome.warnings
+    except CustomResourceError as exc:
+        if exc.reason not in ("unknown-version", "not-served"):
+            return f"cannot be checked against CRD {source.name} ({source.where}): {exc}"
+        errors, warnings = [invalid(Path("apiVersion"), obj.get("apiVersion"), str(exc))], []
+    for error in errors:
+        result.errors.append(_error_entry(doc, error, prefix))
+    result.warnings.extend(warnings)
+    if not source.is_valid():
+        result.warnings.append(
+            f"CRD {source.name} ({source.where}) is itself invalid: the apiserver would not create it"
+        )
+    return None
+
+
+def _duplicates_under(paths: list[str], prefix: str) -> list[str]:
+    if not prefix:
+        return list(paths)
+    head = prefix + "."
+    return [p[len(head):] for p in paths if p.startswith(head)]
+
+
+def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any]:
+    entry = error.to_dict()
+    if error.field == "<nil>":  # upstream's nil path (hasBlockingErr)
+        entry["line"], entry["column"] = None, None
+        return entry
+    path = f"{prefix}.{error.field}" if prefix and error.field else (prefix or error.field)
+    if prefix:
+        entry["field"] = path
+        entry["message"] = f"{path}: {error.body()}" if type(error) is FieldError else str(error).replace(
+            go_quote(error.field), go_quote(path), 1
+        )
+    pos = doc.position(path) if path else (doc.line, doc.column)
+    entry["line"], entry["column"] = pos if pos else (None, None)
+    return entry

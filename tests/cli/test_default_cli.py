@@ -1,0 +1,199 @@
+"""`crdtool default` end to end (real start-up through a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+CRONTAB = str(SAMPLES / "crontab-v1.yaml")
+MULTIVERSION = str(SAMPLES / "crontab-multiversion-v1.yaml")
+
+CR = """\
+# my cron
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: my-new-cron-object  # the name
+  bogus: 1
+spec:
+  cronSpec: "* * * * */5"  # every 5 days
+  image: my-awesome-cron-image
+  extra: true
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: two
+spec:
+  replicas: 3
+"""
+
+
+def crdtool(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "crdtool", "default", *args],
+        input=stdin, capture_output=True, text=True, timeout=60, check=False,
+    )
+
+
+def assert_clean(out: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in out.stdout + out.stderr
+    assert "unexpected error" not in out.stderr
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_yaml_output_is_pruned_and_defaulted(tmp_path: Path) -> None:
+    out = crdtool("--crd", CRONTAB, str(write(tmp_path, "cr.yaml", CR)))
+    assert out.returncode == 0, out.stderr
+    docs = list(yaml.safe_load_all(out.stdout))
+    assert docs == [
+        {
+            "apiVersion": "stable.example.com/v1",
+            "kind": "CronTab",
+            "metadata": {"name": "my-new-cron-object"},
+            "spec": {"cronSpec": "* * * * */5", "image": "my-awesome-cron-image", "replicas": 1},
+        },
+        {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "two"}, "spec": {"replicas": 3}},
+    ]
+    # key order is kept (sort_keys=False): apiVersion first, the default last
+    assert out.stdout.startswith("apiVersion: stable.example.com/v1\nkind: CronTab\n")
+    assert "\n---\n" in out.stdout
+    assert out.stderr == ""
+
+
+def test_json_output_is_one_list(tmp_path: Path) -> None:
+    out = crdtool("--crd", CRONTAB, "--output", "json", str(write(tmp_path, "cr.yaml", CR)))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert [d["metadata"]["name"] for d in data] == ["my-new-cron-object", "two"]
+    assert data[0]["spec"]["replicas"] == 1
+
+
+def test_no_prune_keeps_unknown_fields(tmp_path: Path) -> None:
+    out = crdtool("--crd", CRONTAB, "--output", "json", "--no-prune", str(write(tmp_path, "cr.yaml", CR)))
+    assert out.returncode == 0, out.stderr
+    first = json.loads(out.stdout)[0]
+    assert first["spec"]["extra"] is True
+    assert first["metadata"]["bogus"] == 1
+    assert first["spec"]["replicas"] == 1
+
+
+def test_show_pruned_lists_paths_on_stderr(tmp_path: Path) -> None:
+    path = write(tmp_path, "cr.yaml", CR)
+    out = crdtool("--crd", CRONTAB, "--show-pruned", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines() == [f"{path}:6:3: pruned metadata.bogus", f"{path}:10:3: pruned spec.extra"]
+    assert "bogus" not in out.stdout
+
+
+def test_in_place_rewrites_atomically_and_keeps_comments(tmp_path: Path) -> None:
+    path = write(tmp_path, "cr.yaml", CR)
+    out = crdtool("--crd", CRONTAB, "--in-place", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
+    text = path.read_text()
+    assert text.startswith("# my cron\n")
+    assert "# the name" in text and "# every 5 days" in text
+    assert "bogus" not in text and "extra" not in text
+    assert next(iter(yaml.safe_load_all(text)))["spec"]["replicas"] == 1
+    assert not [p for p in tmp_path.iterdir() if p.name != "cr.yaml"]  # no temporary file left
+    # idempotent: a second run changes nothing
+    assert crdtool("--crd", CRONTAB, "--in-place", str(path)).returncode == 0
+    assert path.read_text() == text
+
+
+def test_in_place_json_file(tmp_path: Path) -> None:
+    obj = {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"}, "spec": {}}
+    path = write(tmp_path, "cr.json", json.dumps(obj))
+    out = crdtool("--crd", CRONTAB, "--in-place", str(path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(path.read_text())["spec"] == {"replicas": 1}
+
+
+def test_object_version_picks_the_schema(tmp_path: Path) -> None:
+    out = crdtool("--crd", MULTIVERSION, "--output", "json", str(SAMPLES / "crontab-cr-v2.yaml"))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)[0]["apiVersion"] == "stable.example.com/v2"
+    ok = crdtool("--crd", MULTIVERSION, "--version", "v2", str(SAMPLES / "crontab-cr-v2.yaml"))
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_stdin(tmp_path: Path) -> None:
+    out = crdtool("--crd", CRONTAB, "--output", "json", "-", stdin=CR)
+    assert out.returncode == 0, out.stderr
+    assert len(json.loads(out.stdout)) == 2
+
+
+def test_kind_mismatch_is_exit_2(tmp_path: Path) -> None:
+    other = CR.replace("kind: CronTab", "kind: Other", 1)
+    path = write(tmp_path, "cr.yaml", other)
+    out = crdtool("--crd", CRONTAB, str(path))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.startswith(f"{path}:2: Other in group \"stable.example.com\" is not the kind of CRD")
+
+
+def test_unknown_and_unserved_versions_are_exit_2(tmp_path: Path) -> None:
+    path = write(tmp_path, "cr.yaml", CR.replace("stable.example.com/v1", "stable.example.com/v3"))
+    out = crdtool("--crd", CRONTAB, str(path))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert 'no matches for kind "CronTab" in version "stable.example.com/v3"' in out.stderr
+    unserved = Path(MULTIVERSION).read_text().replace("served: true\n      storage: false", "served: false\n      storage: false", 1)
+    crd = write(tmp_path, "crd.yaml", unserved)
+    out = crdtool("--crd", str(crd), str(SAMPLES / "crontab-cr-v1.yaml"))
+    assert out.returncode == 2
+    assert 'version "v1" of CRD crontabs.stable.example.com is not served (served: v2)' in out.stderr
+
+
+def test_version_mismatch_is_exit_2() -> None:
+    out = crdtool("--crd", MULTIVERSION, "--version", "v1", str(SAMPLES / "crontab-cr-v2.yaml"))
+    assert out.returncode == 2
+    assert "is not the requested version" in out.stderr
+
+
+def test_bad_input_names_file_and_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.yaml", "apiVersion: stable.example.com/v1\nkind: [unclosed\n")
+    out = crdtool("--crd", CRONTAB, str(path))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"{path}:2:")
+    assert out.stdout == ""
+
+
+def test_crd_file_without_a_crd_is_exit_2() -> None:
+    out = crdtool("--crd", str(SAMPLES / "crontab-cr-v1.yaml"), str(SAMPLES / "crontab-cr-v1.yaml"))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert "no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found" in out.stderr
+
+
+def test_missing_crd_file_is_exit_2(tmp_path: Path) -> None:
+    out = crdtool("--crd", str(tmp_path / "nope.yaml"), str(SAMPLES / "crontab-cr-v1.yaml"))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert str(tmp_path / "nope.yaml") in out.stderr
+
+
+def test_a_v1_list_is_defaulted_item_by_item(tmp_path: Path) -> None:
+    items = [
+        {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "a"}, "spec": {"x": 1}},
+        {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "b"}, "spec": {"replicas": 2}},
+    ]
+    path = write(tmp_path, "list.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}))
+    out = crdtool("--crd", CRONTAB, "--output", "json", "--show-pruned", str(path))
+    assert out.returncode == 0, out.stderr
+    [result] = json.loads(out.stdout)
+    assert [i["spec"] for i in result["items"]] == [{"replicas": 1}, {"replicas": 2}]
+    assert out.stderr.strip().endswith("pruned items[0].spec.x")
