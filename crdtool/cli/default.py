@@ -250,7 +250,7 @@ def _rewrite(doc_text: str, out: _Output) -> str:
         from crdtool.cli.yamledit import rewrite_document
 
         rewritten = rewrite_document(doc_text, out.doc.data, out.result)
-        return str(getattr(rewritten, "text", rewritten))
+        return rewritten.text
     except Exception:  # noqa: BLE001 - fall back to a plain dump of this document
         prefix = "---\n" if doc_text.startswith("---") else ""
         return prefix + _yaml_dump(out.result)

@@ -252,7 +252,7 @@ def load_inputs(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[Doc
         if arg == "-":
             yield from _load_stream(stdin if stdin is not None else sys.stdin.buffer)
             continue
-        for item in _expand_path(arg):
+        for item in expand_path(arg):
             if isinstance(item, InputError):
                 yield item
                 continue
@@ -284,7 +284,10 @@ def load_text(text: str | bytes, file: str) -> list[Document | InputError]:
 # Files, directories, stdin
 
 
-def _expand_path(arg: str) -> Iterator[str | InputError]:
+def expand_path(arg: str) -> Iterator[str | InputError]:
+    """The files a command-line path stands for: the file itself, or a directory's
+    ``*.yaml``/``*.yml``/``*.json`` files (recursive, in ``filepath.Walk`` order);
+    an :class:`InputError` for a missing or unreadable path."""
     try:
         st = os.stat(arg)
     except FileNotFoundError:
