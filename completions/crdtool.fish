@@ -28,12 +28,12 @@ complete -c crdtool -n '__fish_seen_subcommand_from sort-versions' -l output -x 
 complete -c crdtool -n '__fish_seen_subcommand_from sort-versions' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -F
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l to -x -a 'v1 v1beta1' -d 'Target apiextensions.k8s.io version.'
-complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -s o -l output-file -r -F -d 'Write the result here (default: stdout).'
+complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -s o -l output-file -r -F -d 'Write the result (or the diff) here, atomically (default: stdout).'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l in-place -d 'Rewrite each file atomically in place.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l check -d 'Exit 1 if anything would change; write nothing (for CI).'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l diff -d 'Print a unified diff instead of the result.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l fix -d 'Repair what can be repaired mechanically (e.g. type: object beside properties).'
-complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l output -x -a 'text json' -d 'Output format: text for people, json for machines.'
+complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l output -x -a 'text json' -d 'json (with --check, --in-place or -o) reports the changes as JSON.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -F
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l crd -r -F -d 'CRD manifest(s) to validate the custom resources among PATHS against (repeatable).'

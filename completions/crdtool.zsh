@@ -47,12 +47,12 @@ _crdtool() {
     upgrade-manifest)
         _arguments -s \
             '(--to)'--to'[Target apiextensions.k8s.io version.]:value:(v1 v1beta1)' \
-            '(-o --output-file)'{-o,--output-file}'[Write the result here (default\: stdout).]:file:_files' \
+            '(-o --output-file)'{-o,--output-file}'[Write the result (or the diff) here, atomically (default\: stdout).]:file:_files' \
             '(--in-place)'--in-place'[Rewrite each file atomically in place.]' \
             '(--check)'--check'[Exit 1 if anything would change; write nothing (for CI).]' \
             '(--diff)'--diff'[Print a unified diff instead of the result.]' \
             '(--fix)'--fix'[Repair what can be repaired mechanically (e.g. type\: object beside properties).]' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[json (with --check, --in-place or -o) reports the changes as JSON.]:value:(text json)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

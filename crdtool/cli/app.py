@@ -129,16 +129,21 @@ class UpgradeTarget(str, enum.Enum):
 def upgrade_manifest(
     paths: list[str] = typer.Argument(..., help="CRD manifests: files, directories or - for stdin."),
     to: UpgradeTarget = typer.Option(..., "--to", help="Target apiextensions.k8s.io version."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output-file", help="Write the result here (default: stdout)."),
+    output_file: Optional[str] = typer.Option(
+        None, "-o", "--output-file", help="Write the result (or the diff) here, atomically (default: stdout)."
+    ),
     in_place: bool = typer.Option(False, "--in-place", help="Rewrite each file atomically in place."),
     check: bool = typer.Option(False, "--check", help="Exit 1 if anything would change; write nothing (for CI)."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the result."),
     fix: bool = typer.Option(False, "--fix", help="Repair what can be repaired mechanically (e.g. type: object beside properties)."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: OutputFormat = typer.Option(
+        OutputFormat.text, "--output", help="json (with --check, --in-place or -o) reports the changes as JSON."
+    ),
 ) -> int:
     """Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.
 
-    Exit 0 on success, 1 when --check finds changes or a manifest needs manual fixes, 2 on input errors.
+    Exit 0 on success, 1 when --check finds changes or a manifest needs manual fixes, 2 on usage, input or
+    write errors.
     """
     from crdtool.cli import upgrade as upgrade_cmd
 
