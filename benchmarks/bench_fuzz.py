@@ -1,0 +1,85 @@
+"""Round trips per second of `crdtool fuzz-roundtrip`, on the CronTab and on a large corpus CRD.
+
+Run: python benchmarks/bench_fuzz.py [EXAMPLES] [CORPUS_DIR]
+
+Prints, for every ordered version pair, the examples checked and round trips per second
+(one example = generate a valid object, convert A -> B, check metadata and schema,
+convert back, compare), including hypothesis's own overhead:
+
+- CronTab (samples/crontab-multiversion-v1.yaml) with samples/crontab_conversion.py's
+  lossless converter, EXAMPLES per pair (default 1000: the issue's done-when;
+  every pair must pass);
+- gateway-api HTTPRoute v1.6.1 (a ~430 KB CRD with CEL rules, versions v1 and
+  v1beta1 sharing one schema) with a converter that only rewrites apiVersion,
+  EXAMPLES // 10 per pair; with and without CEL evaluation.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "samples"))
+
+from crdtool.core.fuzz import cel_validator, versions_from_crd  # noqa: E402
+from crdtool.core.fuzz.properties import run_pair  # noqa: E402
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+LARGE_CRD = "crds/v1/gateway-api__v1.6.1__standard__httproutes.yaml"
+
+
+def set_api_version(obj: dict[str, Any], desired: str) -> dict[str, Any]:
+    out = copy.deepcopy(obj)
+    out["apiVersion"] = desired
+    return out
+
+
+def bench(title: str, crd_path: Path, convert: Callable[..., Any], examples: int, *, cel: bool) -> bool:
+    with crd_path.open("rb") as f:
+        crd = yaml.load(f, Loader=yaml.CSafeLoader)
+    versions = versions_from_crd(crd)
+    extra = cel_validator() if cel else None
+    print(f"{title}: {crd_path.name}, {examples} examples per pair, CEL {'on' if extra else 'off'}")
+    ok = True
+    total_examples = 0
+    total_seconds = 0.0
+    for a in versions:
+        for b in versions:
+            start = time.perf_counter()
+            result = run_pair(convert, a, b, examples=examples, seed=1, timeout=5.0, extra=extra)
+            seconds = time.perf_counter() - start
+            total_examples += result.examples
+            total_seconds += seconds
+            status = "ok" if result.ok else f"FAILED ({result.failure.property if result.failure else result.gave_up})"
+            print(f"  {a.version:>8} -> {b.version:<8} {result.examples:5d} examples {seconds:7.2f} s "
+                  f"{result.examples / seconds:8.1f} round trips/s  {status}")
+            ok = ok and result.ok
+    print(f"  total: {total_examples} examples in {total_seconds:.1f} s = {total_examples / total_seconds:.1f} round trips/s")
+    return ok
+
+
+def main() -> int:
+    examples = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    corpus = Path(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_CORPUS
+    import crontab_conversion
+
+    ok = bench("CronTab, lossless converter", ROOT / "samples" / "crontab-multiversion-v1.yaml",
+               crontab_conversion.convert_lossless, examples, cel=True)
+    large = corpus / LARGE_CRD
+    if large.exists():
+        ok = bench("HTTPRoute, apiVersion-only converter", large, set_api_version, max(examples // 10, 1), cel=False) and ok
+        ok = bench("HTTPRoute, apiVersion-only converter", large, set_api_version, max(examples // 10, 1), cel=True) and ok
+    else:
+        print(f"skipped the large CRD: {large} not found")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

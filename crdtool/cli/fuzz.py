@@ -1,0 +1,401 @@
+"""``crdtool fuzz-roundtrip``: property-test a conversion function against a CRD's own version schemas.
+
+Loads the CRD (it must be valid), imports the conversion function
+(``module:function`` with the current directory on ``sys.path``, or
+``path/to/file.py:function``), then for every ordered pair of the selected
+versions runs :func:`crdtool.core.fuzz.properties.run_pair` and reports the
+shrunk failures. hypothesis and deepdiff are imported only here, inside
+:func:`run`, never at CLI start-up.
+
+Failing examples are saved in a hypothesis example database under
+``$CRDTOOL_CACHE_DIR/fuzz`` (default ``.crdtool-cache/fuzz`` in the current
+directory, next to the project whose converter is tested, like
+``.hypothesis`` or ``.pytest_cache``); each later run replays them first, and
+``--replay`` runs only them.
+
+Exit codes: 0 all properties hold, 1 a property failed, 2 usage or input
+errors (module or function not found, CRD unreadable or invalid, unknown
+version, a schema the generator cannot satisfy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import random
+import sys
+import traceback
+from typing import Any, Callable
+
+from rich.markup import escape
+
+from crdtool.cli.report import OutputFormat, console, write_json
+
+CACHE_ENV = "CRDTOOL_CACHE_DIR"
+DEFAULT_CACHE_DIR = ".crdtool-cache"
+#: Seconds spent shrinking one pair's failure before the smallest example so far is reported.
+SHRINK_SECONDS = 30.0
+
+
+class UsageError(Exception):
+    """A problem with the command line or its inputs: a one-line message, exit 2."""
+
+
+def run(
+    target: str,
+    crd: str,
+    *,
+    versions: str | None,
+    examples: int,
+    seed: int | None,
+    timeout: float,
+    replay: bool,
+    output: OutputFormat,
+) -> int:
+    """Run the round-trip properties for every ordered pair of versions; return the exit code."""
+    err = console(stderr=True)
+    try:
+        crd_doc = load_crd(crd)
+        all_versions = _versions_of(crd_doc, crd)
+        selected = select_versions(all_versions, versions)
+        convert, target_id = load_target(target)
+        _require_fuzz_dependencies()
+    except UsageError as exc:
+        err.print(f"crdtool: {escape(str(exc))}")
+        return 2
+
+    from crdtool.core.fuzz import cel_validator
+    from crdtool.core.fuzz.properties import PairResult, run_pair
+
+    database, db_warning = open_database()
+    if db_warning:
+        err.print(f"crdtool: warning: {escape(db_warning)}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    first = selected[0]
+    key = f"{target_id}\0{first.group}/{first.kind}".encode()
+    extra = cel_validator()
+    pairs = [(a, b) for a in selected for b in selected]
+    results: list[PairResult] = []
+    with _Progress(err.is_terminal, examples) as progress:
+        for a, b in pairs:
+            tick = progress.start(f"{a.version} → {b.version}")
+            results.append(
+                run_pair(
+                    convert, a, b, examples=examples, seed=seed, timeout=timeout, database=database,
+                    replay=replay, key=key, extra=extra, on_example=tick, shrink_seconds=SHRINK_SECONDS,
+                )
+            )
+            progress.finish()
+
+    if output is OutputFormat.json:
+        write_json(_json_report(results, examples, seed))
+    else:
+        _text_report(results, target, first, examples, seed, replay, extra is not None)
+    gave_up = [r for r in results if r.gave_up]
+    for r in gave_up:
+        err.print(f"crdtool: {escape(r.from_version)} → {escape(r.to_version)}: {escape(r.gave_up or '')}")
+    if any(r.failure for r in results):
+        return 1
+    return 2 if gave_up else 0
+
+
+# --- inputs ----------------------------------------------------------------------------------------
+
+
+def load_crd(path: str) -> dict[str, Any]:
+    """The one CRD in ``path`` (``-`` for stdin), checked as the apiserver checks a create.
+
+    Raises :class:`UsageError` with ``file:line: message`` when the file cannot
+    be read, holds no CRD or several, or the CRD is invalid.
+    """
+    from crdtool.cli.inputs import InputError, load_inputs
+    from crdtool.core.crd.manifest import check_crd_manifest, is_crd
+
+    crds = []
+    for item in load_inputs([path], stdin=sys.stdin.buffer):
+        if isinstance(item, InputError):
+            raise UsageError(str(item))
+        if is_crd(item.data):
+            crds.append(item)
+    if not crds:
+        raise UsageError(f"{path}: no apiextensions.k8s.io CustomResourceDefinition found")
+    if len(crds) > 1:
+        names = ", ".join(str((c.data.get("metadata") or {}).get("name")) for c in crds)
+        raise UsageError(f"{path}: holds {len(crds)} CustomResourceDefinitions ({names}); pass a file with one")
+    doc = crds[0]
+    verdict = check_crd_manifest(doc.data)
+    if verdict.findings:
+        error = verdict.findings[0].error
+        pos = doc.position(error.field) if error.field else None
+        line = pos[0] if pos else doc.line
+        more = len(verdict.findings) - 1
+        tail = f" (and {more} more; crdtool validate {path} lists them)" if more else ""
+        raise UsageError(f"{doc.file}:{line}: the CRD is invalid: {error}{tail}")
+    return doc.data
+
+
+def _versions_of(crd_doc: dict[str, Any], path: str) -> list[Any]:
+    from crdtool.core.fuzz import versions_from_crd
+
+    try:
+        return versions_from_crd(crd_doc)
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def select_versions(all_versions: list[Any], wanted: str | None) -> list[Any]:
+    """The versions named by ``--versions`` (comma-separated, in that order), or every served version."""
+    if not wanted:
+        served = [v for v in all_versions if v.served]
+        if not served:
+            raise UsageError("the CRD serves no version; name the versions to test with --versions")
+        return served
+    by_name = {v.version: v for v in all_versions}
+    out = []
+    for name in (n.strip() for n in wanted.split(",")):
+        if not name:
+            continue
+        if name not in by_name:
+            raise UsageError(f"--versions: the CRD has no version {name!r} (it has {', '.join(by_name)})")
+        if by_name[name] not in out:
+            out.append(by_name[name])
+    if not out:
+        raise UsageError("--versions: no version given")
+    return out
+
+
+def load_target(target: str) -> tuple[Callable[..., Any], str]:
+    """Import ``module:function`` or ``path/to/file.py:function``; return the function and a stable id.
+
+    The current directory is put first on ``sys.path`` (as ``python -m``
+    does); for a file, its directory too, so it can import its neighbours.
+    Raises :class:`UsageError` for a malformed target, a module or file not
+    found, an import that raises (with the user's traceback location), a
+    missing or non-callable function, or one that cannot take two arguments.
+    """
+    module_part, sep, attr = target.rpartition(":")
+    if not sep or not module_part or not attr:
+        raise UsageError(f"TARGET must be module:function or path/to/file.py:function, not {target!r}")
+    is_file = module_part.endswith(".py") or "/" in module_part or os.sep in module_part
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
+    if is_file:
+        module, target_id = _import_file(module_part), os.path.abspath(module_part) + ":" + attr
+    else:
+        module, target_id = _import_module(module_part), target
+    fn: Any = module
+    for part in attr.split("."):
+        if not hasattr(fn, part):
+            raise UsageError(f"{module_part} has no function {attr!r}")
+        fn = getattr(fn, part)
+    if not callable(fn):
+        raise UsageError(f"{module_part}:{attr} is a {type(fn).__name__}, not a function")
+    try:
+        inspect.signature(fn).bind(object(), "")
+    except TypeError:
+        raise UsageError(
+            f"{module_part}:{attr} must accept (obj: dict, desired_api_version: str)"
+        ) from None
+    except ValueError:
+        pass  # no signature to inspect (a builtin): trust it
+    return fn, target_id
+
+
+def _import_module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            raise UsageError(f"module {name!r} not found (the current directory is on sys.path)") from None
+        raise UsageError(_import_failure(name, exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything on import
+        raise UsageError(_import_failure(name, exc)) from None
+
+
+def _import_file(path: str) -> Any:
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: no such file")
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    digest = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:12]
+    name = f"_crdtool_fuzz_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look modules up by name
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything on import
+        sys.modules.pop(name, None)
+        raise UsageError(_import_failure(path, exc)) from None
+    return module
+
+
+def _import_failure(what: str, exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    for frame in reversed(frames):
+        if "importlib" not in frame.filename and "<frozen" not in frame.filename:
+            where = f" ({frame.filename}:{frame.lineno})"
+            break
+    if isinstance(exc, SyntaxError):
+        where = ""  # its message already says where
+    return f"importing {what} failed: {type(exc).__name__}: {exc}{where}"
+
+
+def _require_fuzz_dependencies() -> None:
+    missing = []
+    for module in ("hypothesis", "deepdiff"):
+        if importlib.util.find_spec(module) is None:
+            missing.append(module)
+    if missing:
+        raise UsageError(
+            f"fuzz-roundtrip needs {' and '.join(missing)}: pip install 'crdtool[fuzz]'"
+        )
+
+
+def cache_dir() -> str:
+    """Where the example database lives: ``$CRDTOOL_CACHE_DIR/fuzz`` or ``./.crdtool-cache/fuzz``."""
+    return os.path.join(os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR, "fuzz")
+
+
+def open_database() -> tuple[Any, str | None]:
+    """A hypothesis directory database under :func:`cache_dir`, or an in-memory one if it is not writable."""
+    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
+
+    path = cache_dir()
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, ".write-test")
+        with open(probe, "w", encoding="utf-8") as f:
+            f.write("")
+        os.remove(probe)
+    except OSError as exc:
+        return InMemoryExampleDatabase(), f"cannot write the example database {path} ({exc.strerror}); failures will not be saved"
+    return DirectoryBasedExampleDatabase(path), None
+
+
+# --- progress --------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A Rich progress bar per version pair on a terminal (stderr); nothing otherwise."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled = enabled
+        self.total = total
+        self.progress: Any = None
+        self.task: Any = None
+        self.done = 0
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                console=console(stderr=True),
+            )
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def start(self, description: str) -> Callable[[], None] | None:
+        if self.progress is None:
+            return None
+        self.done = 0
+        self.task = self.progress.add_task(description, total=self.total)
+        return self._tick
+
+    def _tick(self) -> None:
+        if self.done < self.total:
+            self.done += 1
+            self.progress.update(self.task, completed=self.done)
+
+    def finish(self) -> None:
+        if self.progress is not None and self.task is not None:
+            self.progress.update(self.task, completed=self.total)
+
+
+# --- reports ---------------------------------------------------------------------------------------
+
+
+def _json_report(results: list[Any], examples: int, seed: int) -> dict[str, Any]:
+    return {
+        "ok": all(r.ok for r in results),
+        "examples": examples,
+        "seed": seed,
+        "pairs": [r.to_dict() for r in results],
+        "failures": [r.failure.to_dict() for r in results if r.failure is not None],
+    }
+
+
+def _yaml(value: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100).rstrip("\n")
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def _text_report(
+    results: list[Any], target: str, first: Any, examples: int, seed: int, replay: bool, cel: bool
+) -> None:
+    out = console()
+    mode = "replaying saved failures" if replay else f"{examples} examples per pair"
+    out.print(f"[bold]{escape(target)}[/bold]: {escape(first.kind)} ({escape(first.group)}), {mode}, seed {seed}")
+    if not cel:
+        out.print("[dim]x-kubernetes-validations (CEL) rules are not checked[/dim]")
+    for r in results:
+        pair = f"{r.from_version} → {r.to_version}"
+        if r.failure is not None:
+            status = f"[bold red]FAILED[/bold red]  {escape(r.failure.property)} (example {r.examples})"
+        elif r.gave_up:
+            status = "[bold magenta]NOT TESTED[/bold magenta]  no valid objects could be generated"
+        elif replay and r.examples == 0:
+            status = "[green]ok[/green]  no saved failures"
+        else:
+            status = f"[green]ok[/green]  {r.examples} examples"
+        out.print(f"  {escape(pair):<24} {status}")
+    failures = [r for r in results if r.failure is not None]
+    for n, r in enumerate(failures, 1):
+        f = r.failure
+        out.print()
+        out.print(f"[bold red]Failure {n}: {escape(f.property)}[/bold red] ({escape(f.from_version)} → {escape(f.to_version)})")
+        for note in r.notes:
+            out.print(f"  [yellow]note[/yellow]: {escape(note)}")
+        if f.error:
+            out.print(_indent(f.error, "  "), markup=False, highlight=False)
+        out.print("  [bold]input[/bold] (shrunk):")
+        out.print(_indent(_yaml(f.input)), markup=False)
+        if f.converted is not None:
+            out.print(f"  [bold]converted[/bold] (to {escape(f.to_version)}):")
+            out.print(_indent(_yaml(f.converted)), markup=False)
+        if f.roundtrip is not None:
+            out.print(f"  [bold]round trip[/bold] (back to {escape(f.from_version)}):")
+            out.print(_indent(_yaml(f.roundtrip)), markup=False)
+        if f.diff:
+            out.print("  [bold]diff[/bold]:")
+            out.print(_indent(f.diff), markup=False)
+    out.print()
+    bad = len(failures)
+    total = len(results)
+    if bad:
+        out.print(f"[bold red]{bad} of {total} version pairs failed[/bold red]; failures are saved in {escape(cache_dir())} "
+                  "and replayed first next time (--replay runs only them).")
+    elif any(r.gave_up for r in results):
+        out.print(f"[magenta]{sum(1 for r in results if r.gave_up)} of {total} version pairs could not be tested[/magenta]")
+    else:
+        out.print(f"[green]all {total} version pairs passed[/green]")

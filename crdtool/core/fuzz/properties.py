@@ -1,0 +1,749 @@
+"""The round-trip properties of a conversion function, its failure model, and the runner.
+
+For an object ``x`` generated at version A and a desired version B, the
+properties checked (issue #5) are, in this order:
+
+``call``
+    ``convert(x, B)`` returns a JSON object (a dict), does not raise and
+    finishes within the timeout (5 in the issue).
+``unchanged``
+    when A = B: the object comes back exactly as it went in (4).
+``metadata``
+    the converted object has ``apiVersion`` = B and the same ``kind``,
+    ``metadata.name``, ``metadata.namespace`` and ``metadata.uid`` (the
+    apiserver rejects the conversion otherwise); other ``metadata`` than
+    labels and annotations is unchanged (the apiserver silently reverts such
+    changes); labels and annotations stay valid (2). Mirrors
+    apiextensions-apiserver ``pkg/apiserver/conversion/webhook_converter.go``
+    ``validateConvertedObject`` and ``restoreObjectMeta``.
+``schema``
+    the converted object is valid for B's schema and nothing of it would be
+    pruned (3), as :func:`crdtool.core.fuzz.check_object` judges.
+``roundtrip``
+    ``convert(convert(x, B), A)`` equals ``x`` exactly (1), compared as JSON:
+    ``1`` and ``1.0`` are equal (Go re-encodes both as ``1``), ``1`` and
+    ``true`` are not, and integers compare exactly (a value beyond 2**53
+    squeezed through a float is a difference).
+
+**Timeouts.** :func:`guarded_call` runs the user's function on the calling
+thread and, when that is the main thread of a POSIX process, arms
+``signal.setitimer(ITIMER_REAL)``; the SIGALRM handler raises
+:class:`ConversionTimeout` (a ``BaseException``, so ``except Exception`` in
+user code does not swallow it) inside the user's code, whose traceback then
+shows where it was stuck. This costs two system calls per call, keeps the
+objects in-process (no pickling) and leaves no runaway thread behind. Its
+limit: C code that does not return to the interpreter (a blocking C call that
+ignores signals) cannot be interrupted, and a function that swallows
+``BaseException`` is reported as timed out only when it returns. A previous
+SIGALRM handler and timer are restored afterwards. Off the main thread (or
+without ``setitimer``) the call runs in a daemon worker thread joined with
+the timeout; a thread cannot be killed, so a timed-out call is abandoned and
+keeps running in the background. A subprocess per call was rejected: it
+would need the function importable in the child, pickle every object, and
+cost far more per call than the checks themselves.
+
+**Replay.** :func:`run_pair` stores failing examples in the hypothesis
+example database it is given (the CLI uses a directory database), under a
+key made of the caller's ``key`` and the pair, so a later run replays them
+first; ``replay=True`` runs only those saved examples.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import signal
+import sys
+import threading
+import time
+import traceback
+import unittest
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from crdtool.core.errors import Path
+from crdtool.core.fuzz import ConvertFn, ExtraValidator, VersionSchema, check_object
+
+__all__ = [
+    "PROPERTIES",
+    "CallOutcome",
+    "ConversionTimeout",
+    "Failure",
+    "PairResult",
+    "check_example",
+    "diff_text",
+    "guarded_call",
+    "json_equal",
+    "run_pair",
+]
+
+#: Property names, in the order they are checked.
+PROPERTIES = ("call", "unchanged", "metadata", "schema", "roundtrip")
+
+# Metadata fields a conversion may not change; the apiserver rejects the response.
+_IDENTITY_FIELDS = ("name", "namespace", "uid")
+# Metadata fields a conversion may change.
+_MUTABLE_FIELDS = ("labels", "annotations")
+_MAX_NODES = 1_000_000
+_THIS_FILE = __file__
+
+
+class ConversionTimeout(BaseException):
+    """Raised inside the user's function when it exceeds the timeout (SIGALRM)."""
+
+
+# --- calling the user's function --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """The result of one guarded call.
+
+    ``value`` is the returned object normalised to plain JSON (tuples become
+    lists) when ``problem`` is None; otherwise ``problem`` says what went
+    wrong in one line and ``traceback`` holds the traceback inside the user's
+    code (exceptions and timeouts).
+    """
+
+    value: Any = None
+    problem: str | None = None
+    traceback: str | None = None
+    seconds: float = 0.0
+
+
+def guarded_call(fn: ConvertFn, obj: dict[str, Any], desired: str, timeout: float | None) -> CallOutcome:
+    """Call ``fn(obj, desired)`` with a timeout; never raises (except KeyboardInterrupt).
+
+    In: the user's function, the object (passed as is: callers pass a copy),
+    the desired apiVersion and the timeout in seconds (None or 0: no limit).
+    Out: a :class:`CallOutcome`. Anything the function prints to stdout is
+    discarded (it would corrupt ``--output json``). See the module docstring
+    for the timeout mechanism.
+    """
+    use_alarm = (
+        bool(timeout)
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    start = time.perf_counter()
+    if use_alarm:
+        value, exc, stack = _call_with_alarm(fn, obj, desired, float(timeout or 0))
+    else:
+        value, exc, stack = _call_in_thread(fn, obj, desired, timeout)
+    seconds = time.perf_counter() - start
+    if isinstance(exc, ConversionTimeout) or (exc is None and stack is not None):
+        tb = _user_traceback(exc) if exc is not None else stack
+        return CallOutcome(problem=f"did not finish within {timeout:g} s (timeout)", traceback=tb, seconds=seconds)
+    if exc is not None:
+        message = str(exc)
+        problem = f"raised {type(exc).__name__}: {message}" if message else f"raised {type(exc).__name__}"
+        return CallOutcome(problem=problem, traceback=_user_traceback(exc), seconds=seconds)
+    if timeout and seconds > timeout:
+        return CallOutcome(problem=f"took {seconds:.3g} s, more than the {timeout:g} s timeout", seconds=seconds)
+    if not isinstance(value, dict):
+        return CallOutcome(problem=f"returned {_type_name(value)}, not a dict", seconds=seconds)
+    normalised, bad = _to_json(value)
+    if bad is not None:
+        return CallOutcome(problem=f"returned an object that is not JSON: {bad}", seconds=seconds)
+    return CallOutcome(value=normalised, seconds=seconds)
+
+
+def _call_with_alarm(
+    fn: ConvertFn, obj: dict[str, Any], desired: str, timeout: float
+) -> tuple[Any, BaseException | None, str | None]:
+    armed = [True]
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise ConversionTimeout(f"conversion did not finish within {timeout:g} s")
+
+    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, timeout)
+    start = time.monotonic()
+    value: Any = None
+    error: BaseException | None = None
+    try:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                value = fn(obj, desired)
+        finally:
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the user's code may raise anything, SystemExit included
+        error = exc
+    finally:
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay > 0:
+            remaining = max(previous_delay - (time.monotonic() - start), 1e-6)
+            signal.setitimer(signal.ITIMER_REAL, remaining, previous_interval)
+    return value, error, None
+
+
+def _call_in_thread(
+    fn: ConvertFn, obj: dict[str, Any], desired: str, timeout: float | None
+) -> tuple[Any, BaseException | None, str | None]:
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(obj, desired)
+        except BaseException as exc:  # noqa: BLE001 - reported, not raised
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="crdtool-fuzz-convert", daemon=True)
+    worker.start()
+    worker.join(timeout or None)
+    if worker.is_alive():
+        frame = sys._current_frames().get(worker.ident or -1)
+        stack = "".join(traceback.format_stack(frame)) if frame is not None else ""
+        return None, None, "Stack of the abandoned call (most recent call last):\n" + stack
+    error = box.get("error")
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    return box.get("value"), error, None
+
+
+def _user_traceback(exc: BaseException) -> str:
+    """The traceback without crdtool's own frames (only the user's code remains)."""
+    te = traceback.TracebackException.from_exception(exc)
+    frames = [f for f in te.stack if f.filename != _THIS_FILE]
+    te.stack = traceback.StackSummary.from_list(frames)
+    return "".join(te.format())
+
+
+def _type_name(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _to_json(value: Any) -> tuple[Any, str | None]:
+    """A plain-JSON copy of ``value`` (tuples as lists), or the path of the first non-JSON value."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, str]] = [(value, root, 0, "")]
+    nodes = 0
+    while stack:
+        v, container, slot, path = stack.pop()
+        nodes += 1
+        if nodes > _MAX_NODES:
+            return None, "more than a million values (a cycle?)"
+        if v is None or isinstance(v, (str, bool)):
+            container[slot] = v
+        elif isinstance(v, int):
+            container[slot] = int(v)
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return None, f"{v!r} at {path or '<root>'}"
+            container[slot] = float(v)
+        elif isinstance(v, dict):
+            out: dict[str, Any] = {}
+            container[slot] = out
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    return None, f"key {k!r} ({type(k).__name__}) at {path or '<root>'}"
+                out[k] = None
+                stack.append((x, out, k, str(Path(path).child(k)) if path else k))
+        elif isinstance(v, (list, tuple)):
+            lst: list[Any] = [None] * len(v)
+            container[slot] = lst
+            for i, x in enumerate(v):
+                stack.append((x, lst, i, f"{path}[{i}]"))
+        else:
+            return None, f"{type(v).__name__} at {path or '<root>'}"
+    return root[0], None
+
+
+# --- JSON equality and diffs ------------------------------------------------------------------------
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of decoded JSON as the apiserver sees it.
+
+    Numbers compare by exact value regardless of int/float (Go re-encodes
+    ``1.0`` as ``1``), booleans are not numbers, objects ignore key order,
+    lists do not. Iterative: deep values cannot exhaust the stack.
+    """
+    stack: list[tuple[Any, Any]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, bool) or isinstance(y, bool):
+            if not (isinstance(x, bool) and isinstance(y, bool) and x == y):
+                return False
+        elif isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            if x != y:
+                return False
+        elif isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif type(x) is not type(y) or x != y:
+            return False
+    return True
+
+
+def diff_text(before: Any, after: Any) -> str:
+    """A readable difference (deepdiff's ``pretty()``) between two JSON values.
+
+    Integral floats are shown as integers first, so ``1`` vs ``1.0`` is no
+    difference while ``9007199254740993`` vs ``9007199254740992.0`` reads as
+    a changed value. deepdiff is imported here, lazily.
+    """
+    from deepdiff import DeepDiff
+
+    text = DeepDiff(_for_diff(before), _for_diff(after), verbose_level=2).pretty()
+    return text or "(no difference deepdiff can show)"
+
+
+def _for_diff(v: Any) -> Any:
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {k: _for_diff(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_for_diff(x) for x in v]
+    return v
+
+
+# --- the failure model ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A broken property for one (shrunk) input, in the JSON shape of ``--output json``.
+
+    ``property`` is one of :data:`PROPERTIES`; ``converted`` is
+    ``convert(input, to)`` when it returned; ``roundtrip`` is
+    ``convert(converted, from)`` when that ran; ``diff`` a readable
+    difference (empty when there is none to show); ``error`` what went wrong,
+    with the user's traceback for exceptions and timeouts.
+    """
+
+    property: str
+    from_version: str
+    to_version: str
+    input: Any
+    converted: Any = None
+    roundtrip: Any = None
+    diff: str = ""
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "property": self.property,
+            "from": self.from_version,
+            "to": self.to_version,
+            "input": self.input,
+            "converted": self.converted,
+            "roundtrip": self.roundtrip,
+            "diff": self.diff,
+            "error": self.error,
+        }
+
+
+def check_example(
+    convert: ConvertFn,
+    obj: dict[str, Any],
+    source: VersionSchema,
+    target: VersionSchema,
+    *,
+    timeout: float | None = None,
+    extra: ExtraValidator | None = None,
+) -> Failure | None:
+    """Check every property for one object at ``source`` converted to ``target``.
+
+    In: the user's function, a valid object at ``source`` (not modified: the
+    function gets deep copies), the two versions. Out: the first broken
+    property as a :class:`Failure`, or None when all hold.
+    """
+    import copy
+
+    def fail(prop: str, **kw: Any) -> Failure:
+        return Failure(prop, source.version, target.version, copy.deepcopy(obj), **kw)
+
+    first = guarded_call(convert, copy.deepcopy(obj), target.api_version, timeout)
+    if first.problem is not None:
+        return fail("call", error=_call_error(first, source, target))
+    converted = first.value
+    if source.version == target.version:
+        if json_equal(converted, obj):
+            return None
+        return fail(
+            "unchanged",
+            converted=converted,
+            diff=diff_text(obj, converted),
+            error=f"an object already at {target.api_version} came back changed",
+        )
+    failure = _check_converted(obj, converted, target, extra, fail, lambda **kw: kw)
+    if failure is not None:
+        return failure
+    second = guarded_call(convert, copy.deepcopy(converted), source.api_version, timeout)
+    if second.problem is not None:
+        return fail("call", converted=converted, error=_call_error(second, target, source))
+    back = second.value
+    # The conversion back is held to the same rules before the objects are compared.
+    failure = _check_converted(
+        converted, back, source, extra, fail, lambda **kw: {**kw, "roundtrip": back, "converted": converted},
+        leg=f"converting back ({target.version} -> {source.version}): ",
+    )
+    if failure is not None:
+        return failure
+    if not json_equal(back, obj):
+        return fail(
+            "roundtrip",
+            converted=converted,
+            roundtrip=back,
+            diff=diff_text(obj, back),
+            error=f"{source.version} -> {target.version} -> {source.version} did not return the original object",
+        )
+    return None
+
+
+def _check_converted(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    version: VersionSchema,
+    extra: ExtraValidator | None,
+    fail: Callable[..., Failure],
+    fields: Callable[..., dict[str, Any]],
+    leg: str = "",
+) -> Failure | None:
+    """Properties 2 and 3 for one conversion ``before`` -> ``after`` at ``version``."""
+    problems = metadata_problems(before, after, version.api_version)
+    if problems:
+        return fail("metadata", **fields(converted=after, diff=diff_text(_head(before), _head(after)),
+                                         error=leg + "; ".join(problems)))
+    check = check_object(after, version, extra=extra)
+    if not check.ok:
+        return fail("schema", **fields(converted=after, diff=_pruning_diff(after, version, check.pruned),
+                                       error=leg + _schema_error(check, version)))
+    return None
+
+
+def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desired: str) -> list[str]:
+    """What the apiserver would reject or silently revert in a converted object's type and object meta.
+
+    Mirrors apiextensions-apiserver ``pkg/apiserver/conversion/converter.go``
+    (``crConverter.ConvertToVersion``: groupVersion and kind checks,
+    ``validateConvertedObject``, ``restoreObjectMeta``). Rejections carry
+    upstream's message followed by "(the apiserver rejects the conversion)";
+    changes to metadata other than labels and annotations, which
+    ``restoreObjectMeta`` silently reverts, are reported as
+    "metadata.<field> changed from X to Y (the apiserver silently restores it)".
+    """
+    out: list[str] = []
+    rejects = " (the apiserver rejects the conversion)"
+    got_version = _go_string(converted.get("apiVersion"))
+    if got_version != desired:
+        out.append(f"invalid groupVersion (expected {desired}, received {got_version}){rejects}")
+    kind, got_kind = _go_string(original.get("kind")), _go_string(converted.get("kind"))
+    if kind != got_kind:
+        out.append(f"invalid kind (expected {kind}, received {got_kind}){rejects}")
+    before = original.get("metadata") if isinstance(original.get("metadata"), dict) else {}
+    after = converted.get("metadata", _ABSENT)
+    if after is _ABSENT or after is None:
+        return out + [f"missing metadata in converted object{rejects}"]
+    if not isinstance(after, dict):
+        return out + [f"invalid metadata of type {_go_type(after)} in converted object{rejects}"]
+    for key, label in (("name", "name"), ("namespace", "namespace"), ("uid", "UID")):
+        e, a = _go_string(before.get(key)), _go_string(after.get(key))
+        if e != a:
+            out.append(f"must have the same {label}: {e} != {a}{rejects}")
+    for key in sorted(set(before) | set(after)):
+        if key in _IDENTITY_FIELDS or key in _MUTABLE_FIELDS:
+            continue
+        if not json_equal(before.get(key, _ABSENT), after.get(key, _ABSENT)):
+            out.append(
+                f"metadata.{key} changed from {_show(before.get(key, _ABSENT))} to {_show(after.get(key, _ABSENT))}"
+                " (the apiserver silently restores it)"
+            )
+    for fld in _MUTABLE_FIELDS:
+        problem = _string_map_problem(fld, before.get(fld), after.get(fld))
+        if problem:
+            out.append(problem + rejects)
+    return out
+
+
+def _string_map_problem(fld: str, before: Any, after: Any) -> str | None:
+    """``restoreObjectMeta`` on ``metadata.labels`` or ``metadata.annotations``."""
+    from crdtool.core.objectmeta import validate_annotations, validate_labels
+
+    if after is None:
+        return None
+    if not isinstance(after, dict):
+        return f"invalid metadata.{fld} of type {_go_type(after)} in converted object"
+    for k, v in after.items():
+        if not isinstance(v, str):
+            return f"metadata.{fld}[{k}] must be a string, but is {_go_type(v)} in converted object"
+    original = before if isinstance(before, dict) else {}
+    if len(original) == len(after) and all(original.get(k) == v for k, v in after.items()):
+        return None  # unchanged: upstream validates only changed maps
+    if fld == "labels":
+        errs = validate_labels(after, Path("metadata", "labels"))
+    else:
+        errs = validate_annotations(after, Path("metadata", "annotation"))  # sic: upstream's path
+    if not errs:
+        return None
+    return _aggregate([str(e) for e in errs])
+
+
+def _aggregate(messages: list[str]) -> str:
+    """``field.ErrorList.ToAggregate().Error()``: one message, or ``[a, b]``."""
+    unique = list(dict.fromkeys(messages))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+
+
+def _go_string(v: Any) -> str:
+    """What ``unstructured`` accessors (``GetName``, ``GetKind``...) return: the string, else ""."""
+    return v if isinstance(v, str) else ""
+
+
+def _go_type(v: Any) -> str:
+    """Go's ``%T`` of a decoded JSON value."""
+    if v is None:
+        return "<nil>"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int64"
+    if isinstance(v, float):
+        return "float64"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "[]interface {}"
+    return "map[string]interface {}"
+
+
+def _head(obj: dict[str, Any]) -> dict[str, Any]:
+    """``apiVersion``, ``kind`` and ``metadata`` of an object (what property 2 is about)."""
+    return {k: obj[k] for k in ("apiVersion", "kind", "metadata") if k in obj}
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "absent"
+
+
+_ABSENT: Any = _Absent()
+
+
+def _show(v: Any) -> str:
+    if v is _ABSENT:
+        return "absent"
+    import json
+
+    try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _call_error(outcome: CallOutcome, source: VersionSchema, target: VersionSchema) -> str:
+    head = f"convert(<{source.api_version} object>, {target.api_version!r}) {outcome.problem}"
+    return f"{head}\n{outcome.traceback}" if outcome.traceback else head
+
+
+def _schema_error(check: Any, target: VersionSchema) -> str:
+    lines: list[str] = []
+    if check.pruned:
+        lines.append(
+            f"fields the {target.version} schema does not specify would be pruned by the apiserver: "
+            + ", ".join(check.pruned)
+        )
+    if check.errors:
+        lines.append(f"invalid for the {target.version} schema: " + "; ".join(str(e) for e in check.errors))
+    return "\n".join(lines)
+
+
+def _pruning_diff(converted: Any, target: VersionSchema, pruned: tuple[str, ...]) -> str:
+    if not pruned:
+        return ""
+    from crdtool.core.schema.pruning import prune
+
+    kept, _ = prune(converted, dict(target.schema) if target.schema is not None else None)
+    return diff_text(converted, kept)
+
+
+# --- the hypothesis runner --------------------------------------------------------------------------
+
+
+@dataclass
+class PairResult:
+    """The outcome for one ordered pair of versions.
+
+    ``examples``: objects checked (up to and including the first failing one);
+    ``failure``: the shrunk failure, if any; ``gave_up``: why no objects could
+    be generated (the schema is unsatisfiable for the generator), if so.
+    """
+
+    from_version: str
+    to_version: str
+    examples: int = 0
+    failure: Failure | None = None
+    gave_up: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and self.gave_up is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.from_version, "to": self.to_version, "examples": self.examples, "ok": self.ok}
+
+
+class _PropertyFailed(Exception):
+    """Carries a :class:`Failure` out of the hypothesis test; one subclass per property."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(f"{failure.property}: {failure.error}")
+        self.failure = failure
+
+
+# Distinct exception types keep hypothesis from shrinking one property's failure into another's.
+_FAILED = {name: type(f"{name.title()}Failed", (_PropertyFailed,), {}) for name in PROPERTIES}
+
+
+def run_pair(
+    convert: ConvertFn,
+    source: VersionSchema,
+    target: VersionSchema,
+    *,
+    examples: int = 200,
+    seed: int | None = None,
+    timeout: float | None = 5.0,
+    database: Any = None,
+    replay: bool = False,
+    key: bytes = b"",
+    extra: ExtraValidator | None = None,
+    strategy: Any = None,
+    on_example: Callable[[], None] | None = None,
+    shrink_seconds: float | None = 30.0,
+) -> PairResult:
+    """Property-test ``convert`` on objects generated at ``source`` converted to ``target``.
+
+    In: the user's function; the two versions; ``examples`` per pair
+    (hypothesis ``max_examples``); ``seed`` for a reproducible run (None:
+    random); ``timeout`` per call in seconds; ``database`` a hypothesis
+    ``ExampleDatabase`` (None: nothing saved); ``replay`` runs only the
+    saved failures; ``key`` distinguishes this run's saved examples (the CLI
+    passes the target and the CRD's identity); ``strategy`` overrides the
+    object strategy; ``on_example`` is called after every checked object;
+    ``shrink_seconds`` bounds the time spent shrinking a failure (hypothesis's
+    own bound is five minutes; None keeps it), after which the smallest
+    failing example found so far is reported.
+
+    Out: a :class:`PairResult` holding the shrunk failure, if any. Raises
+    only KeyboardInterrupt.
+    """
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis.errors import HypothesisException
+
+    from crdtool.core.fuzz.strategies import object_strategy
+
+    result = PairResult(source.version, target.version)
+    found = [False]
+
+    def check(obj: dict[str, Any]) -> None:
+        if not found[0]:
+            result.examples += 1
+        if on_example is not None:
+            on_example()
+        failure = check_example(convert, obj, source, target, timeout=timeout, extra=extra)
+        if failure is None:
+            return
+        found[0] = True
+        raise _FAILED[failure.property](failure)  # outside any except block: no exception context
+
+    phases = (Phase.explicit, Phase.reuse, Phase.shrink) if replay else (
+        Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink
+    )
+    test = settings(
+        max_examples=examples,
+        deadline=None,
+        database=database,
+        derandomize=False,
+        phases=phases,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+    )(given(strategy if strategy is not None else object_strategy(source, extra=extra))(check))
+    digest = key + b"\0" + source.version.encode() + b"\0" + target.version.encode()
+    # A stable database key, independent of this function's source code (which hypothesis
+    # would hash): saved failures survive crdtool upgrades. The documented fallback is
+    # hypothesis's own digest plus ours.
+    test._hypothesis_internal_database_key = b"crdtool-fuzz\0" + digest  # type: ignore[attr-defined]
+    test.hypothesis.inner_test._hypothesis_internal_add_digest = digest  # type: ignore[attr-defined]
+    if seed is not None:
+        # hypothesis.seed() would also switch the example database off; we want both a
+        # reproducible generation and replayable failures, so set the seed alone.
+        test._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    try:
+        with _shrink_time_limit(shrink_seconds):
+            test()
+    except KeyboardInterrupt:
+        raise
+    except unittest.SkipTest:
+        pass  # --replay with nothing saved: no example ran
+    except BaseException as exc:  # noqa: BLE001 - hypothesis re-raises the shrunk failure (maybe grouped)
+        failure = _find_failure(exc)
+        if failure is not None:
+            result.failure = failure
+            if _is_flaky(exc):
+                result.notes.append("the failure did not reproduce reliably (flaky: timing or non-determinism)")
+        elif isinstance(exc, HypothesisException):
+            result.gave_up = f"could not generate valid {source.api_version} objects: {type(exc).__name__}: {exc}"
+        else:
+            raise
+    return result
+
+
+@contextlib.contextmanager
+def _shrink_time_limit(seconds: float | None) -> Iterator[None]:
+    """Temporarily lower hypothesis's shrinking time limit (``engine.MAX_SHRINKING_SECONDS``).
+
+    hypothesis has no setting for it; the module constant is read when
+    shrinking starts and restored here afterwards. Without the constant (a
+    future hypothesis) the limit is simply hypothesis's own.
+    """
+    try:
+        from hypothesis.internal.conjecture import engine
+    except ImportError:  # pragma: no cover - hypothesis reorganised
+        engine = None
+    if seconds is None or engine is None or not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        yield
+        return
+    previous = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = previous
+
+
+def _find_failure(exc: BaseException) -> Failure | None:
+    stack: list[BaseException] = [exc]
+    seen: set[int] = set()
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, _PropertyFailed):
+            return e.failure
+        stack.extend(getattr(e, "exceptions", ()))
+        for linked in (e.__cause__, e.__context__):
+            if linked is not None:
+                stack.append(linked)
+    return None
+
+
+def _is_flaky(exc: BaseException) -> bool:
+    return "Flaky" in type(exc).__name__
