@@ -67,7 +67,7 @@ def run(
         err.print(f"crdtool: {escape(str(exc))}")
         return 2
 
-    from crdtool.core.fuzz import cel_validator
+    from crdtool.core.fuzz import apiserver_validator
     from crdtool.core.fuzz.properties import PairResult, run_pair
 
     database, db_warning = open_database()
@@ -77,7 +77,7 @@ def run(
         seed = random.SystemRandom().randrange(2**32)
     first = selected[0]
     key = f"{target_id}\0{first.group}/{first.kind}".encode()
-    extra = cel_validator()
+    extra = apiserver_validator(crd_doc)
     pairs = [(a, b) for a in selected for b in selected]
     results: list[PairResult] = []
     with _Progress(err.is_terminal, examples) as progress:
@@ -257,7 +257,7 @@ def _require_fuzz_dependencies() -> None:
             missing.append(module)
     if missing:
         raise UsageError(
-            f"fuzz-roundtrip needs {' and '.join(missing)}: pip install 'crdtool[fuzz]'"
+            f"fuzz-roundtrip needs {' and '.join(missing)} (dependencies of crdtool): pip install {' '.join(missing)}"
         )
 
 

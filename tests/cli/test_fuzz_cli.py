@@ -281,7 +281,7 @@ def test_missing_fuzz_dependencies_are_a_usage_error(monkeypatch: pytest.MonkeyP
     real = fuzz.importlib.util.find_spec
     monkeypatch.setattr(fuzz.importlib.util, "find_spec", lambda name, *a: None if name == "deepdiff" else real(name, *a))
     assert run(f"{CONVERTER}:convert") == 2
-    assert capsys.readouterr().err.strip() == "crdtool: fuzz-roundtrip needs deepdiff: pip install 'crdtool[fuzz]'"
+    assert capsys.readouterr().err.strip() == "crdtool: fuzz-roundtrip needs deepdiff (dependencies of crdtool): pip install deepdiff"
 
 
 def _crdtool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -410,3 +410,60 @@ def test_objects_are_fresh_copies() -> None:
         o.setdefault("spec", {})["count"] = 1
     again = sample(object_strategy(version), 20)
     assert again == before
+
+
+# --- CEL rules and scale replicas (the apiserver's create path) --------------------------------------
+
+
+def _ranged_crd() -> dict[str, Any]:
+    crd = yaml.safe_load(CRONTAB.read_text(encoding="utf-8"))
+    v1 = crd["spec"]["versions"][0]
+    v1["subresources"] = {"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}}
+    v1["schema"]["openAPIV3Schema"]["properties"] = {
+        "spec": {
+            "type": "object",
+            "properties": {"replicas": {"type": "integer"}, "min": {"type": "integer"}, "max": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "!has(self.min) || !has(self.max) || self.min <= self.max"}],
+        },
+        "status": {
+            "type": "object",
+            "properties": {"replicas": {"type": "integer"}, "ready": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "!has(self.ready) || self.ready >= 0"}],
+        },
+    }
+    return crd
+
+
+def test_cel_rules_and_scale_replicas_are_respected() -> None:
+    from crdtool.core.fuzz import apiserver_validator
+
+    crd = _ranged_crd()
+    version = versions_from_crd(crd)[0]
+    extra = apiserver_validator(crd)
+    assert extra is not None
+    objs = sample(object_strategy(version, extra=extra), 120)
+    specs = [o["spec"] for o in objs if "spec" in o]
+    assert any("min" in s and "max" in s for s in specs)
+    for o in objs:
+        spec, status = o.get("spec", {}), o.get("status", {})
+        if "min" in spec and "max" in spec:
+            assert spec["min"] <= spec["max"]
+        assert 0 <= spec.get("replicas", 0) <= 2**31 - 1  # ValidateScaleSpec
+        assert 0 <= status.get("replicas", 0) <= 2**31 - 1  # ValidateScaleStatus
+        assert status.get("ready", 0) >= 0  # a status rule, though a create would drop status
+
+
+def test_without_the_apiserver_validator_rules_are_not_enforced() -> None:
+    crd = _ranged_crd()
+    version = versions_from_crd(crd)[0]
+    objs = sample(object_strategy(version), 120)
+    assert any(o.get("spec", {}).get("replicas", 0) > 2**31 for o in objs)
+    from crdtool.core.fuzz import apiserver_validator
+
+    extra = apiserver_validator(crd)
+    assert extra is not None
+    bad = {"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+           "metadata": {"name": "a", "namespace": "b"}, "spec": {"min": 2, "max": 1}, "status": {"ready": -1}}
+    errors = [str(e) for e in check_object(bad, version, extra=extra).errors]
+    assert any(e.startswith("spec: Invalid value: ") and "failed rule: " in e for e in errors), errors
+    assert any(e.startswith("status: Invalid value: ") and "failed rule: " in e for e in errors), errors

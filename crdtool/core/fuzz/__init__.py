@@ -23,13 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from crdtool.core.errors import FieldError, Path, invalid
+from crdtool.core.errors import DecodeError, FieldError, Path, invalid
 from crdtool.core.schema.structural import Structural, StructuralError, new_structural
 
 __all__ = [
     "ConvertFn",
     "ObjectCheck",
     "VersionSchema",
+    "apiserver_validator",
     "check_object",
     "cel_validator",
     "versions_from_crd",
@@ -148,8 +149,10 @@ def check_object(
     kind), ``ValidateObjectMetaAccessor`` with ``NameIsDNSSubdomain``,
     ``ValidateCustomResource`` (OpenAPI value validation),
     ``objectmeta.Validate`` for embedded resources and
-    ``listtype.ValidateListSetsAndMaps``. CEL rules run only when ``extra``
-    is given (see :func:`cel_validator`).
+    ``listtype.ValidateListSetsAndMaps``. CEL rules and scale replicas are
+    checked only by ``extra`` (see :func:`apiserver_validator`); its errors
+    are added unless already reported (strict-decoding findings are left out:
+    pruning is reported as ``pruned``).
 
     In: a decoded JSON value (not modified). Out: an :class:`ObjectCheck`.
     Never raises.
@@ -184,28 +187,116 @@ def check_object(
         errors.extend(validate_value(defaulted, schema, Path("")))
         errors.extend(validate_list_sets_and_maps(Path(""), schema, defaulted))
     errors.extend(schema_objectmeta.validate(None, defaulted, version.structural, False))
-    if extra is not None and not errors:
+    if extra is not None:
         try:
-            errors.extend(extra(defaulted, version))
+            more = extra(obj, version)
         except Exception as exc:  # noqa: BLE001 - an optional validator must not break fuzzing
-            errors.append(invalid(Path(""), None, f"validator failed: {type(exc).__name__}: {exc}"))
+            more = [invalid(Path(""), None, f"validator failed: {type(exc).__name__}: {exc}")]
+        seen = {str(e) for e in errors}
+        errors.extend(e for e in more if not isinstance(e, DecodeError) and str(e) not in seen)
     return ObjectCheck(pruned, tuple(errors))
 
 
-def cel_validator() -> ExtraValidator | None:
-    """A validator for ``x-kubernetes-validations`` (CEL) rules, or None when CEL evaluation is unavailable.
+def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
+    """The rest of the apiserver's verdict on an object of ``crd``: CEL rules, scale replicas, everything.
 
-    Uses ``crdtool.core.schema.cel_eval.validate_cel`` (upstream
+    Prefers ``crdtool.core.customresource.validate_object`` (the create path
+    of ``customresource_handler.go`` and ``registry/customresource``:
+    ObjectMeta, OpenAPI schema, scale replicas, embedded resources, list
+    types, CEL rules), on a CRD prepared once. That path models a create,
+    which drops ``status`` under a status subresource; a conversion must keep
+    a stored object's status valid too, so CEL rules under ``status`` are
+    then evaluated separately (what a status update runs). Falls back to
+    :func:`cel_validator` when the create path is unavailable or the object's
+    version is not served (``--versions`` may name unserved versions).
+
+    In: the CRD manifest. Out: ``(object, version) -> errors``, or None when
+    neither validator is available.
+    """
+    cel = cel_validator()
+    try:
+        from crdtool.core.customresource import CustomResourceError, prepare_crd, validate_object
+
+        prepared = prepare_crd(dict(crd))
+    except Exception:  # noqa: BLE001 - ImportError, or a CRD the create path cannot serve
+        return cel
+
+    status_rules: dict[int, bool] = {}
+
+    def validate(obj: dict[str, Any], version: VersionSchema) -> list[FieldError]:
+        served = prepared.version(version.version)
+        try:
+            errors = list(validate_object(obj, prepared, version.version))
+        except CustomResourceError:
+            return cel(obj, version) if cel is not None else []
+        if served is None or not served.status_enabled:
+            return errors
+        if served.scale is not None:
+            errors.extend(_scale_status_errors(obj, served.scale))
+        node = version.structural.properties.get("status") if version.structural is not None else None
+        if node is None:
+            return errors
+        if id(node) not in status_rules:
+            status_rules[id(node)] = any(n.extensions.x_validations for n in node.walk())
+        if status_rules[id(node)]:
+            errors.extend(_status_cel_errors(obj, node))
+        return errors
+
+    return validate
+
+
+_MAX_INT32 = (1 << 31) - 1
+
+
+def _scale_status_errors(obj: dict[str, Any], scale: Mapping[str, Any]) -> list[FieldError]:
+    """``customResourceValidator.ValidateScaleStatus``'s range checks (a status update runs them; a create drops status).
+
+    Mirrors ``pkg/registry/customresource/validator.go``; a value of the
+    wrong type is left to the value validator.
+    """
+    path = scale.get("statusReplicasPath")
+    if not isinstance(path, str) or not path:
+        return []
+    value: Any = obj
+    for key in path.removeprefix(".").split("."):
+        if not isinstance(value, dict) or key not in value:
+            return []
+        value = value[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        return []
+    if value < 0:
+        return [invalid(path, value, "should be a non-negative integer")]
+    if value > _MAX_INT32:
+        return [invalid(path, value, f"should be less than or equal to {_MAX_INT32}")]
+    return []
+
+
+def _status_cel_errors(obj: dict[str, Any], node: Structural) -> list[FieldError]:
+    """CEL rules of the ``status`` schema ``node`` on ``obj["status"]`` (what a status update evaluates)."""
+    status = obj.get("status")
+    if not isinstance(status, dict):
+        return []
+    try:
+        from crdtool.core.schema.cel_eval import validate_cel
+        from crdtool.core.schema.defaulting import default
+    except ImportError:
+        return []
+    status = default(status, node.to_schema())
+    return list(validate_cel(status, node, Path("status"), is_resource_root=False).errors)
+
+
+def cel_validator() -> ExtraValidator | None:
+    """A validator for ``x-kubernetes-validations`` (CEL) rules alone, or None when CEL evaluation is unavailable.
+
+    The fallback of :func:`apiserver_validator`: runs
+    ``crdtool.core.schema.cel_eval.validate_cel`` (upstream
     ``apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go``
-    ``Validator.Validate``) on the whole object. The create path of
-    ``crdtool.core.customresource.validate_object`` is not used as a whole:
-    it models a create, which drops ``status`` under a status subresource and
-    resets ``generation``, while a conversion sees (and must keep valid) the
-    stored object, status included; :func:`check_object` does the rest of the
-    same checks itself. Versions without rules cost nothing.
+    ``Validator.Validate``) on the defaulted whole object, status included.
+    Versions without rules cost nothing.
     """
     try:
         from crdtool.core.schema.cel_eval import validate_cel
+        from crdtool.core.schema.defaulting import default
     except ImportError:
         return None
     has_rules: dict[int, bool] = {}
@@ -218,6 +309,7 @@ def cel_validator() -> ExtraValidator | None:
             has_rules[id(s)] = any(node.extensions.x_validations for node in s.walk())
         if not has_rules[id(s)]:
             return []
-        return list(validate_cel(obj, s, Path(""), is_resource_root=True).errors)
+        defaulted = default(obj, dict(version.schema)) if version.schema is not None else obj
+        return list(validate_cel(defaulted, s, Path(""), is_resource_root=True).errors)
 
     return validate

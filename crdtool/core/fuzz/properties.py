@@ -5,7 +5,7 @@ properties checked (issue #5) are, in this order:
 
 ``call``
     ``convert(x, B)`` returns a JSON object (a dict), does not raise and
-    finishes within the timeout (5 in the issue).
+    finishes within the timeout (5 in the issue's list).
 ``unchanged``
     when A = B: the object comes back exactly as it went in (4).
 ``metadata``
@@ -14,8 +14,10 @@ properties checked (issue #5) are, in this order:
     apiserver rejects the conversion otherwise); other ``metadata`` than
     labels and annotations is unchanged (the apiserver silently reverts such
     changes); labels and annotations stay valid (2). Mirrors
-    apiextensions-apiserver ``pkg/apiserver/conversion/webhook_converter.go``
-    ``validateConvertedObject`` and ``restoreObjectMeta``.
+    apiextensions-apiserver ``pkg/apiserver/conversion/converter.go``
+    (``crConverter.ConvertToVersion``, ``validateConvertedObject``,
+    ``restoreObjectMeta``). The apiserver never sends an object already at
+    the desired version to the webhook, so ``unchanged`` is robustness only.
 ``schema``
     the converted object is valid for B's schema and nothing of it would be
     pruned (3), as :func:`crdtool.core.fuzz.check_object` judges.
@@ -38,14 +40,22 @@ ignores signals) cannot be interrupted, and a function that swallows
 SIGALRM handler and timer are restored afterwards. Off the main thread (or
 without ``setitimer``) the call runs in a daemon worker thread joined with
 the timeout; a thread cannot be killed, so a timed-out call is abandoned and
-keeps running in the background. A subprocess per call was rejected: it
-would need the function importable in the child, pickle every object, and
-cost far more per call than the checks themselves.
+keeps running in the background. A worker subprocess was rejected: the
+function would have to be importable in the child (no closures or test
+doubles), every object pickled both ways and the user's traceback carried
+across; its one advantage, killing C code that ignores signals, is rare.
 
-**Replay.** :func:`run_pair` stores failing examples in the hypothesis
-example database it is given (the CLI uses a directory database), under a
-key made of the caller's ``key`` and the pair, so a later run replays them
-first; ``replay=True`` runs only those saved examples.
+The conversion back (B -> A) is held to properties 2 and 3 as well before
+the round trip is compared, so a converter that breaks only in one
+direction is reported by the property it breaks.
+
+**Replay and seeds.** :func:`run_pair` stores failing examples in the
+hypothesis example database it is given (the CLI uses a directory
+database), under a key made of the caller's ``key`` and the pair, so a later
+run replays them first; ``replay=True`` runs only those saved examples. The
+seed is set on the test directly: ``hypothesis.seed()`` would also switch
+the database off. Shrinking is bounded (``shrink_seconds``) so a slow
+converter cannot stall a run for hypothesis's default five minutes.
 """
 
 from __future__ import annotations
