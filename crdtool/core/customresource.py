@@ -64,10 +64,12 @@ from crdtool.core.errors import (
     Path,
     duplicate_field,
     go_quote,
+    go_type_name,
     invalid,
     unknown_field,
     unmarshal_type_error,
 )
+from crdtool.core.objectmeta import parse_group_version
 from crdtool.core.schema.defaulting import default, prune_non_nullable_nulls
 from crdtool.core.schema.pruning import prune
 
@@ -398,19 +400,6 @@ def _coerce_dict_schema(value: Any, schema: Mapping[str, Any]) -> tuple[Any, lis
 # =============================================================================
 # Version resolution
 # =============================================================================
-
-
-def parse_group_version(api_version: str) -> tuple[str, str] | None:
-    """Upstream ``schema.ParseGroupVersion``: ``(group, version)``, None when malformed."""
-    if api_version in ("", "/"):
-        return "", ""
-    slashes = api_version.count("/")
-    if slashes == 0:
-        return "", api_version
-    if slashes == 1:
-        group, _, version = api_version.partition("/")
-        return group, version
-    return None
 
 
 def resolve_version(obj: Any, crd: dict[str, Any] | PreparedCrd, version: str | None = None) -> CrdVersion:
@@ -865,7 +854,7 @@ def _nested_field(obj: Any, fields: list[str]) -> tuple[Any, bool, str | None]:
             return None, False, None
         if not isinstance(val, dict):
             where = "." + ".".join(fields[: i + 1])
-            return None, False, f"{where} accessor error: {_go_v(val)} is of the type {_go_type(val)}, expected map[string]interface{{}}"
+            return None, False, f"{where} accessor error: {_go_v(val)} is of the type {go_type_name(val)}, expected map[string]interface{{}}"
         if f not in val:
             return None, False, None
         val = val[f]
@@ -879,7 +868,7 @@ def _nested_int64(obj: Any, fields: list[str]) -> tuple[int, str | None]:
     if isinstance(val, int) and not isinstance(val, bool) and -(1 << 63) <= val < (1 << 63):
         return val, None
     where = "." + ".".join(fields)
-    return 0, f"{where} accessor error: {_go_v(val)} is of the type {_go_type(val)}, expected int64"
+    return 0, f"{where} accessor error: {_go_v(val)} is of the type {go_type_name(val)}, expected int64"
 
 
 def _nested_string(obj: Any, fields: list[str]) -> tuple[str, str | None]:
@@ -889,24 +878,7 @@ def _nested_string(obj: Any, fields: list[str]) -> tuple[str, str | None]:
     if isinstance(val, str):
         return val, None
     where = "." + ".".join(fields)
-    return "", f"{where} accessor error: {_go_v(val)} is of the type {_go_type(val)}, expected string"
-
-
-def _go_type(v: Any) -> str:
-    """Go ``%T`` of a decoded JSON value."""
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int64" if -(1 << 63) <= v < (1 << 63) else "float64"
-    if isinstance(v, float):
-        return "float64"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "[]interface {}"
-    return "map[string]interface {}"
+    return "", f"{where} accessor error: {_go_v(val)} is of the type {go_type_name(val)}, expected string"
 
 
 def _go_v(v: Any) -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from enum import Enum
 from typing import Any, Iterable
 
@@ -216,6 +217,26 @@ def go_float_exp(f: float) -> str:
     mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
     esign = "-" if exp10 < 0 else "+"
     return f"{'-' if sign else ''}{mantissa}e{esign}{abs(exp10):02d}"
+
+
+def go_type_name(value: Any) -> str:
+    """Go's ``%T`` of a JSON value as ``encoding/json`` decodes it into ``interface{}``.
+
+    Integers beyond int64 are ``float64``, as the apiserver's decoder makes them.
+    """
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64" if -(1 << 63) <= value < (1 << 63) else "float64"
+    if isinstance(value, float):
+        return "float64"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "[]interface {}"
+    return "map[string]interface {}"
 
 
 def format_value(value: Any) -> str:

@@ -146,7 +146,7 @@ def validate_annotations_size(annotations: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _parse_group_version(api_version: str) -> tuple[str, str] | None:
+def parse_group_version(api_version: str) -> tuple[str, str] | None:
     """Upstream ``schema.ParseGroupVersion``: ``(group, version)``, or None on error."""
     if api_version in ("", "/"):
         return "", ""
@@ -165,7 +165,7 @@ def _validate_owner_reference(ref: Mapping[str, Any], path: Path) -> list[FieldE
     api_version = _str(ref.get("apiVersion"))
     kind = _str(ref.get("kind"))
     # schema.FromAPIVersionAndKind: an unparsable apiVersion keeps only the kind.
-    group, version = _parse_group_version(api_version) or ("", "")
+    group, version = parse_group_version(api_version) or ("", "")
     if not version:
         errs.append(invalid(path.child("apiVersion"), api_version, "version must not be empty"))
     if not kind:

@@ -72,7 +72,7 @@ import unittest
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from crdtool.core.errors import Path
+from crdtool.core.errors import Path, go_type_name
 from crdtool.core.fuzz import ConvertFn, ExtraValidator, VersionSchema, check_object
 
 __all__ = [
@@ -459,7 +459,7 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
     if after is _ABSENT or after is None:
         return out + [f"missing metadata in converted object{rejects}"]
     if not isinstance(after, dict):
-        return out + [f"invalid metadata of type {_go_type(after)} in converted object{rejects}"]
+        return out + [f"invalid metadata of type {go_type_name(after)} in converted object{rejects}"]
     for key, label in (("name", "name"), ("namespace", "namespace"), ("uid", "UID")):
         e, a = _go_string(before.get(key)), _go_string(after.get(key))
         if e != a:
@@ -486,10 +486,10 @@ def _string_map_problem(fld: str, before: Any, after: Any) -> str | None:
     if after is None:
         return None
     if not isinstance(after, dict):
-        return f"invalid metadata.{fld} of type {_go_type(after)} in converted object"
+        return f"invalid metadata.{fld} of type {go_type_name(after)} in converted object"
     for k, v in after.items():
         if not isinstance(v, str):
-            return f"metadata.{fld}[{k}] must be a string, but is {_go_type(v)} in converted object"
+            return f"metadata.{fld}[{k}] must be a string, but is {go_type_name(v)} in converted object"
     original = before if isinstance(before, dict) else {}
     if len(original) == len(after) and all(original.get(k) == v for k, v in after.items()):
         return None  # unchanged: upstream validates only changed maps
@@ -511,23 +511,6 @@ def _aggregate(messages: list[str]) -> str:
 def _go_string(v: Any) -> str:
     """What ``unstructured`` accessors (``GetName``, ``GetKind``...) return: the string, else ""."""
     return v if isinstance(v, str) else ""
-
-
-def _go_type(v: Any) -> str:
-    """Go's ``%T`` of a decoded JSON value."""
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int64"
-    if isinstance(v, float):
-        return "float64"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "[]interface {}"
-    return "map[string]interface {}"
 
 
 def _head(obj: dict[str, Any]) -> dict[str, Any]:
