@@ -340,7 +340,7 @@ def _embedded_paths(root: Any) -> frozenset[int]:
     return frozenset(marked)
 
 
-def _schema_children(s: Mapping[str, Any]) -> Iterable[tuple[str, Any, Mapping[str, Any]]]:
+def _schema_children(s: Mapping[str, Any]) -> Iterable[tuple[str, Any, dict[str, Any]]]:
     """(key, sub-key, schema) of the nodes defaulting walks: properties, items, additionalProperties."""
     props = s.get("properties")
     if isinstance(props, dict):
@@ -362,7 +362,7 @@ def _prune_defaults(schema: dict[str, Any]) -> dict[str, Any]:
     validation already rejects unpruned defaults), else a copy.
     """
     changes: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
-    stack: list[tuple[Mapping[str, Any], tuple[tuple[str, Any], ...]]] = [(schema, ())]
+    stack: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = [(schema, ())]
     while stack:
         node, where = stack.pop()
         dv = node.get("default")
@@ -375,7 +375,7 @@ def _prune_defaults(schema: dict[str, Any]) -> dict[str, Any]:
             stack.append((child, (*where, (key, sub))))
     if not changes:
         return schema
-    out = _copy_json(schema)
+    out: dict[str, Any] = _copy_json(schema)
     for where, value in changes:
         node = out
         for key, sub in where:
@@ -536,7 +536,8 @@ def apply_create(
     decoded = _decode(obj, prepared, ver, prune)
     decode_errors: list[FieldError] = []
     if field_validation == "Strict":
-        decode_errors = [duplicate_field(p) for p in duplicate_fields] + [unknown_field(p) for p in decoded.unknown]
+        decode_errors = [duplicate_field(p) for p in duplicate_fields]
+        decode_errors += [unknown_field(p) for p in decoded.unknown]
     elif field_validation == "Warn":
         warnings.extend(f"duplicate field {go_quote(p)}" for p in duplicate_fields)
         warnings.extend(f"unknown field {go_quote(p)}" for p in decoded.unknown)
@@ -635,6 +636,7 @@ def _object_meta(value: Any, path: Path) -> _MetaResult:
 
     if value is None:
         return _MetaResult({}, [], None)
+    message: str | None
     if not isinstance(value, dict):
         message = get_object_meta_error(value) or "json: cannot unmarshal into Go value of type v1.ObjectMeta"
         return _MetaResult(None, [], unmarshal_type_error(path, value, message))
@@ -829,6 +831,7 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> 
 def _validate_scale(obj: dict[str, Any], scale: Mapping[str, Any]) -> list[FieldError]:
     """``customResourceValidator.ValidateScaleSpec`` + ``ValidateScaleStatus``."""
     errs: list[FieldError] = []
+    value: int | str
     for key in ("specReplicasPath", "statusReplicasPath"):
         json_path = _str(scale.get(key))
         value, error = _nested_int64(obj, json_path.removeprefix(".").split("."))

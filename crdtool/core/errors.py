@@ -98,7 +98,7 @@ class Path(str):
             text = f"{text}.{n}" if text else n
         return Path(text)
 
-    def index(self, i: int) -> Path:
+    def index(self, i: int) -> Path:  # type: ignore[override]  # upstream Path.Index, deliberately not str.index
         return Path(f"{self}[{i}]")
 
     def key(self, k: str) -> Path:

@@ -106,7 +106,8 @@ def crd_version_rows(crd: dict[str, Any]) -> list[CrdVersionRow]:
     discovery advertises as ``preferredVersion`` and kubectl uses by default
     (apiextensions-apiserver ``pkg/apiserver/customresource_discovery_controller.go``).
     """
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     entries = [v for v in (spec.get("versions") or []) if isinstance(v, dict) and isinstance(v.get("name"), str)]
     if not entries and isinstance(spec.get("version"), str):
         entries = [{"name": spec["version"], "served": True, "storage": True}]

@@ -96,7 +96,8 @@ def v1_to_internal(crd: dict[str, Any]) -> dict[str, Any]:
     and ``v1/zz_generated.conversion.go``.
     """
     out = _type_meta(crd, T.INTERNAL)
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     out["spec"] = _spec_v1_to_internal(spec)
     if "status" in crd:
         out["status"] = crd["status"]
@@ -110,7 +111,8 @@ def internal_to_v1(crd: dict[str, Any]) -> dict[str, Any]:
     in ``v1/conversion.go`` and ``v1/zz_generated.conversion.go``.
     """
     out = _type_meta(crd, T.V1)
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     out["spec"] = _spec_internal_to_v1(spec)
     if "status" in crd:
         out["status"] = crd["status"]
@@ -233,7 +235,8 @@ def v1beta1_to_internal(crd: dict[str, Any]) -> dict[str, Any]:
     in ``v1beta1/zz_generated.conversion.go`` and ``v1beta1/conversion.go``.
     """
     out = _type_meta(crd, T.INTERNAL)
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     out["spec"] = _spec_v1beta1(spec, _version_to_internal, lambda s: s)
     if "status" in crd:
         out["status"] = crd["status"]
@@ -249,7 +252,8 @@ def internal_to_v1beta1(crd: dict[str, Any]) -> dict[str, Any]:
     ``default``/``example`` dropped).
     """
     out = _type_meta(crd, T.V1BETA1)
-    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    spec = crd.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
     out["spec"] = _spec_v1beta1(spec, _version_to_external, _validation_to_external)
     if "status" in crd:
         out["status"] = crd["status"]

@@ -998,7 +998,7 @@ def _int_or_string_branches(any_of: Any) -> bool:
 
 def _junctor_type(node: dict[str, Any]) -> str | None:
     """The scalar type every value must have because of anyOf/oneOf (all branches) or allOf (any branch)."""
-    found: set[str] = set()
+    found: set[Any] = set()
     for key in ("anyOf", "oneOf"):
         branches = _list(node.get(key))
         if not branches:

@@ -453,13 +453,13 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         errs.append(invalid(versions_path, raw_versions, "must contain unique version names"))
     if storage_flag_count != 1:
         errs.append(invalid(versions_path, raw_versions, "must have exactly one version marked as storage version"))
-    version = _str(spec.get("version"))
-    if version:
-        version_errs = is_dns1035_label(version)
+    spec_version = _str(spec.get("version"))
+    if spec_version:
+        version_errs = is_dns1035_label(spec_version)
         if version_errs:
-            errs.append(invalid(fld_path.child("version"), version, ",".join(version_errs)))
-        if versions and _str(versions[0].get("name")) != version:
-            errs.append(invalid(fld_path.child("version"), version, "must match the first version in spec.versions"))
+            errs.append(invalid(fld_path.child("version"), spec_version, ",".join(version_errs)))
+        if versions and _str(versions[0].get("name")) != spec_version:
+            errs.append(invalid(fld_path.child("version"), spec_version, "must match the first version in spec.versions"))
 
     # In addition to the basic name restrictions, some names are required for spec.
     names = _map(spec.get("names"))
@@ -582,7 +582,7 @@ def _has_identical_per_version(versions: Sequence[Obj], key: str, go_type: str) 
     struct = API_INTERNAL.struct(go_type)
     first = versions[0].get(key)
     for v in versions:
-        value = v.get(key)
+        value: Any = v.get(key)
         if key == "additionalPrinterColumns":
             if not _list(value) or len(value) != len(_list(first)):
                 return False
@@ -1083,7 +1083,7 @@ def _map(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else _EMPTY
 
 
-def _map_or_none(value: Any) -> Any:
+def _map_or_none(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 

@@ -454,7 +454,8 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
     kind, got_kind = _go_string(original.get("kind")), _go_string(converted.get("kind"))
     if kind != got_kind:
         out.append(f"invalid kind (expected {kind}, received {got_kind}){rejects}")
-    before = original.get("metadata") if isinstance(original.get("metadata"), dict) else {}
+    before = original.get("metadata")
+    before = before if isinstance(before, dict) else {}
     after = converted.get("metadata", _ABSENT)
     if after is _ABSENT or after is None:
         return out + [f"missing metadata in converted object{rejects}"]
@@ -709,12 +710,12 @@ def _shrink_time_limit(seconds: float | None) -> Iterator[None]:
     try:
         from hypothesis.internal.conjecture import engine
     except ImportError:  # pragma: no cover - hypothesis reorganised
-        engine = None
+        engine = None  # type: ignore[assignment]  # optional import of a hypothesis internal module
     if seconds is None or engine is None or not hasattr(engine, "MAX_SHRINKING_SECONDS"):
         yield
         return
     previous = engine.MAX_SHRINKING_SECONDS
-    engine.MAX_SHRINKING_SECONDS = seconds
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]  # hypothesis declares int; it only adds it to a float time
     try:
         yield
     finally:

@@ -56,7 +56,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -334,7 +334,7 @@ def _regex_for_generation(pattern: str) -> Any:
 def _re2_matcher(pattern: str) -> Callable[[Any], bool] | None:
     """A linear-time pre-check of ``pattern`` (Go's regexp is RE2) for the generation filter, if google-re2 is there."""
     try:
-        import re2  # type: ignore[import-not-found]
+        import re2
 
         compiled = re2.compile(pattern)
     except Exception:  # noqa: BLE001 - no re2, or a pattern it refuses: the value validator decides alone
@@ -404,7 +404,7 @@ def _rfc3339() -> SearchStrategy[str]:
 
 
 def _format_strategies() -> dict[str, SearchStrategy[str]]:
-    digits = lambda n: st.from_regex(rf"[0-9]{{{n}}}", fullmatch=True)  # noqa: E731
+    digits: Callable[[int], SearchStrategy[str]] = lambda n: st.from_regex(rf"[0-9]{{{n}}}", fullmatch=True)  # noqa: E731
     host = _dns_subdomain()
     ipv4 = st.ip_addresses(v=4).map(str)
     ipv6 = st.ip_addresses(v=6).map(str)
@@ -582,7 +582,7 @@ class _Builder:
         # Space-separated words (command lines, cron expressions): what a converter that
         # splits or joins strings sees in real objects, and random text rarely produces.
         options.append(_words().filter(lambda w: min_len <= len(w) <= max_len))
-        fits = lambda values: [v for v in values if min_len <= len(v) <= max_len]  # noqa: E731
+        fits: Callable[[Iterable[str]], list[str]] = lambda values: [v for v in values if min_len <= len(v) <= max_len]  # noqa: E731
         return _moded(
             st.one_of(options),
             zero=_choice(fits([""])),
@@ -634,7 +634,7 @@ class _Builder:
             allow_nan=False,
             allow_infinity=False,
         )
-        within = lambda values: [v for v in values if _in_bounds(v, vv)]  # noqa: E731
+        within: Callable[[Iterable[float]], list[float]] = lambda values: [v for v in values if _in_bounds(v, vv)]  # noqa: E731
         return _moded(
             st.one_of(floats, self._integer(vv)),
             zero=_choice(within((0, 0.0))),
@@ -758,14 +758,17 @@ class _Builder:
             node = all_props.get(key)
             if node is not None and node.value_validation is not None and node.value_validation != _NO_VV:
                 schema = node.to_schema()
+                # Typed defs rather than lambdas: mypy cannot type a lambda with a default argument.
                 if key == "apiVersion":
-                    api_version = st.one_of(strat, self.node(node, depth + 1)).filter(
-                        lambda v, sc=schema: isinstance(v, str) and v and v.count("/") <= 1 and not validate_value(v, sc, Path(""))
-                    )
+                    def valid_api_version(v: Any, sc: dict[str, Any] = schema) -> str | bool:
+                        return isinstance(v, str) and v and v.count("/") <= 1 and not validate_value(v, sc, Path(""))
+
+                    api_version = st.one_of(strat, self.node(node, depth + 1)).filter(valid_api_version)
                 else:
-                    kind = st.one_of(strat, self.node(node, depth + 1)).filter(
-                        lambda v, sc=schema: isinstance(v, str) and bool(v) and not validate_value(v, sc, Path(""))
-                    )
+                    def valid_kind(v: Any, sc: dict[str, Any] = schema) -> bool:
+                        return isinstance(v, str) and bool(v) and not validate_value(v, sc, Path(""))
+
+                    kind = st.one_of(strat, self.node(node, depth + 1)).filter(valid_kind)
         return api_version, kind, metadata
 
 

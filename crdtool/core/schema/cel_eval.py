@@ -192,6 +192,7 @@ def _varint(buf: bytes, i: int) -> tuple[int, int]:
 
 def _fields(buf: bytes) -> Iterable[tuple[int, int, Any]]:
     i, n = 0, len(buf)
+    v: int | bytes
     while i < n:
         key, i = _varint(buf, i)
         fno, wt = key >> 3, key & 7
@@ -1181,6 +1182,7 @@ def _validate_expressions(node: _Node, obj: Any, path: Path, state: _State) -> N
         if activation is None:
             activation = _environment().Activation({"self": self_value})
         value, err = _evaluate(prog.program, activation)
+        detail: str | None
         if err is not None:
             if err.startswith("no such overload"):
                 detail = (
@@ -1194,7 +1196,7 @@ def _validate_expressions(node: _Node, obj: Any, path: Path, state: _State) -> N
         if _is_true(value):
             continue
         current = Path(path).child(rule.field_path) if rule.field_path else path
-        detail: str | None = None
+        detail = None
         if rule.message is not None:
             msg, remaining, fatal = _eval_message_expression(rule, activation, estimator, state.remaining)
             state.remaining = remaining

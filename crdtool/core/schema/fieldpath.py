@@ -135,6 +135,7 @@ def valid_field_path(json_path: str, schema: Any, allow_array_notation: bool = T
         else:
             raise FieldPathError("does not refer to a valid field")
 
+    tok: str | None
     for tok in tokens:
         if tok == "[":
             if not allow_array_notation:
