@@ -477,3 +477,29 @@ def test_deep_schema_no_recursion_error() -> None:
     leaf["x-kubernetes-validations"] = [{"rule": "self =="}]
     errs = run_full(node)
     assert len(errs) == 1 and errs[0].field.endswith(".x-kubernetes-validations[0].rule")
+
+
+def test_default_is_checked_against_cel_rules_with_upstream_messages() -> None:
+    """defaulting/validation.go: CEL runs on a default only after the OpenAPI checks pass."""
+    from crdtool.core.crd.schema_validation import validate_defaults
+    from crdtool.core.schema.structural import new_structural
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "properties": {
+                    "replicas": {"type": "integer", "default": 0, "x-kubernetes-validations": [{"rule": "self > 0"}]},
+                    "name": {"type": "string", "default": 3, "x-kubernetes-validations": [{"rule": "self != ''"}]},
+                },
+            }
+        },
+    }
+    errs = validate_defaults(Path("spec.validation.openAPIV3Schema"), new_structural(schema), True, True)
+    messages = sorted(str(e) for e in errs)
+    assert messages == [
+        # the wrong type stops there: no CEL evaluation of that default
+        'spec.validation.openAPIV3Schema.properties[spec].properties[name].default: Invalid value: "integer":  in body must be of type string: "integer"',
+        "spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0: failed rule: self > 0",
+    ]

@@ -738,8 +738,11 @@ def validate_defaults(
 
     Uses ``crdtool.core.schema.pruning.prune`` and
     ``crdtool.core.schema.value_validation.validate_value`` on
-    :meth:`Structural.to_schema` of each node with a default. Defaults are not
-    evaluated against CEL rules (upstream does that too).
+    :meth:`Structural.to_schema` of each node with a default; a default that
+    is otherwise valid is then checked against the node's CEL rules
+    (``crdtool.core.schema.cel_eval.validate_cel``), sharing one runtime cost
+    budget across the walk as upstream does. Transition rules (``oldSelf``),
+    which upstream evaluates with the default as its own old value, are skipped.
 
     Upstream: ``pkg/apiserver/schema/defaulting/validation.go`` ``ValidateDefaults``.
     """
@@ -750,10 +753,12 @@ def validate_defaults(
     if ss is None:
         return []
     # Imported here: sibling modules of the schema package, kept off this module's import path.
+    from crdtool.core.schema.cel_eval import RUNTIME_CEL_COST_BUDGET, validate_cel
     from crdtool.core.schema.pruning import prune
     from crdtool.core.schema.value_validation import validate_value
 
     errs: list[FieldError] = []
+    budget = [RUNTIME_CEL_COST_BUDGET]  # upstream's remainingCost, shared by every default
     # (node, path, root schema, steps from the root, inside meta)
     stack: list[tuple[Structural, Path, Structural, tuple[str | None, ...], bool]] = [(ss, Path(fld_path), ss, (), False)]
     while stack:
@@ -761,7 +766,14 @@ def validate_defaults(
         if s.extensions.x_embedded_resource:
             inside_meta, root, steps = False, s, ()
         if s.generic.default is not None:
-            errs.extend(_default_errors(s, p, root, steps, inside_meta, require_pruned_defaults, prune, validate_value))
+            default_errs = _default_errors(s, p, root, steps, inside_meta, require_pruned_defaults, prune, validate_value)
+            errs.extend(default_errs)
+            if not default_errs:
+                result = validate_cel(s.generic.default, s, p.child("default"), is_resource_root=s is root, budget=budget[0])
+                errs.extend(result.errors)
+                budget[0] = result.remaining_budget
+                if budget[0] < 0:
+                    return errs
         children: list[tuple[Structural, Path, Structural, tuple[str | None, ...], bool]] = []
         if s.items is not None:
             children.append((s.items, p.child("items"), root, steps + (None,), inside_meta))
