@@ -455,10 +455,23 @@ def test_go_regexp_semantics(pattern: str, matching: list[str], not_matching: li
         assert not rx.search(s), (pattern, s)
 
 
-def test_regexp_cache_and_unsupported_scripts() -> None:
+def test_regexp_cache_and_unicode_scripts() -> None:
     assert compile_go_regexp("^a+$") is compile_go_regexp("^a+$")
+    # Go (RE2) knows Unicode scripts; so does the RE2 matcher.
     rx = compile_go_regexp(r"^\p{Greek}+$")
-    assert not isinstance(rx, str) and rx.search("anything")  # never a false error
+    assert not isinstance(rx, str)
+    assert rx.search("αβγ") and not rx.search("anything")
+
+
+def test_hostile_pattern_runs_in_linear_time() -> None:
+    """Go's regexp (RE2) never backtracks; a backtracking engine would take ages here."""
+    import time
+
+    rx = compile_go_regexp(r"^(a+)+$")
+    assert not isinstance(rx, str)
+    start = time.monotonic()
+    assert not rx.search("a" * 5000 + "!")
+    assert time.monotonic() - start < 1.0
 
 
 # --- Go JSON ------------------------------------------------------------------------------------

@@ -916,11 +916,17 @@ class _Translator:
 
 
 class CompiledGoRegexp:
-    """A Go regexp translated to Python; ``search`` is Go's ``MatchString``."""
+    """A compiled Go regexp; ``search`` is Go's ``MatchString``.
+
+    The matcher is RE2 (google-re2) when it accepts the pattern: Go's regexp
+    follows RE2's syntax and semantics, and RE2 runs in linear time, so a
+    hostile ``pattern`` such as ``^(a+)+$`` cannot hang validation. Without
+    RE2 the pattern's Python translation is used.
+    """
 
     __slots__ = ("pattern", "_rx")
 
-    def __init__(self, pattern: str, rx: re.Pattern[str] | None) -> None:
+    def __init__(self, pattern: str, rx: Any) -> None:
         self.pattern = pattern
         self._rx = rx
 
@@ -939,19 +945,37 @@ def compile_go_regexp(pattern: str) -> CompiledGoRegexp | str:
     text (``error parsing regexp: missing argument to repetition operator: `+```)
     when Go would reject the pattern.
     """
+    src: str | None
     try:
         src = _Translator(pattern).translate()
     except _RegexpError as e:
         return str(e)
-    except _Unsupported:
-        return CompiledGoRegexp(pattern, None)
-    except RecursionError:
+    except (_Unsupported, RecursionError):
+        src = None
+    rx2 = _re2_compile(pattern)
+    if rx2 is not None:
+        return CompiledGoRegexp(pattern, rx2)
+    if src is None:
         return CompiledGoRegexp(pattern, None)
     try:
         return CompiledGoRegexp(pattern, re.compile(src))
     except (re.error, OverflowError, RecursionError):
         # Valid for Go (we checked its syntax) but not expressible here.
         return CompiledGoRegexp(pattern, None)
+
+
+def _re2_compile(pattern: str) -> Any:
+    """The pattern compiled by RE2 (the engine Go's regexp follows), or None."""
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except Exception:  # noqa: BLE001 - re2.error and friends: fall back to the translation
+        return None
 
 
 # =============================================================================
