@@ -11,7 +11,7 @@ filter rarely rejects:
   edges 0, +-1, +-2**31, 2**53 +- 1, int64 min/max weighted in, ``number``
   (finite floats and integers), ``boolean``, ``array``, ``object``);
 * ``format`` (every format the apiserver checks, see ``schema/formats.py``),
-  ``enum``, ``pattern`` (Go RE2 translated by ``compile_go_regexp``, then
+  ``enum``, ``pattern`` (Go RE2 translated by ``python_regexp``, then
   hypothesis ``from_regex``), ``minimum``/``maximum`` (exclusive too),
   ``multipleOf``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
   ``minProperties``/``maxProperties``, ``required``; anything else
@@ -66,7 +66,7 @@ from crdtool.core.fuzz import ExtraValidator, VersionSchema, check_object
 from crdtool.core.schema.defaulting import default
 from crdtool.core.schema.formats import effective_format, normalize_format_name
 from crdtool.core.schema.structural import Structural, ValueValidation
-from crdtool.core.schema.value_validation import compile_go_regexp, validate_value
+from crdtool.core.schema.value_validation import python_regexp, validate_value
 
 __all__ = ["Budget", "DEFAULT_BUDGET", "any_json", "metadata_strategy", "object_strategy", "value_strategy"]
 
@@ -305,10 +305,7 @@ def _no_schema_value() -> SearchStrategy[Any]:
 
 def _python_regex(pattern: str) -> Any:
     """The Python translation of a Go regexp, or None when it cannot be expressed."""
-    compiled = compile_go_regexp(pattern)
-    if isinstance(compiled, str):
-        return None
-    return getattr(compiled, "_rx", None)
+    return python_regexp(pattern)
 
 
 def _regex_for_generation(pattern: str) -> Any:

@@ -56,6 +56,7 @@ __all__ = [
     "validate_value",
     "validate_list_sets_and_maps",
     "compile_go_regexp",
+    "python_regexp",
     "go_json_marshal",
 ]
 
@@ -962,6 +963,23 @@ def compile_go_regexp(pattern: str) -> CompiledGoRegexp | str:
     except (re.error, OverflowError, RecursionError):
         # Valid for Go (we checked its syntax) but not expressible here.
         return CompiledGoRegexp(pattern, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def python_regexp(pattern: str) -> re.Pattern[str] | None:
+    """A Go pattern translated to a Python ``re`` pattern, or None when it cannot be expressed.
+
+    For generating strings that match (hypothesis ``from_regex``); matching
+    itself goes through :func:`compile_go_regexp`.
+    """
+    try:
+        src = _Translator(pattern).translate()
+    except (_RegexpError, _Unsupported, RecursionError):
+        return None
+    try:
+        return re.compile(src)
+    except (re.error, OverflowError, RecursionError):
+        return None
 
 
 def _re2_compile(pattern: str) -> Any:
