@@ -17,16 +17,23 @@ from typing import Any
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, seed, settings
-from hypothesis import strategies as st
 
 from crdtool.core.errors import Path
 from crdtool.core.fuzz import VersionSchema, check_object, versions_from_crd
-from crdtool.core.fuzz.strategies import any_json, metadata_strategy, object_strategy, value_strategy
+from crdtool.core.fuzz.strategies import (
+    any_json,
+    metadata_strategy,
+    object_strategy,
+    value_strategy,
+)
 from crdtool.core.objectmeta import validate_annotations, validate_labels
 from crdtool.core.schema.formats import SUPPORTED_STRING_FORMATS, validate_format
 from crdtool.core.schema.pruning import prune
 from crdtool.core.schema.structural import new_structural
-from crdtool.core.schema.value_validation import validate_list_sets_and_maps, validate_value
+from crdtool.core.schema.value_validation import (
+    validate_list_sets_and_maps,
+    validate_value,
+)
 from crdtool.core.validation_util import is_dns1123_label, is_dns1123_subdomain
 
 ROOT = FsPath(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
 from crdtool.core.crd.schema_validation import (
@@ -35,6 +35,7 @@ from crdtool.core.crd.schema_validation import (
     new_structural,
     validate_custom_resource_definition_validation,
 )
+from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
 from crdtool.core.errors import (
     FieldError,
@@ -50,8 +51,11 @@ from crdtool.core.errors import (
 )
 from crdtool.core.gourl import go_url_parse
 from crdtool.core.objectmeta import validate_object_meta
-from crdtool.core.schema.fieldpath import FieldPathError, NilSchemaError, valid_field_path
-from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
+from crdtool.core.schema.fieldpath import (
+    FieldPathError,
+    NilSchemaError,
+    valid_field_path,
+)
 from crdtool.core.validation_util import (
     byte_len,
     go_to_lower,
@@ -60,6 +64,7 @@ from crdtool.core.validation_util import (
     name_is_dns_subdomain,
     validate_path_segment,
 )
+from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
 
 Obj = Mapping[str, Any]
 
@@ -222,7 +227,7 @@ def warnings_on_create(crd: Obj) -> list[str]:
     the raw list (duplicates included); see :func:`record_warnings`.
     """
     spec = _map(crd.get("spec"))
-    schemas: list[Obj] = []
+    schemas: list[dict[str, Any]] = []
     top = _map(spec.get("validation")).get("openAPIV3Schema")
     if isinstance(top, dict):
         schemas.append(top)
@@ -232,7 +237,7 @@ def warnings_on_create(crd: Obj) -> list[str]:
             schemas.append(schema)
     warnings: list[str] = []
     for root in schemas:
-        for node in _walk_schema_has_order(root):
+        for node in walk(root):
             fmt = node.get("format")
             if not isinstance(fmt, str) or not fmt or node.get("type") != "string":
                 continue
@@ -276,60 +281,6 @@ def record_warnings(warnings: Sequence[str]) -> list[str]:
             written += len(w)
             out.append(w)
     return out
-
-
-def _walk_schema_has_order(root: Obj) -> Iterator[Obj]:
-    """Pre-order walk of a schema in upstream ``SchemaHas`` field order (iterative).
-
-    Upstream visits ``properties`` (a Go map) in random order; here in key order.
-    """
-    stack: list[Any] = [root]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        node = pop()
-        yield node
-        # Children are pushed in reverse visiting order.
-        for key in _MAP_CHILDREN_REVERSED:
-            sub = node.get(key)
-            if type(sub) is not dict:
-                continue
-            if key in _SINGLE_CHILDREN:
-                push(sub)
-                continue
-            for child in reversed(sub.values()):
-                if type(child) is dict:
-                    push(child)
-        for key in _LIST_CHILDREN_REVERSED:
-            sub = node.get(key)
-            if sub and type(sub) is list:
-                for child in reversed(sub):
-                    if type(child) is dict:
-                        push(child)
-        items = node.get("items")
-        if type(items) is dict:
-            push(items)
-        elif type(items) is list:
-            for child in reversed(items):
-                if type(child) is dict:
-                    push(child)
-
-
-# SchemaHas order: items, allOf, anyOf, oneOf, not, properties, additionalProperties,
-# patternProperties, additionalItems, definitions, dependencies. The map-valued
-# keys and the single-schema keys interleave, so both go through one loop.
-_MAP_CHILDREN_REVERSED = (
-    "dependencies", "definitions", "additionalItems", "patternProperties", "additionalProperties", "properties", "not",
-)
-_SINGLE_CHILDREN = frozenset({"additionalItems", "additionalProperties", "not"})
-_LIST_CHILDREN_REVERSED = ("oneOf", "anyOf", "allOf")
-
-
-def _schema_has(root: Any, pred: Any) -> bool:
-    """Upstream ``SchemaHas``: does ``pred`` hold anywhere in ``root``?"""
-    if type(root) is not dict:
-        return False
-    return any(pred(node) for node in _walk_schema_has_order(root))
 
 
 # ============================================================================
@@ -595,7 +546,7 @@ def _has_identical_per_version(versions: Sequence[Obj], key: str, go_type: str) 
 
 def spec_has_defaults(spec: Obj) -> bool:
     """Upstream ``specHasDefaults``: any schema node with a ``default``."""
-    return has_schema_with(spec, lambda s: _schema_has(s, lambda n: n.get("default") is not None))
+    return has_schema_with(spec, lambda s: schema_has(s, lambda n: n.get("default") is not None))
 
 
 def has_schema_with(spec: Obj, pred: Any) -> bool:
@@ -623,7 +574,7 @@ def _has_kubernetes_extension(s: Obj) -> bool:
 
 def spec_has_kubernetes_extensions(spec: Obj) -> bool:
     """Upstream ``specHasKubernetesExtensions``."""
-    return has_schema_with(spec, lambda s: _schema_has(s, _has_kubernetes_extension))
+    return has_schema_with(spec, lambda s: schema_has(s, _has_kubernetes_extension))
 
 
 # ============================================================================
