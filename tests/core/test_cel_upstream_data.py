@@ -1,0 +1,147 @@
+"""Shape checks for the upstream CEL test data in ``tests/core/cel_upstream/``.
+
+The YAML files are transcriptions of upstream test tables (cel-go v0.26.0
+checker/cost_test.go, checker/checker_test.go, parser/parser_test.go;
+k8s.io/apiserver v0.36.3 pkg/cel/library/cost_test.go; apiextensions-apiserver
+v0.36.3 pkg/apiserver/schema/cel/compilation_test.go). This module only checks
+that each file loads and that every entry carries ``source`` and the keys its
+kind requires (see the folder's README.md); it calls no crdtool code.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+DATA = Path(__file__).parent / "cel_upstream"
+
+# file -> (kind, {list key: (required keys, expected count)})
+FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
+    "cost_celgo.yaml": ("cost_celgo", {"cases": ({"name", "expr", "vars", "hints", "options", "wanted"}, 95)}),
+    "checker_celgo.yaml": ("checker_celgo", {"cases": ({"name", "expr", "env", "options"}, 135)}),
+    "parser_celgo.yaml": ("parser_celgo", {"cases": ({"name", "input"}, 194)}),
+    "cost_k8s_library.yaml": (
+        "cost_k8s_library",
+        {
+            "cases": ({"test", "subtest", "expr", "estimated", "runtime"}, 216),
+            "size_cases": ({"name", "function", "overload", "target_size", "arg_sizes", "expect_size"}, 6),
+        },
+    ),
+    "compile_k8s.yaml": (
+        "compile_k8s",
+        {
+            "compilation_cases": ({"name", "env_loader", "schema", "expected_results"}, 25),
+            "cost_estimation_cases": (
+                {"name", "schema_generator", "set_max_elements", "calc_max_length", "set_max_length"},
+                68,
+            ),
+        },
+    ),
+}
+
+UPSTREAM_PREFIXES = ("cel-go/", "apiserver/", "apiext/")
+TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\((.+)\))?$|^!error!$")
+
+
+def load(name: str) -> Any:
+    with open(DATA / name, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def check_source(entry: dict[str, Any]) -> None:
+    src = entry["source"]
+    assert set(src) == {"file", "test", "case", "line"}, src
+    assert src["file"].startswith(UPSTREAM_PREFIXES), src
+    assert isinstance(src["line"], int) and src["line"] > 0, src
+    assert isinstance(src["test"], str) and src["test"].startswith("Test"), src
+
+
+def is_interval(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and x >= 0 for x in v) and v[0] <= v[1]
+
+
+def is_type(t: Any) -> bool:
+    return isinstance(t, str) and bool(TYPE_RE.match(t))
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_file_loads_and_entries_have_required_keys(name: str) -> None:
+    kind, lists = FILES[name]
+    doc = load(name)
+    assert doc["kind"] == kind
+    assert doc["upstream"]["ref"] in ("v0.26.0", "v0.36.3")
+    for key, (required, count) in lists.items():
+        entries = doc[key]
+        assert len(entries) == count, (key, len(entries))
+        for entry in entries:
+            missing = (required | {"source"}) - set(entry)
+            assert not missing, (entry.get("name"), missing)
+            check_source(entry)
+
+
+def test_cost_celgo_shapes() -> None:
+    for c in load("cost_celgo.yaml")["cases"]:
+        assert is_interval(c["wanted"]), c["name"]
+        assert all(is_type(t) for t in c["vars"].values()), c["name"]
+        assert all(isinstance(v, int) for v in c["hints"].values()), c["name"]
+        assert set(c["options"]) <= {"presence_test_has_cost", "overload_cost_estimates"}, c["name"]
+
+
+def test_checker_celgo_shapes() -> None:
+    for c in load("checker_celgo.yaml")["cases"]:
+        assert "error" in c or "out_type" in c, c["name"]
+        assert "cross_type_numeric_comparisons" in c["options"], c["name"]
+        for t in c["env"].get("vars", {}).values():
+            assert is_type(t), (c["name"], t)
+        for f in c["env"].get("functions", []):
+            for o in f["overloads"]:
+                assert {"id", "member", "args", "result"} <= set(o), (c["name"], o)
+                assert all(is_type(t) for t in [*o["args"], o["result"]]), (c["name"], o)
+
+
+def test_parser_celgo_shapes() -> None:
+    for c in load("parser_celgo.yaml")["cases"]:
+        assert ("error" in c) != ("parsed" in c), c["name"]
+
+
+def test_proto_types_shapes() -> None:
+    doc = load("proto_types_celgo.yaml")
+    msgs = doc["messages"]
+    assert "google.expr.proto3.test.TestAllTypes" in msgs
+    assert "google.expr.proto2.test.TestAllTypes" in msgs
+    for m in msgs.values():
+        assert all(is_type(t) for t in m["fields"].values()), m
+    assert all(isinstance(v, int) for v in doc["enum_constants"].values())
+
+
+def test_k8s_cost_shapes() -> None:
+    doc = load("cost_k8s_library.yaml")
+    for c in doc["cases"]:
+        assert is_interval(c["estimated"]), c["expr"]
+        assert isinstance(c["runtime"], int), c["expr"]
+    for c in doc["size_cases"]:
+        assert is_interval(c["target_size"]) and is_interval(c["expect_size"]), c["name"]
+        assert all(is_interval(a) for a in c["arg_sizes"]), c["name"]
+
+
+MATCHER_KEYS = {"no_error", "error", "message_expression_error", "transition_rule", "program_is_nil"}
+
+
+def test_compile_k8s_shapes() -> None:
+    doc = load("compile_k8s.yaml")
+    for c in doc["compilation_cases"]:
+        rules = c["schema"].get("x-kubernetes-validations", [])
+        assert len(rules) == len(c["expected_results"]), c["name"]
+        for matchers in c["expected_results"]:
+            for m in matchers:
+                assert len(m) == 1 and set(m) <= MATCHER_KEYS, (c["name"], m)
+    for c in doc["cost_estimation_cases"]:
+        for part in ("calc_max_length", "set_max_length"):
+            p = c[part]
+            assert {"schema", "expected_max_cost", "expected_max_cost_at_least"} == set(p), c["name"]
+            for k in ("expected_max_cost", "expected_max_cost_at_least"):
+                assert p[k] is None or (isinstance(p[k], int) and p[k] > 0), (c["name"], part, k)
