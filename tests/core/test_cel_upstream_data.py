@@ -41,6 +41,14 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             ),
         },
     ),
+    "crd_validation_cel_k8s.yaml": (
+        "crd_validation_cel_k8s",
+        {
+            "cost_info_cases": ({"name", "schemas", "expected_max_cardinality"}, 10),
+            "cel_context_cases": ({"name", "schema", "expected_errors", "expected_conversion_count"}, 1),
+            "per_crd_estimated_cost_cases": ({"name", "costs", "expected_most_expensive", "expected_total"}, 8),
+        },
+    ),
 }
 
 UPSTREAM_PREFIXES = ("cel-go/", "apiserver/", "apiext/")
@@ -145,3 +153,13 @@ def test_compile_k8s_shapes() -> None:
             assert {"schema", "expected_max_cost", "expected_max_cost_at_least"} == set(p), c["name"]
             for k in ("expected_max_cost", "expected_max_cost_at_least"):
                 assert p[k] is None or (isinstance(p[k], int) and p[k] > 0), (c["name"], part, k)
+
+
+def test_crd_validation_shapes() -> None:
+    doc = load("crd_validation_cel_k8s.yaml")
+    for c in doc["cost_info_cases"]:
+        assert c["expected_max_cardinality"] is None or c["expected_max_cardinality"] > 0, c["name"]
+        assert all(s["type"] in ("object", "array") for s in c["schemas"]), c["name"]
+    for c in doc["per_crd_estimated_cost_cases"]:
+        assert len(c["expected_most_expensive"]) <= 4, c["name"]
+        assert c["expected_most_expensive"] == sorted(c["expected_most_expensive"], reverse=True), c["name"]
