@@ -3,7 +3,8 @@
 The YAML files are transcriptions of upstream test tables (cel-go v0.26.0
 checker/cost_test.go, checker/checker_test.go, parser/parser_test.go;
 k8s.io/apiserver v0.36.3 pkg/cel/library/cost_test.go; apiextensions-apiserver
-v0.36.3 pkg/apiserver/schema/cel/compilation_test.go). This module only checks
+v0.36.3 pkg/apiserver/schema/cel/compilation_test.go and
+pkg/apis/apiextensions/validation/validation_test.go). This module only checks
 that each file loads and that every entry carries ``source`` and the keys its
 kind requires (see the folder's README.md); it calls no crdtool code.
 """
@@ -47,6 +48,14 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             "cost_info_cases": ({"name", "schemas", "expected_max_cardinality"}, 10),
             "cel_context_cases": ({"name", "schema", "expected_errors", "expected_conversion_count"}, 1),
             "per_crd_estimated_cost_cases": ({"name", "costs", "expected_most_expensive", "expected_total"}, 8),
+            "field_path_cases": ({"name", "field_path", "expected_error_contains"}, 23),
+            "crd_create_cases": ({"name", "resource", "expected_errors"}, 5),
+            "crd_update_cases": ({"name", "old", "resource", "expected_errors"}, 2),
+            "rule_compatibility_cases": ({"name", "old", "resource", "opts", "expected_errors"}, 3),
+            "schema_validation_cases": (
+                {"name", "input", "status_enabled", "opts", "cel_environment_set_from_harness", "expected_errors"},
+                67,
+            ),
         },
     ),
 }
@@ -163,3 +172,138 @@ def test_crd_validation_shapes() -> None:
     for c in doc["per_crd_estimated_cost_cases"]:
         assert len(c["expected_most_expensive"]) <= 4, c["name"]
         assert c["expected_most_expensive"] == sorted(c["expected_most_expensive"], reverse=True), c["name"]
+
+
+# validation_test.go helpers -> the field.ErrorType they set
+HELPER_TYPES = {
+    "required": "FieldValueRequired",
+    "invalid": "FieldValueInvalid",
+    "immutable": "FieldValueInvalid",
+    "invalidIndex": "FieldValueInvalid",
+    "invalidtypecode": "FieldValueTypeInvalid",
+    "unsupported": "FieldValueNotSupported",
+    "forbidden": "FieldValueForbidden",
+    "duplicate": "FieldValueDuplicate",
+    "tooMany": "FieldValueTooMany",
+}
+RULE_KEYS = {"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}
+OPTION_KEYS = {
+    "allowDefaults",
+    "disallowDefaultsReason",
+    "requireRecognizedConversionReviewVersion",
+    "requireImmutableNames",
+    "requireOpenAPISchema",
+    "requireValidPropertyType",
+    "requireStructuralSchema",
+    "requirePrunedDefaults",
+    "requireAtomicSetType",
+    "requireMapListKeysMapSetValidation",
+    "preexistingExpressions",
+    "versionsWithUnchangedSchemas",
+    "suppressPerExpressionCost",
+    "celEnvironmentSet",
+    "allowInvalidCABundle",
+    "allowTooManySelectableFields",
+}
+VALIDATION_TESTS = {
+    "field_path_cases": "TestValidateFieldPath",
+    "crd_create_cases": "TestValidateCustomResourceDefinition",
+    "crd_update_cases": "TestValidateCustomResourceDefinitionUpdate",
+    "rule_compatibility_cases": "TestValidateCustomResourceDefinitionValidationRuleCompatibility",
+    "schema_validation_cases": "TestValidateCustomResourceDefinitionValidation",
+}
+
+
+def rules_in(x: Any) -> list[dict[str, Any]]:
+    """Every x-kubernetes-validations rule anywhere inside a dict/list tree."""
+    found: list[dict[str, Any]] = []
+    if isinstance(x, dict):
+        found.extend(x.get("x-kubernetes-validations", []))
+        for v in x.values():
+            found.extend(rules_in(v))
+    elif isinstance(x, list):
+        for v in x:
+            found.extend(rules_in(v))
+    return found
+
+
+def has_validations(x: Any) -> bool:
+    if isinstance(x, dict):
+        return "x-kubernetes-validations" in x or any(has_validations(v) for v in x.values())
+    if isinstance(x, list):
+        return any(has_validations(v) for v in x)
+    return False
+
+
+def check_crd(crd: dict[str, Any]) -> None:
+    assert set(crd) <= {"metadata", "spec", "status"}, set(crd)
+    assert {"group", "names", "scope"} <= set(crd["spec"]), crd["spec"].keys()
+    assert "validation" in crd["spec"] or any("schema" in v for v in crd["spec"].get("versions", []))
+
+
+def test_crd_validation_cel_cases_shapes() -> None:
+    doc = load("crd_validation_cel_k8s.yaml")
+    assert set(VALIDATION_TESTS.values()) | {"TestCostInfo", "TestCelContext", "TestPerCRDEstimatedCost"} == set(
+        doc["upstream"]["tests"]
+    )
+    for key, test in VALIDATION_TESTS.items():
+        names = [c["name"] for c in doc[key]]
+        assert len(set(names)) == len(names), key
+        lines = [c["source"]["line"] for c in doc[key]]
+        assert lines == sorted(lines) and len(set(lines)) == len(lines), key
+        for c in doc[key]:
+            assert c["source"]["test"] == test and c["source"]["case"] == c["name"], c["name"]
+    inputs = {
+        "crd_create_cases": ("resource",),
+        "crd_update_cases": ("old", "resource"),
+        "rule_compatibility_cases": ("old", "resource"),
+        "schema_validation_cases": ("input",),
+    }
+    for key, input_keys in inputs.items():
+        for c in doc[key]:
+            for k in input_keys:
+                if key != "schema_validation_cases":
+                    check_crd(c[k])
+                else:
+                    assert set(c[k]) == {"openAPIV3Schema"}, c["name"]
+            # every case is CEL-related: x-kubernetes-validations occurs (one case has it empty: `[]`)
+            assert any(has_validations(c[k]) for k in input_keys), c["name"]
+            rules = [r for k in input_keys for r in rules_in(c[k])]
+            for r in rules:
+                assert set(r) <= RULE_KEYS and isinstance(r.get("rule", ""), str), (c["name"], r)
+                assert r.get("optionalOldSelf", True) in (True, False), (c["name"], r)
+            for e in c["expected_errors"]:
+                assert set(e) <= {"helper", "type", "path", "contains"} and {"helper", "type", "path"} <= set(e), e
+                assert HELPER_TYPES[e["helper"]] == e["type"], (c["name"], e)
+                assert e["path"].startswith("spec"), (c["name"], e)
+            for k, notes in c.get("encoding_notes", {}).items():
+                assert k in input_keys and notes and all(isinstance(n, str) for n in notes), (c["name"], k)
+    for c in doc["schema_validation_cases"]:
+        assert set(c["opts"]) <= OPTION_KEYS and "celEnvironmentSet" in c["opts"], c["name"]
+        env = c["opts"]["celEnvironmentSet"]
+        assert env["compatibility_version"] in ("DefaultCompatibilityVersion()", "1.30", "1.31"), c["name"]
+        if c["cel_environment_set_from_harness"]:
+            assert env == {"compatibility_version": "DefaultCompatibilityVersion()"}, c["name"]
+        assert isinstance(c["status_enabled"], bool), c["name"]
+        for e in c["expected_errors"]:
+            assert e["path"].startswith("spec.validation.openAPIV3Schema"), (c["name"], e)
+    for c in doc["rule_compatibility_cases"]:
+        assert set(c["opts"]) == {"celEnvironmentSet", "preexistingExpressions"}, c["name"]
+        stored = rules_in(c["old"])
+        pe = c["opts"]["preexistingExpressions"]
+        assert pe["rules"] == sorted({r["rule"] for r in stored}), c["name"]
+        stored_messages = {r["messageExpression"] for r in stored if r.get("messageExpression")}
+        assert pe["messageExpressions"] == sorted(stored_messages), c["name"]
+        assert c["opts"]["celEnvironmentSet"] == {
+            "compatibility_version": "1.998",
+            "extensions": [{"env_options": ["library.Test()"], "introduced_version": "1.999"}],
+        }
+        assert bool(c["expected_errors"]) == ("expected_errors_var" in c), c["name"]
+    assert isinstance(doc["field_path_schema"], dict) and doc["field_path_schema"]["type"] == "object"
+    for c in doc["field_path_cases"]:
+        assert isinstance(c["field_path"], str), c["name"]
+        assert c["expected_error_contains"] is None or (
+            isinstance(c["expected_error_contains"], str) and c["expected_error_contains"]
+        ), c["name"]
+    # totals the README states: 100 dumped cases, 19 hand-written ones
+    assert sum(len(doc[k]) for k in VALIDATION_TESTS) == 100
