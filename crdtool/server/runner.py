@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import tempfile
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -117,7 +118,7 @@ def serve(config: ServeConfig, listen: ListenOptions, *, out: Callable[[str], No
         stopped: list[int] = []
         previous = signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))
         try:
-            uvicorn.run(
+            uv_config = uvicorn.Config(
                 "crdtool.server.app:create_app",
                 factory=True,
                 host=listen.host,
@@ -131,9 +132,40 @@ def serve(config: ServeConfig, listen: ListenOptions, *, out: Callable[[str], No
                 timeout_graceful_shutdown=int(config.timeout) + 5,
                 server_header=False,
             )
+            if listen.workers == 1:
+                server = uvicorn.Server(uv_config)
+                try:
+                    server.run()
+                except SystemExit:  # uvicorn exits when it cannot bind (after logging why)
+                    pass
+                if not server.started:
+                    raise ServeError(f"could not serve on {listen.host}:{listen.port} (see the log above)")
+            else:
+                from uvicorn.supervisors import Multiprocess
+
+                Multiprocess(uv_config, sockets=[_bind(listen.host, listen.port)]).run()
         finally:
             signal.signal(signal.SIGTERM, previous)
             for name in env:
                 os.environ.pop(name, None)
     return 0
 
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket the worker processes share.
+
+    Created with ``proto=IPPROTO_TCP``: uvicorn's own ``Config.bind_socket`` leaves ``proto`` at 0,
+    accepted sockets inherit it and asyncio then skips ``TCP_NODELAY``, so every keep-alive request
+    after the first waits ~40 ms for a delayed ACK (Kludex/uvicorn#3149, open). Raises ``ServeError``
+    when the address cannot be bound.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
