@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "default fuzz-roundtrip sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "default fuzz-roundtrip review serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -24,6 +24,9 @@ _crdtool() {
     fuzz-roundtrip)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --webhook) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --ca-bundle) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --batch) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -31,7 +34,38 @@ _crdtool() {
         --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    review)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    serve)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --host) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --port) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --path) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-name) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --workers) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --max-body-bytes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --max-objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --host --port --path --tls-cert --tls-key --self-signed --tls-name --insecure-http --workers --timeout --max-body-bytes --max-objects -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -81,6 +81,7 @@ __all__ = [
     "CustomResourceError",
     "PreparedCrd",
     "apply_create",
+    "coerce_converted",
     "default",
     "prepare_crd",
     "prune",
@@ -135,7 +136,9 @@ class CustomResourceError(ValueError):
     ``bad-api-version``, ``kind-mismatch`` (group or kind differ from the
     CRD), ``version-mismatch`` (the object's version is not the requested
     one), ``unknown-version``, ``not-served``, ``bad-crd`` (the CRD cannot be
-    decoded or its schema cannot be served). ``str()`` is a one-line message.
+    decoded or its schema cannot be served), ``coerce`` (a converted object whose metadata or
+    embedded resources cannot be decoded, see :func:`coerce_converted`). ``str()`` is a
+    one-line message.
     """
 
     def __init__(self, message: str, reason: str) -> None:
@@ -572,6 +575,35 @@ def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, vers
     ``registry/customresource/strategy.go`` (see :func:`apply_create`).
     """
     return apply_create(obj, crd, version).errors
+
+
+def coerce_converted(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str) -> tuple[dict[str, Any], list[str]]:
+    """What the apiserver does to an object right after converting it to ``version``.
+
+    In: the converted object (e.g. a webhook's answer after
+    :func:`crdtool.core.conversion_review.convert_from_response`), the CRD and the
+    version it was converted to. Out: ``(object, pruned)``: a copy pruned by that version's
+    structural schema (unless the CRD preserves unknown fields), with non-nullable nulls
+    without defaults dropped, embedded resources coerced and ``metadata`` re-encoded as
+    ``ObjectMeta`` (unknown metadata fields dropped); ``pruned`` lists the dropped paths. No
+    defaulting: upstream defaults before conversion, never after a webhook's (defaulting KEP:
+    "we do not default after webhook conversions").
+
+    Raises :class:`CustomResourceError` (reason ``unknown-version``) for a version the CRD
+    does not define, and (reason ``coerce``) with upstream's error text when the object's
+    metadata or an embedded resource cannot be decoded, which fails the request.
+
+    Mirrors ``customresource_handler.go`` ``schemaCoercingConverter.ConvertToVersion``
+    (``unstructuredSchemaCoercer.apply`` without ``dropInvalidMetadata``).
+    """
+    prepared = prepare_crd(crd)
+    ver = prepared.version(version)
+    if ver is None:
+        raise CustomResourceError(f"CRD {prepared.name} has no version {go_quote(version)}", "unknown-version")
+    decoded = _decode(obj, prepared, ver, True)
+    if decoded.fatal is not None:
+        raise CustomResourceError(str(decoded.fatal), "coerce")
+    return decoded.obj, decoded.unknown
 
 
 # --- decoding -----------------------------------------------------------------
