@@ -5,7 +5,7 @@ lists and frozen dataclasses out; none mutates its arguments.
 
 - :class:`FieldError` — upstream ``field.Error``; ``str()`` is the apiserver's message.
 - :func:`default_crd` — the ``SetDefaults`` of a manifest's apiVersion.
-- :func:`validate_crd` — upstream create validation of a CRD object as given.
+- :func:`validate_crd` — upstream ``ValidateCustomResourceDefinition`` of a CRD object as given (status included).
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.

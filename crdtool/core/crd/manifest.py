@@ -107,21 +107,30 @@ def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
 
 
 def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
-    """Validate a CRD object exactly as given (no defaulting), as upstream does on create.
+    """Upstream ``ValidateCustomResourceDefinition`` on a CRD object exactly as given.
 
-    A v1beta1-shaped dict is read field for field as upstream's internal type;
-    a v1-shaped dict (``apiVersion: apiextensions.k8s.io/v1``) is first
-    converted to it. Errors carry upstream's internal field paths. Objects
-    that cannot be decoded (wrong JSON types) yield the decoding error only.
+    No defaulting and no registry strategy: ``status`` is validated as
+    present, so a CRD without ``status.storedVersions`` gets
+    ``status.storedVersions: Invalid value: []: must have at least one stored
+    version`` and ``status.acceptedNames`` is checked like ``spec.names`` (as
+    upstream ``validation_test.go`` calls it). For what a create of the
+    manifest returns, use :func:`check_crd_manifest`.
 
-    Mirrors ``pkg/registry/customresourcedefinition/strategy.go``
-    (``PrepareForCreate`` + ``Validate``) over
-    ``pkg/apis/apiextensions/validation/validation.go``
-    (``ValidateCustomResourceDefinition``).
+    In: a CRD dict. A v1beta1-shaped dict (any ``apiVersion`` but
+    ``apiextensions.k8s.io/v1``) is read field for field as upstream's
+    internal type; a v1 dict is first converted to it. Out: the decoding
+    findings (unknown fields, wrong JSON types), then the validation errors in
+    upstream order, with upstream's internal field paths
+    (``spec.validation.openAPIV3Schema...`` for a v1 CRD whose versions share
+    one schema). An object that cannot be decoded (wrong JSON types) yields
+    the decoding error only. Never raises.
+
+    Mirrors ``pkg/apis/apiextensions/validation/validation.go``
+    ``ValidateCustomResourceDefinition``.
     """
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
-    from crdtool.core.crd.validation import validate_crd_create
+    from crdtool.core.crd.validation import validate_custom_resource_definition
 
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
@@ -130,5 +139,4 @@ def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors
-    validation_errors, _ = validate_crd_create(to_internal(decoded))
-    return errors + validation_errors
+    return errors + validate_custom_resource_definition(to_internal(decoded))
