@@ -60,28 +60,52 @@ def input_error_result(err: InputError) -> DocumentResult:
 
 
 def judge_document(doc: Document) -> DocumentResult:
-    """Judge one loaded document: a CRD gets the apiserver's verdict, anything else is skipped."""
+    """Judge one loaded document: a CRD (or a ``v1`` List of CRDs, item by item) gets the apiserver's verdict.
+
+    Anything else is skipped here (custom resources are judged by :func:`judge_custom_resource`).
+    """
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
+    list_crds = _list_crds(doc.data)
+    if list_crds:
+        # what `kubectl get crd -o yaml` prints: each item is a CRD create of its own
+        for i, item in list_crds:
+            _add_crd_findings(doc, item, f"items[{i}]", result)
+        result.status = "invalid" if result.errors else "valid"
+        return result
     if not is_crd(doc.data):
         if kind == "CustomResourceDefinition":
             result.note = f"apiVersion {api_version!r} is not one of {', '.join(CRD_API_VERSIONS)}"
         else:
             result.note = "not a CustomResourceDefinition"
         return result
-    verdict = check_crd_manifest(doc.data)
-    findings = [(duplicate_field(p), None) for p in doc.duplicate_keys]
-    findings += [(f.error, f.upstream_field) for f in verdict.findings]
-    for error, upstream_field in findings:
-        entry = error.to_dict()
-        pos = doc.position(error.field) if error.field else None
-        entry["line"], entry["column"] = pos if pos else (None, None)
-        if upstream_field:
-            entry["upstreamField"] = upstream_field
-        result.errors.append(entry)
-    result.warnings = list(verdict.warnings)
+    _add_crd_findings(doc, doc.data, "", result)
     result.status = "invalid" if result.errors else "valid"
     return result
+
+
+def _add_crd_findings(doc: Document, crd: dict[str, Any], prefix: str, result: DocumentResult) -> None:
+    """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) into ``result``."""
+    verdict = check_crd_manifest(crd)
+    findings = [(duplicate_field(p), None) for p in _duplicates_under(doc.duplicate_keys, prefix)]
+    findings += [(f.error, f.upstream_field) for f in verdict.findings]
+    for error, upstream_field in findings:
+        entry = _error_entry(doc, error, prefix)
+        if upstream_field:
+            entry["upstreamField"] = f"{prefix}.{upstream_field}" if prefix else upstream_field
+        result.errors.append(entry)
+    result.warnings.extend(f"{prefix}: {w}" if prefix else w for w in verdict.warnings)
+
+
+def _list_crds(data: Any) -> list[tuple[int, dict[str, Any]]]:
+    """The CRD items of a ``v1`` ``List`` (empty for anything else)."""
+    if not isinstance(data, dict) or not _is_list(data):
+        return []
+    return [(i, item) for i, item in enumerate(data["items"]) if is_crd(item)]
+
+
+def _has_crds(data: Any) -> bool:
+    return is_crd(data) or bool(_list_crds(data))
 
 
 # --- judging CRDs on every core -------------------------------------------------------
@@ -150,7 +174,10 @@ def run(paths: list[str], output: OutputFormat, crd_paths: list[str] | None = No
     for item in items:
         if isinstance(item, Document) and is_crd(item.data):
             catalog.add(item, from_flag=False)
-    crd_docs = [item for item in items if isinstance(item, Document) and is_crd(item.data)]
+        elif isinstance(item, Document):
+            for item_doc in _list_crd_documents(item):
+                catalog.add(item_doc, from_flag=False)
+    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)]
     crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs)))
     for item in items:
         if isinstance(item, InputError):
@@ -159,6 +186,8 @@ def run(paths: list[str], output: OutputFormat, crd_paths: list[str] | None = No
             result = crd_results[id(item)]
             catalog.record_verdict(item, result.status == "valid")
             results.append(result)
+        elif id(item) in crd_results:
+            results.append(_merge_list_results(crd_results[id(item)], judge_custom_resource(item, catalog)))
         else:
             results.append(judge_custom_resource(item, catalog))
     REPORTER_BY_NAME[output.value](results)
@@ -170,12 +199,34 @@ def run(paths: list[str], output: OutputFormat, crd_paths: list[str] | None = No
 
 
 def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
-    """The CRD documents of the ``--crd`` files (other documents there are ignored)."""
+    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored)."""
     if not crd_paths:
         return
     for item in load_inputs(crd_paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError) or is_crd(item.data):
             yield item
+        else:
+            yield from _list_crd_documents(item)
+
+
+def _list_crd_documents(doc: Document) -> list[Document]:
+    """Each CRD item of a List document as a document of its own (for matching custom resources)."""
+    out = []
+    for i, item in _list_crds(doc.data):
+        pos = doc.position(f"items[{i}]")
+        out.append(Document(doc.file, doc.index, pos[0] if pos else doc.line, item))
+    return out
+
+
+def _merge_list_results(crds: DocumentResult, others: DocumentResult) -> DocumentResult:
+    """One List's verdict: its CRD items' (``crds``) and its custom resources' (``others``)."""
+    if others.status not in ("valid", "invalid"):
+        return crds
+    crds.errors.extend(others.errors)
+    crds.warnings.extend(others.warnings)
+    crds.note = others.note
+    crds.status = "invalid" if crds.errors else "valid"
+    return crds
 
 
 # --- custom resources ---------------------------------------------------------------
@@ -280,7 +331,9 @@ def judge_custom_resource(doc: Document, catalog: CrdCatalog) -> DocumentResult:
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     if _is_list(doc.data):
-        objects = [(f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict)]
+        objects = [
+            (f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict) and not is_crd(item)
+        ]
     else:
         objects = [("", doc.data)]
     checked = 0
