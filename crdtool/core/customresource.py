@@ -791,7 +791,8 @@ def _validate_create(stored: dict[str, Any], prepared: PreparedCrd, ver: CrdVers
     # customResourceValidator.Validate
     errs.extend(validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata")))
     if ver.schema is not None:
-        errs.extend(validate_value(view, ver.schema, root))
+        # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>
+        errs.extend(validate_value(view, ver.schema, None))
     scale = ver.scale
     if scale is not None:
         errs.extend(_validate_scale(view, scale))
