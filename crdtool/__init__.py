@@ -9,7 +9,8 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
-- :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting.
+- :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
+  (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
 - :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
 
 Names are imported on first use (PEP 562), so ``import crdtool`` and the
@@ -41,6 +42,7 @@ _EXPORTS = {
     "CreateResult": "crdtool.core.customresource",
     "CustomResourceError": "crdtool.core.customresource",
     "apply_create": "crdtool.core.customresource",
+    "decode_object": "crdtool.core.customresource",
     "default": "crdtool.core.customresource",
     "prepare_crd": "crdtool.core.customresource",
     "prune": "crdtool.core.customresource",
@@ -72,6 +74,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         CreateResult,
         CustomResourceError,
         apply_create,
+        decode_object,
         default,
         prepare_crd,
         prune,

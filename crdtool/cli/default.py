@@ -1,7 +1,9 @@
-"""``crdtool default``: print custom resources as the apiserver would store them.
+"""``crdtool default``: print custom resources as the apiserver decodes them.
 
-Every object is decoded (pruned), defaulted and prepared for create exactly as
-``crdtool.core.customresource.apply_create`` does; the result is printed as
+Every object goes through the apiserver's request decoding exactly as
+``crdtool.core.customresource.decode_object`` does (pruning, non-nullable
+nulls, ObjectMeta, defaulting; nothing of the create strategy, so ``status``
+is kept); the result is printed as
 YAML documents (``---`` separated) or, with ``--output json``, as one JSON list.
 ``--in-place`` rewrites each object file atomically instead, keeping the
 comments and layout of what did not change.
@@ -27,7 +29,7 @@ from crdtool.core.crd.manifest import is_crd
 from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
-    apply_create,
+    decode_object,
     prepare_crd,
 )
 
@@ -160,7 +162,7 @@ def _default_one(
     prune: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     try:
-        result = apply_create(obj, _pick_crd(obj, crds), version, prune=prune, field_validation="Ignore", validate=False)
+        result = decode_object(obj, _pick_crd(obj, crds), version, prune=prune)
     except CustomResourceError as exc:
         raise CustomResourceError(f"{doc.file}:{_line(doc, prefix)}: {exc}", exc.reason) from None
     return result.stored, list(result.pruned)
