@@ -232,3 +232,17 @@ def test_status_is_kept_and_defaulted(tmp_path: Path) -> None:
     assert json.loads(out.stdout) == [
         {"apiVersion": "example.com/v1", "kind": "Job", "metadata": {"name": "j"}, "status": {"phase": "Pending"}}
     ]
+
+
+NUMBER_CRD = STATUS_CRD.replace("n: {type: integer, default: 1}", "small: {type: number}, big: {type: number}")
+
+
+def test_floats_are_printed_as_go_encoding_json_prints_them(tmp_path: Path) -> None:
+    crd = write(tmp_path, "crd.yaml", NUMBER_CRD)
+    cr = write(tmp_path, "cr.yaml", "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\nspec: {small: 1.0e-7, big: 1.0e20}\n")
+    out = crdtool("--crd", str(crd), "--output", "json", str(cr))
+    assert out.returncode == 0, out.stderr
+    assert '"small": 1e-7' in out.stdout and '"big": 100000000000000000000' in out.stdout
+    out = crdtool("--crd", str(crd), str(cr))
+    assert out.returncode == 0, out.stderr
+    assert "  small: 1e-7\n" in out.stdout and "  big: 100000000000000000000\n" in out.stdout

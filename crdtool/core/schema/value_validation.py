@@ -40,7 +40,6 @@ from crdtool.core.errors import (
     Path,
     duplicate,
     go_float,
-    go_float_exp,
     go_quote,
     internal_error,
     invalid,
@@ -50,6 +49,7 @@ from crdtool.core.errors import (
     too_many,
     type_invalid,
 )
+from crdtool.core.gojson import go_json_float
 from crdtool.core.schema.formats import effective_format, is_known_format, validate_format
 
 __all__ = [
@@ -273,13 +273,7 @@ def _go_json_string(s: str) -> str:
 def _go_json_float(f: float) -> str:
     if f != f or f in (math.inf, -math.inf):
         raise ValueError(f"json: unsupported value: {go_float(f)}")
-    a = abs(f)
-    if a != 0 and (a < 1e-6 or a >= 1e21):
-        s = go_float_exp(f)
-        if len(s) >= 4 and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
-            s = s[:-2] + s[-1]
-        return s
-    return format(Decimal(repr(f)).normalize(), "f")
+    return go_json_float(f)
 
 
 class _Lit(str):
