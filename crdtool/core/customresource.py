@@ -74,6 +74,7 @@ from crdtool.core.errors import (
     unknown_field,
     unmarshal_type_error,
 )
+from crdtool.core.crd.manifest import FIELD_VALIDATION_DIRECTIVES
 from crdtool.core.objectmeta import parse_group_version
 from crdtool.core.schema.defaulting import default as _structural_default
 from crdtool.core.schema.defaulting import prune_non_nullable_nulls
@@ -111,8 +112,6 @@ BLOCKING_ERROR_TYPES = frozenset(
         ErrorType.TYPE_INVALID.value,
     }
 )
-#: Server-side field validation directives (``metav1.FieldValidation*``).
-FIELD_VALIDATION_DIRECTIVES = ("Strict", "Warn", "Ignore")
 #: kubectl creates a namespaced object without a namespace in its context's namespace.
 DEFAULT_NAMESPACE = "default"
 #: ``names.SimpleNameGenerator``: 5 random characters after at most 58 of generateName.
