@@ -424,10 +424,30 @@ def test_effective_format(types: tuple[str, ...], fmt: str, kept: str) -> None:
         ("(?P<a-b>x)", "invalid named capture: `(?P<a-b>`"),
         ("a{1001}", "invalid repeat count: `{1001}`"),
         ("a\\", "trailing backslash at end of expression: ``"),
+        # regexp/syntax parse.go parsePerlFlags / isValidCaptureName, where RE2 differs
+        ("(?<!x)y", "invalid named capture: `(?<!x)y`"),
+        ("(?<=x)>y", "invalid named capture: `(?<=x)>`"),
+        ("(?P<é>x)", "invalid named capture: `(?P<é>`"),
+        ("(?<名>x)", "invalid named capture: `(?<名>`"),
+        ("a**(?P<é>x)", "invalid nested repetition operator: `**`"),
+        ("(?P<", "invalid or unsupported Perl syntax: `(?P`"),
+        (r"\pX", r"invalid character class range: `\pX`"),
+        ("(a{1000}){2}", "invalid repeat count: `{2}`"),
+        (r"x\C", r"invalid escape sequence: `\C`"),
     ],
 )
 def test_go_regexp_errors(pattern: str, error: str) -> None:
+    from crdtool.core.schema.structural import go_regexp_error
+
     assert compile_go_regexp(pattern) == f"error parsing regexp: {error}"
+    assert go_regexp_error(pattern) == f"error parsing regexp: {error}"  # one verdict for CRDs and objects
+
+
+@pytest.mark.parametrize("pattern", ["[(?P<é>x)]", r"\Q(?<=x)\E", "(?P<ok_1>x)", r"[[:alpha:](?<x]"])
+def test_named_capture_syntax_inside_classes_and_literals_is_not_a_group(pattern: str) -> None:
+    from crdtool.core.schema.structural import go_regexp_error
+
+    assert go_regexp_error(pattern) is None
 
 
 @pytest.mark.parametrize(

@@ -947,12 +947,16 @@ def compile_go_regexp(pattern: str) -> CompiledGoRegexp | str:
     text (``error parsing regexp: missing argument to repetition operator: `+```)
     when Go would reject the pattern.
     """
+    from crdtool.core.schema.structural import go_regexp_error
+
+    # one verdict on the syntax for CRD validation and value validation alike
+    syntax_error = go_regexp_error(pattern)
+    if syntax_error is not None:
+        return syntax_error
     src: str | None
     try:
         src = _Translator(pattern).translate()
-    except _RegexpError as e:
-        return str(e)
-    except (_Unsupported, RecursionError):
+    except (_RegexpError, _Unsupported, RecursionError):
         src = None
     rx2 = _re2_compile(pattern)
     if rx2 is not None:
