@@ -1124,10 +1124,16 @@ def _finalizer_warnings(finalizers: Any) -> list[str]:
         for msg in is_qualified_name(name):
             out.append(f"{fld}: {go_quote(name)}: {msg}")
         if "/" not in name and name not in _STANDARD_FINALIZERS:
-            out.append(
-                f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name to avoid accidental "
-                "conflicts with other finalizer writers"
-            )
+            if "." in name:
+                out.append(
+                    f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name including a path (/) "
+                    "to avoid accidental conflicts with other finalizer writers"
+                )
+            else:
+                out.append(
+                    f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name to avoid accidental "
+                    "conflicts with other finalizer writers"
+                )
     return out
 
 

@@ -336,11 +336,14 @@ def test_status_is_dropped_with_the_status_subresource() -> None:
 
 
 def test_finalizer_warnings() -> None:
-    result = apply_create(make_cr(finalizers=["example.com/ok", "kubernetes", "mine"]), make_crd())
+    # validator.go validateKubeFinalizerName: a name with a dot but no path gets its own text
+    result = apply_create(make_cr(finalizers=["example.com/ok", "kubernetes", "mine", "my.domain"]), make_crd())
     assert result.errors == []
     assert result.warnings == [
         ('metadata.finalizers: "mine": prefer a domain-qualified finalizer name to avoid accidental conflicts '
-         "with other finalizer writers")
+         "with other finalizer writers"),
+        ('metadata.finalizers: "my.domain": prefer a domain-qualified finalizer name including a path (/) '
+         "to avoid accidental conflicts with other finalizer writers"),
     ]
 
 
