@@ -99,7 +99,7 @@ def go_json_dumps(value: Any, indent: int | None = 2) -> str:
             inner = newline + pad * (depth + 1)
             pending: list[tuple[bool, Any, int]] = [(True, "{", 0)]
             for i, (k, v) in enumerate(item.items()):
-                pending.append((True, (item_sep if i else "") + inner + _json_str(str(k)) + ": ", 0))
+                pending.append((True, (item_sep if i else "") + inner + _json_key(k) + ": ", 0))
                 pending.append((False, v, depth + 1))
             pending.append((True, newline + pad * depth + "}", 0))
             stack.extend(reversed(pending))
@@ -133,6 +133,15 @@ def _scalar(v: Any) -> str:
             return go_json_float(v)
         return _json_str("NaN" if v != v else ("+Inf" if v > 0 else "-Inf"))
     return _json_str(v if isinstance(v, str) else str(v))
+
+
+def _json_key(k: Any) -> str:
+    """A mapping key as ``json.dumps`` converts it (``True`` -> ``"true"``, ``None`` -> ``"null"``)."""
+    if isinstance(k, str):
+        return _json_str(k)
+    if k is None or isinstance(k, (bool, int, float)):
+        return _json_str(_scalar(k).strip('"'))
+    return _json_str(str(k))
 
 
 def _json_str(s: str) -> str:
