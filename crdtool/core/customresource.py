@@ -1013,7 +1013,8 @@ def _validate_create(
             errs.append(invalid("<nil>", None, BLOCKING_ERROR_DETAIL))
         else:
             errs.extend(_validate_cel(view, ver, warnings))
-    warnings.extend(_finalizer_warnings(view["metadata"].get("finalizers")))
+    if not errs:  # rest.BeforeCreate asks WarningsOnCreate only once Validate passed
+        warnings.extend(_finalizer_warnings(view["metadata"].get("finalizers")))
     return errs
 
 

@@ -345,6 +345,9 @@ def test_finalizer_warnings() -> None:
         ('metadata.finalizers: "my.domain": prefer a domain-qualified finalizer name including a path (/) '
          "to avoid accidental conflicts with other finalizer writers"),
     ]
+    # rest.BeforeCreate: no WarningsOnCreate when validation fails
+    failing = apply_create(make_cr(finalizers=["mine"], namespace="Not_Valid"), make_crd())
+    assert failing.errors and failing.warnings == []
 
 
 def test_deprecated_version_warns() -> None:
