@@ -97,9 +97,10 @@ _crdtool() {
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --field-validation -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

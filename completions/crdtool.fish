@@ -62,4 +62,5 @@ complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -s h -l he
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -F
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l crd -r -F -d 'CRD manifest(s) to validate the custom resources among PATHS against (repeatable).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l output -x -a 'text json' -d 'Output format: text for people, json for machines.'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation, as kubectl\'s: unknown and duplicate fields are errors (Strict, the default), warnings (Warn: the verdict is validation\'s alone) or ignored (Ignore).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

@@ -90,6 +90,7 @@ _crdtool() {
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s) to validate the custom resources among PATHS against (repeatable).]:file:_files' \
             '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--field-validation)'--field-validation'[Server-side field validation, as kubectl'\''s\: unknown and duplicate fields are errors (Strict, the default), warnings (Warn\: the verdict is validation'\''s alone) or ignored (Ignore).]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

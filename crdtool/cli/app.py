@@ -44,6 +44,14 @@ app = typer.Typer(
 OUTPUT_HELP = "Output format: text for people, json for machines."
 
 
+class FieldValidation(str, enum.Enum):
+    """Server-side field validation directives (``metav1.FieldValidation*``; kubectl ``--validate``)."""
+
+    Strict = "Strict"
+    Warn = "Warn"
+    Ignore = "Ignore"
+
+
 def _print_version(value: bool) -> None:
     if value:
         from crdtool import __version__
@@ -96,6 +104,13 @@ def validate(
         None, "--crd", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
     ),
     output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    field_validation: FieldValidation = typer.Option(
+        FieldValidation.Strict,
+        "--field-validation",
+        case_sensitive=False,
+        help="Server-side field validation, as kubectl's: unknown and duplicate fields are errors (Strict, "
+        "the default), warnings (Warn: the verdict is validation's alone) or ignored (Ignore).",
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -103,7 +118,7 @@ def validate(
     """
     from crdtool.cli import validate as validate_cmd
 
-    return validate_cmd.run(paths, output, crd_paths=crd or [])
+    return validate_cmd.run(paths, output, crd_paths=crd or [], field_validation=field_validation.value)
 
 
 @app.command("sort-versions")

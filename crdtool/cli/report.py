@@ -7,7 +7,6 @@ Colour only on a terminal; Rich honours ``NO_COLOR`` (and ``FORCE_COLOR``).
 from __future__ import annotations
 
 import enum
-import json
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
@@ -27,9 +26,11 @@ def console(stderr: bool = False) -> Console:
 
 
 def write_json(data: Any, stream: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON with a trailing newline."""
+    """Print ``data`` as indented JSON with a trailing newline (floats as Go's encoding/json writes them)."""
+    from crdtool.core.gojson import go_json_dumps
+
     out = stream or sys.stdout
-    out.write(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    out.write(go_json_dumps(data, indent=2))
     out.write("\n")
 
 

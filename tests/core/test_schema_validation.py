@@ -292,8 +292,8 @@ V = f"{P}.properties[a].x-kubernetes-validations"
     [
         pytest.param({"rule": "self == 'x'"}, [], id="ok"),
         pytest.param({"rule": "  "}, [(R, f"{V}[0].rule", "rule is not specified")], id="rule-blank"),
-        pytest.param({"rule": "true", "message": "  "}, [(I, f"{V}[0].message", "message must be non-empty if specified")], id="message-blank"),
-        pytest.param({"rule": "true", "message": "a\nb"}, [(I, f"{V}[0].message", "message must not contain line breaks")], id="message-newline"),
+        pytest.param({"rule": "true", "message": "  "}, [(I, f"{V}[0].message", "must be non-empty if specified")], id="message-blank"),
+        pytest.param({"rule": "true", "message": "a\nb"}, [(I, f"{V}[0].message", "must not contain line breaks")], id="message-newline"),
         pytest.param({"rule": "true &&\ntrue"}, [(R, f"{V}[0].message", "message must be specified if rule contains line breaks")], id="rule-newline"),
         pytest.param({"rule": "true &&\ntrue", "message": "m"}, [], id="rule-newline-with-message"),
         pytest.param({"rule": "true", "messageExpression": " "},
@@ -304,11 +304,11 @@ V = f"{P}.properties[a].x-kubernetes-validations"
                      id="reason"),
         pytest.param({"rule": "true", "reason": "FieldValueForbidden"}, [], id="reason-ok"),
         pytest.param({"rule": "true", "fieldPath": " "},
-                     [(I, f"{V}[0].fieldPath", "fieldPath must be non-empty if specified"),
-                      (I, f"{V}[0].fieldPath", "fieldPath must be a valid path")], id="fieldPath-blank"),
+                     [(I, f"{V}[0].fieldPath", "must be non-empty if specified"),
+                      (I, f"{V}[0].fieldPath", "must be a valid path")], id="fieldPath-blank"),
         pytest.param({"rule": "true", "fieldPath": ".a\n"},
-                     [(I, f"{V}[0].fieldPath", "fieldPath must not contain line breaks"),
-                      (I, f"{V}[0].fieldPath", "fieldPath must be a valid path")], id="fieldPath-newline"),
+                     [(I, f"{V}[0].fieldPath", "must not contain line breaks"),
+                      (I, f"{V}[0].fieldPath", "must be a valid path")], id="fieldPath-newline"),
     ],
 )
 def test_validation_rule_fields(rule: dict[str, Any], expected: list[tuple[str, str, str]]) -> None:
@@ -326,7 +326,7 @@ def test_field_path(field_path: str, ok: bool) -> None:
     errs = run_full(rules_on_a({"rule": "true", "fieldPath": field_path}, prop=prop))
     assert (errs == []) is ok
     if not ok:
-        assert [(e.type, e.field, e.detail) for e in errs] == [(I, f"{V}[0].fieldPath", "fieldPath must be a valid path")]
+        assert [(e.type, e.field, e.detail) for e in errs] == [(I, f"{V}[0].fieldPath", "must be a valid path")]
 
 
 def test_valid_field_path_messages() -> None:

@@ -484,9 +484,9 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
         if not trimmed_rule:
             errs.append(required(p.child("rule"), "rule is not specified"))
         elif message and not trimmed_msg:
-            errs.append(invalid(p.child("message"), message, "message must be non-empty if specified"))
+            errs.append(invalid(p.child("message"), message, "must be non-empty if specified"))
         elif _has_newlines(trimmed_msg):
-            errs.append(invalid(p.child("message"), message, "message must not contain line breaks"))
+            errs.append(invalid(p.child("message"), message, "must not contain line breaks"))
         elif _has_newlines(trimmed_rule) and not trimmed_msg:
             errs.append(required(p.child("message"), "message must be specified if rule contains line breaks"))
         if message_expr and not _go_trim_space(message_expr):
@@ -496,13 +496,13 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
             errs.append(not_supported(p.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
         field_path = rule.get("fieldPath") or ""
         if field_path and not _go_trim_space(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must be non-empty if specified"))
+            errs.append(invalid(p.child("fieldPath"), field_path, "must be non-empty if specified"))
         if _has_newlines(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must not contain line breaks"))
+            errs.append(invalid(p.child("fieldPath"), field_path, "must not contain line breaks"))
         if field_path:
             ss = _node_structural(f)
             if ss is not None and valid_field_path(field_path, ss)[2] is not None:
-                errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must be a valid path"))
+                errs.append(invalid(p.child("fieldPath"), field_path, "must be a valid path"))
     return errs
 
 
