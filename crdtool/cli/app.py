@@ -11,14 +11,17 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import signal
 import sys
 import tempfile
 import traceback
 from typing import Any, Callable, Optional
 
 import typer
+import typer.core
 
 from crdtool.cli.report import OutputFormat
+from crdtool.cli.reporters import CheckOutput
 
 
 class ExitStatus(enum.IntEnum):
@@ -31,9 +34,34 @@ class ExitStatus(enum.IntEnum):
     INTERRUPTED = 130
 
 
+#: Shown at the end of every --help.
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 findings (an invalid manifest, a change --check would make, a failed round trip); "
+    "2 usage or input error; 3 a crdtool bug (a crash log is written and its path printed); 130 interrupted."
+)
+
+class _Command(typer.core.TyperCommand):
+    """Usage lines in the POSIX style: ``crdtool validate [OPTIONS] PATH...``.
+
+    Typer would print a required argument's metavar in braces (``{paths}...``).
+    """
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name != "argument":
+                continue
+            name = param.metavar or (param.name or "").upper()
+            if param.nargs != 1 and not name.endswith("..."):
+                name += "..."
+            pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
 app = typer.Typer(
     name="crdtool",
     help="Validate, convert and test Kubernetes CustomResourceDefinitions offline, as kube-apiserver does.",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -42,6 +70,15 @@ app = typer.Typer(
 )
 
 OUTPUT_HELP = "Output format: text for people, json for machines."
+CHECK_OUTPUT_HELP = (
+    "Output format: text (people), json (machines), github (workflow annotations; the default when "
+    "GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML)."
+)
+QUIET_HELP = "Show only failures and the summary."
+EXCLUDE_HELP = "Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable."
+SKIP_KIND_HELP = "Skip documents of this kind (Kind or apiVersion/Kind); repeatable."
+EXIT_ZERO_HELP = "Exit 0 even when there are findings (input errors still exit 2)."
+CONFIG_HELP = "Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards)."
 
 
 def _print_version(value: bool) -> None:
@@ -73,6 +110,9 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
     def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
             status = int(command(*args, **kwargs) or 0)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _end_on_closed_pipe()
         except KeyboardInterrupt:
             print("crdtool: interrupted", file=sys.stderr)
             status = ExitStatus.INTERRUPTED
@@ -88,25 +128,68 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-@app.command("validate")
+def _config(command: str, path: Optional[str]) -> Any:
+    """The configuration for ``command``; a broken file is a usage error (exit 2)."""
+    from crdtool.cli.config import ConfigError, load_config
+
+    try:
+        return load_config(command, path)
+    except ConfigError as exc:
+        print(f"crdtool: {exc}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE)) from None
+
+
+def _output_name(cli: Optional[enum.Enum], config: Any, allowed: tuple[str, ...]) -> str:
+    """``--output``, else the configuration's ``output``, else github under GitHub Actions, else text."""
+    from crdtool.cli.reporters import choose_output
+
+    configured = config.get("output")
+    if configured is not None and configured not in allowed:
+        print(f"crdtool: {config.path}: output must be one of {', '.join(allowed)}, not {configured!r}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE))
+    name = choose_output(cli.value if cli is not None else None, configured)
+    return name if name in allowed else "text"
+
+
+@app.command("validate", cls=_Command, epilog=EXIT_CODES)
 @handled
 def validate(
-    paths: list[str] = typer.Argument(..., help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin."),
-    crd: Optional[list[str]] = typer.Option(
-        None, "--crd", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
+    paths: list[str] = typer.Argument(
+        ..., metavar="PATH...", help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin.", show_default=False
     ),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    crd: Optional[list[str]] = typer.Option(
+        None, "--crd", metavar="FILE", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
+    ),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    quiet: Optional[bool] = typer.Option(None, "--quiet/--no-quiet", "-q", help=QUIET_HELP, show_default=False),
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help=EXCLUDE_HELP),
+    skip_kind: Optional[list[str]] = typer.Option(None, "--skip-kind", metavar="KIND", help=SKIP_KIND_HELP),
+    exit_zero: Optional[bool] = typer.Option(None, "--exit-zero/--no-exit-zero", help=EXIT_ZERO_HELP, show_default=False),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
-    Exit 0 when everything is valid, 1 when anything is invalid, 2 on input errors.
+    Exit 0 when everything is valid, 1 when anything is invalid, 2 on usage or input errors.
     """
     from crdtool.cli import validate as validate_cmd
+    from crdtool.cli.config import pick
+    from crdtool.cli.progress import DelayedProgress
 
-    return validate_cmd.run(paths, output, crd_paths=crd or [])
+    settings = _config("validate", config)
+    kinds = [k.strip() for value in pick(skip_kind, settings, "skip-kind", []) for k in value.split(",") if k.strip()]
+    return validate_cmd.run(
+        paths,
+        _output_name(output, settings, tuple(m.value for m in CheckOutput)),
+        crd_paths=pick(crd, settings, "crd", []),
+        quiet=bool(pick(quiet, settings, "quiet", False)),
+        exclude=pick(exclude, settings, "exclude", []),
+        skip_kinds=kinds,
+        exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
+        progress=DelayedProgress("validating"),
+    )
 
 
-@app.command("sort-versions")
+@app.command("sort-versions", cls=_Command, epilog=EXIT_CODES)
 @handled
 def sort_versions(
     versions: Optional[list[str]] = typer.Argument(None, help="Versions to sort; read one per line from stdin when absent."),
@@ -124,7 +207,7 @@ class UpgradeTarget(str, enum.Enum):
     v1beta1 = "v1beta1"
 
 
-@app.command("upgrade-manifest")
+@app.command("upgrade-manifest", cls=_Command, epilog=EXIT_CODES)
 @handled
 def upgrade_manifest(
     paths: list[str] = typer.Argument(..., help="CRD manifests: files, directories or - for stdin."),
@@ -157,7 +240,7 @@ class DefaultOutput(str, enum.Enum):
     json = "json"
 
 
-@app.command("default")
+@app.command("default", cls=_Command, epilog=EXIT_CODES)
 @handled
 def default(
     objects: list[str] = typer.Argument(..., help="Custom resources: files, directories or - for stdin."),
@@ -179,7 +262,7 @@ def default(
     )
 
 
-@app.command("fuzz-roundtrip")
+@app.command("fuzz-roundtrip", cls=_Command, epilog=EXIT_CODES)
 @handled
 def fuzz_roundtrip(
     target: str = typer.Argument(..., help="The conversion function: module:function or path/to/file.py:function."),
@@ -200,6 +283,25 @@ def fuzz_roundtrip(
     return fuzz_cmd.run(
         target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay, output=output
     )
+
+
+def _end_on_closed_pipe() -> None:
+    """The reader of stdout went away (``crdtool ... | head``): end as POSIX tools do, by SIGPIPE.
+
+    No message, no crash log and no exit status that could pass for a verdict:
+    the shell sees 141 (128 + SIGPIPE), as for ``yes | head``. Python's docs
+    recipe first points stdout at /dev/null so that no later flush fails.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sigpipe = getattr(signal, "SIGPIPE", None)
+    if sigpipe is not None:
+        signal.signal(sigpipe, signal.SIG_DFL)
+        os.kill(os.getpid(), sigpipe)
+    raise typer.Exit(128 + (sigpipe or 13))
 
 
 def _crash_log(exc: BaseException) -> str:
