@@ -55,9 +55,9 @@ def console(stderr: bool = False) -> Console:
 
 def write_json(data: Any, stream: TextIO | None = None) -> None:
     """Print ``data`` as indented JSON with a trailing newline."""
-    out = stream or sys.stdout
-    out.write(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-    out.write("\n")
+    from crdtool.cli.reporters import write_text
+
+    write_text(stream or sys.stdout, json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 @dataclass

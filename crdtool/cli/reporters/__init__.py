@@ -101,6 +101,18 @@ class CheckRun:
         return [f for c in self.cases for f in c.findings]
 
 
+#: Large outputs are written in pieces of this many characters, so that a reader that goes away
+#: (``| head``) is noticed at the next piece rather than after one huge write some kernels complete.
+CHUNK = 1 << 16
+
+
+def write_text(stream: TextIO, text: str) -> None:
+    """Write ``text`` to ``stream`` in :data:`CHUNK`-sized pieces, then flush."""
+    for start in range(0, len(text), CHUNK):
+        stream.write(text[start:start + CHUNK])
+    stream.flush()
+
+
 def _text(run: CheckRun, stream: TextIO) -> None:
     run.render_text()
 

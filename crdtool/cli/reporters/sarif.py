@@ -16,7 +16,7 @@ import os
 import urllib.parse
 from typing import Any, TextIO
 
-from crdtool.cli.reporters import CheckRun, Finding
+from crdtool.cli.reporters import CheckRun, Finding, write_text
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -106,5 +106,4 @@ def document(run: CheckRun) -> dict[str, Any]:
 
 
 def report(run: CheckRun, stream: TextIO) -> None:
-    stream.write(json.dumps(document(run), indent=2, ensure_ascii=False) + "\n")
-    stream.flush()
+    write_text(stream, json.dumps(document(run), indent=2, ensure_ascii=False) + "\n")
