@@ -243,22 +243,28 @@ class DefaultOutput(str, enum.Enum):
 @app.command("default", cls=_Command, epilog=EXIT_CODES)
 @handled
 def default(
-    objects: list[str] = typer.Argument(..., help="Custom resources: files, directories or - for stdin."),
-    crd: str = typer.Option(..., "--crd", help="The CRD manifest whose schema applies."),
+    objects: list[str] = typer.Argument(..., metavar="OBJECT...", help="Custom resources: files, directories or - for stdin.", show_default=False),
+    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s) whose schemas apply, matched by group and kind (repeatable)."),
     version: Optional[str] = typer.Option(None, "--version", help="CRD version to use (default: each object's apiVersion)."),
     output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", help="yaml (default) or json (a JSON list)."),
     no_prune: bool = typer.Option(False, "--no-prune", help="Apply defaults only; do not prune unknown fields."),
     show_pruned: bool = typer.Option(False, "--show-pruned", help="List the pruned paths on stderr."),
     in_place: bool = typer.Option(False, "--in-place", help="Rewrite each object file atomically in place."),
+    only_custom_resources: bool = typer.Option(
+        False, "--only-custom-resources", help="Leave out documents that are not custom resources of the given CRDs."
+    ),
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
-    Exit 0 on success, 2 on usage or input errors (objects not matching the CRD, unserved versions).
+    Documents that are not custom resources of the given CRDs pass through unchanged. Exit 0 on success, 2 on
+    usage or input errors (objects of versions the CRD does not define or serve); the other objects are still
+    printed.
     """
     from crdtool.cli import default as default_cmd
 
     return default_cmd.run(
-        objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned, in_place=in_place
+        objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned,
+        in_place=in_place, only_custom_resources=only_custom_resources,
     )
 
 
