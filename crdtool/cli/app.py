@@ -192,7 +192,9 @@ def validate(
 @app.command("sort-versions", cls=_Command, epilog=EXIT_CODES)
 @handled
 def sort_versions(
-    versions: Optional[list[str]] = typer.Argument(None, help="Versions to sort; read one per line from stdin when absent."),
+    versions: Optional[list[str]] = typer.Argument(
+        None, metavar="VERSION...", help="Versions to sort; read one per line from stdin when absent.", show_default=False
+    ),
     crd: Optional[str] = typer.Option(None, "--crd", help="Sort the spec.versions of the CRD in this file."),
     output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
 ) -> int:
@@ -210,7 +212,7 @@ class UpgradeTarget(str, enum.Enum):
 @app.command("upgrade-manifest", cls=_Command, epilog=EXIT_CODES)
 @handled
 def upgrade_manifest(
-    paths: list[str] = typer.Argument(..., help="CRD manifests: files, directories or - for stdin."),
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="CRD manifests: files, directories or - for stdin.", show_default=False),
     to: UpgradeTarget = typer.Option(..., "--to", help="Target apiextensions.k8s.io version."),
     output_file: Optional[str] = typer.Option(
         None, "-o", "--output-file", help="Write the result (or the diff) here, atomically (default: stdout)."
