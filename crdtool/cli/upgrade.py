@@ -33,9 +33,10 @@ Reports go to stderr (text, Rich): one header per converted document
 (``FILE:LINE: NAME: converted FROM -> TO``; ``would convert`` with ``--check``)
 and one line per note of ``upgrade_crd``: ``FILE:LINE: KIND: PATH: CHANGE
 (REASON)`` -- for a "manual" note, the apiserver's message ``PATH: REASON``.
-LINE is the line in the *converted* text (what stdout, ``-o`` and
-``--in-place`` write, the ``+++`` side of ``--diff``). A summary line ends the
-report. Input errors are one line each, ``FILE:LINE:COLUMN: MESSAGE``; the
+FILE and LINE are the *input*'s (a value copied or moved is shown where it
+came from, a field added at its nearest ancestor), notes sorted by line;
+the JSON report also gives ``outputLine``, the line in the converted text.
+A summary line ends the report. Input errors are one line each, ``FILE:LINE:COLUMN: MESSAGE``; the
 other files and documents are still processed, and on stdout a document that
 cannot be loaded is passed through as it is (``--in-place`` leaves its file
 alone, ``-o`` writes nothing).
@@ -59,8 +60,10 @@ alone, ``-o`` writes nothing).
           "from": str, "to": str, # full apiVersions
           "changed": bool,        # false when the conversion changed nothing (a decode error)
           "layout": str,          # patched | expanded | regenerated | unchanged (see yamledit)
+          "outputLine": int,      # line of the document in the converted text
           "notes": [{"kind": str, "path": str, "change": str, "reason": str,
-                     "line": int}]   # line in the converted text
+                     "line": int,         # line in the input (sorted by it)
+                     "outputLine": int}]  # line in the converted text
         }],
         "errors": [{"file", "line", "column", "message", "index"}]
       }]
@@ -120,7 +123,8 @@ class DocumentResult:
     target: str
     changed: bool
     layout: str
-    notes: list[tuple[Any, int]] = field(default_factory=list)  # (Note, line in the converted text)
+    notes: list[tuple[Any, int]] = field(default_factory=list)  # (Note, line in the input), sorted by line
+    note_out_lines: list[int] = field(default_factory=list)  # each note's line in the converted text
     out_line: int = 0  # line of the document in the converted text
 
     @property
@@ -136,9 +140,11 @@ class DocumentResult:
             "to": self.target,
             "changed": self.changed,
             "layout": self.layout,
+            "outputLine": self.out_line,
             "notes": [
-                {"kind": n.kind, "path": str(n.path), "change": n.change, "reason": n.reason, "line": line}
-                for n, line in self.notes
+                {"kind": n.kind, "path": str(n.path), "change": n.change, "reason": n.reason, "line": line,
+                 "outputLine": out}
+                for (n, line), out in zip(self.notes, self.note_out_lines or [line for _, line in self.notes])
             ],
         }
 
@@ -381,12 +387,61 @@ def _convert_document(
         notes.append(_note("", "written afresh", "the document's comments and layout could not be kept", "warning"))
     positioned = rewrite.document if rewrite.document is not None else doc
     shift = out_line - 1 if rewrite.document is not None else out_line - chunk_line
+    placed = []
     for note in notes:
         pos = positioned.position(str(note.path)) if note.path else None
-        line = (pos[0] if pos else positioned.line) + shift
-        doc_result.notes.append((note, line))
+        placed.append((input_line(doc, note), note, (pos[0] if pos else positioned.line) + shift))
+    placed.sort(key=lambda entry: entry[0])  # stable: notes of one line keep upgrade_crd's order
+    doc_result.notes = [(note, line) for line, note, _ in placed]
+    doc_result.note_out_lines = [out for _, _, out in placed]
     result.documents.append(doc_result)
     return rewrite.text
+
+
+_SOURCE_RE = re.compile(r"\b(?:copied|moved) from (spec[^\s,*]*(?:\[\*\][^\s,]*)?)")
+
+
+def input_line(doc: Document, note: Any) -> int:
+    """The line of the input document a note is about.
+
+    The note's path is a path of the *converted* manifest. A value copied or
+    moved (``"copied from spec.validation"``) is shown where it came from;
+    a path the input has (a removed field) where it is; a field the
+    conversion adds at its nearest ancestor the input has.
+    """
+    match = _SOURCE_RE.search(note.change or "")
+    path = match.group(1).replace("[*]", "[0]") if match else _input_path(doc.data, str(note.path))
+    if not path:
+        return doc.line
+    pos = doc.position(path)
+    return pos[0] if pos else doc.line
+
+
+# Per-version fields of v1 and the top-level fields v1beta1 may hold them in (v1beta1 -> v1 copies
+# them down, v1 -> v1beta1 hoists identical ones up).
+_PER_VERSION = (("schema", "validation"), ("subresources", "subresources"),
+                ("additionalPrinterColumns", "additionalPrinterColumns"))
+_VERSION_FIELD_RE = re.compile(r"spec\.versions\[(\d+)\]\.(schema|subresources|additionalPrinterColumns)(?=$|[.\[])")
+_TOP_FIELD_RE = re.compile(r"spec\.(validation|subresources|additionalPrinterColumns)(?=$|[.\[])")
+
+
+def _input_path(data: dict[str, Any], path: str) -> str:
+    """``path`` of the converted manifest as the input spells it, where a per-version field moved."""
+    from crdtool.cli.positions import _lookup
+
+    if not path or _lookup(data, path) is not None:
+        return path
+    m = _VERSION_FIELD_RE.match(path)
+    if m:
+        top = dict(_PER_VERSION)[m.group(2)]
+        if _lookup(data, f"spec.{top}") is not None:
+            return f"spec.{top}{path[m.end():]}"
+    m = _TOP_FIELD_RE.match(path)
+    if m:
+        per_version = {t: v for v, t in _PER_VERSION}[m.group(1)]
+        if _lookup(data, f"spec.versions[0].{per_version}") is not None:
+            return f"spec.versions[0].{per_version}{path[m.end():]}"
+    return path
 
 
 def _convert_json_stream(
@@ -413,7 +468,7 @@ def _convert_json_stream(
             changed = changed or not yamledit.same(data, new)
             doc_result = DocumentResult(doc.index, doc.line, _name(data), str(source), target,
                                         not yamledit.same(data, new), "regenerated")
-            doc_result.notes = [(n, doc.line) for n in notes]
+            doc_result.notes = sorted(((n, input_line(doc, n)) for n in notes), key=lambda entry: entry[1])
             result.documents.append(doc_result)
         parts.append(json.dumps(value, indent=indent, ensure_ascii=False))
     if not changed:
@@ -548,7 +603,7 @@ def _text_report(results: list[FileResult], check: bool, err: Any) -> None:
             if not d.changed:
                 verb = "cannot convert"
             what = escape(d.name) if d.name else "CustomResourceDefinition"
-            err.print(f"[bold]{escape(r.file)}:{d.out_line}[/]: {what}: {verb} {escape(d.source)} -> {escape(d.target)}")
+            err.print(f"[bold]{escape(r.file)}:{d.line}[/]: {what}: {verb} {escape(d.source)} -> {escape(d.target)}")
             for note, line in d.notes:
                 style = _KIND_STYLE.get(note.kind, "")
                 body = _note_text(note)
