@@ -20,6 +20,7 @@ version, a schema the generator cannot satisfy).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -27,7 +28,9 @@ import inspect
 import os
 import random
 import sys
+import time
 import traceback
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from rich.markup import escape
@@ -67,6 +70,15 @@ def run(
         err.print(f"crdtool: {escape(str(exc))}")
         return 2
 
+    with hypothesis_storage(hypothesis_dir()):
+        return _run(target, crd_doc, selected, convert, target_id, examples=examples, seed=seed, timeout=timeout,
+                    replay=replay, output=output, err=err)
+
+
+def _run(
+    target: str, crd_doc: dict[str, Any], selected: list[Any], convert: Callable[..., Any], target_id: str, *,
+    examples: int, seed: int | None, timeout: float, replay: bool, output: Any, err: Any,
+) -> int:
     from crdtool.core.fuzz import apiserver_validator
     from crdtool.core.fuzz.properties import PairResult, run_pair
 
@@ -80,7 +92,9 @@ def run(
     extra = apiserver_validator(crd_doc)
     pairs = [(a, b) for a in selected for b in selected]
     results: list[PairResult] = []
-    with _Progress(err.is_terminal, examples) as progress:
+    from crdtool.cli.progress import wanted
+
+    with _Progress(wanted(), examples) as progress:
         for a, b in pairs:
             tick = progress.start(f"{a.version} → {b.version}")
             results.append(
@@ -91,7 +105,7 @@ def run(
             )
             progress.finish()
 
-    if output is OutputFormat.json:
+    if str(getattr(output, "value", output)) == "json":
         write_json(_json_report(results, examples, seed))
     else:
         _text_report(results, target, first, examples, seed, replay, extra is not None)
@@ -184,10 +198,15 @@ def load_target(target: str) -> tuple[Callable[..., Any], str]:
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
-    if is_file:
-        module, target_id = _import_file(module_part), os.path.abspath(module_part) + ":" + attr
-    else:
-        module, target_id = _import_module(module_part), target
+    # No __pycache__ beside the user's converter: the run writes nothing outside the cache directory.
+    saved_dont_write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        if is_file:
+            module, target_id = _import_file(module_part), os.path.abspath(module_part) + ":" + attr
+        else:
+            module, target_id = _import_module(module_part), target
+    finally:
+        sys.dont_write_bytecode = saved_dont_write
     fn: Any = module
     for part in attr.split("."):
         if not hasattr(fn, part):
@@ -266,6 +285,32 @@ def cache_dir() -> str:
     return os.path.join(os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR, "fuzz")
 
 
+def hypothesis_dir() -> str:
+    """hypothesis's own storage (what it would put in ``./.hypothesis``): ``$CRDTOOL_CACHE_DIR/hypothesis``."""
+    return os.path.join(os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR, "hypothesis")
+
+
+@contextlib.contextmanager
+def hypothesis_storage(path: str) -> Iterator[None]:
+    """Point hypothesis's storage directory (constants and Unicode caches, ``.hypothesis``) at ``path``
+    for the duration, so that a run writes nothing outside the cache directory; restored afterwards
+    (the command may run inside a process that uses hypothesis itself, such as a test suite)."""
+    import hypothesis.configuration as configuration
+
+    saved_env = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    saved_home = vars(configuration).get("__hypothesis_home_directory")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = path
+    configuration.set_hypothesis_home_dir(path)
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            os.environ.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+        else:
+            os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = saved_env
+        configuration.set_hypothesis_home_dir(saved_home)
+
+
 def open_database() -> tuple[Any, str | None]:
     """A hypothesis directory database under :func:`cache_dir`, or an in-memory one if it is not writable."""
     from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
@@ -286,17 +331,32 @@ def open_database() -> tuple[Any, str | None]:
 
 
 class _Progress:
-    """A Rich progress bar per version pair on a terminal (stderr); nothing otherwise."""
+    """A Rich progress bar per version pair on stderr, where a person watches (:func:`crdtool.cli.progress.wanted`),
+    once the run has lasted the progress delay (about 2 s); nothing otherwise."""
 
     def __init__(self, enabled: bool, total: int) -> None:
+        from crdtool.cli.progress import _delay
+
         self.enabled = enabled
         self.total = total
+        self.delay = _delay()
+        self.started = time.monotonic()
         self.progress: Any = None
         self.task: Any = None
+        self.description = ""
         self.done = 0
 
     def __enter__(self) -> _Progress:
-        if self.enabled:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def _show(self) -> bool:
+        if self.progress is None:
+            if time.monotonic() - self.started < self.delay:
+                return False
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.progress = Progress(
@@ -304,26 +364,27 @@ class _Progress:
                 console=console(stderr=True),
             )
             self.progress.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.progress is not None:
-            self.progress.stop()
+        if self.task is None:
+            self.task = self.progress.add_task(self.description, total=self.total, completed=self.done)
+        return True
 
     def start(self, description: str) -> Callable[[], None] | None:
-        if self.progress is None:
+        if not self.enabled:
             return None
         self.done = 0
-        self.task = self.progress.add_task(description, total=self.total)
+        self.description = description
+        self.task = None
+        self._show()
         return self._tick
 
     def _tick(self) -> None:
         if self.done < self.total:
             self.done += 1
-            self.progress.update(self.task, completed=self.done)
+            if self._show():
+                self.progress.update(self.task, completed=self.done)
 
     def finish(self) -> None:
-        if self.progress is not None and self.task is not None:
+        if self.enabled and self._show():
             self.progress.update(self.task, completed=self.total)
 
 
@@ -350,6 +411,15 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
+def _split_traceback(error: str) -> tuple[str, str]:
+    """``(what happened, traceback)``: the text before a ``Traceback`` line and from it on."""
+    lines = error.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return error, ""
+
+
 def _text_report(
     results: list[Any], target: str, first: Any, examples: int, seed: int, replay: bool, cel: bool
 ) -> None:
@@ -370,6 +440,7 @@ def _text_report(
             status = f"[green]ok[/green]  {r.examples} examples"
         out.print(f"  {escape(pair):<24} {status}")
     failures = [r for r in results if r.failure is not None]
+    seen_tracebacks: dict[str, int] = {}
     for n, r in enumerate(failures, 1):
         f = r.failure
         out.print()
@@ -377,7 +448,15 @@ def _text_report(
         for note in r.notes:
             out.print(f"  [yellow]note[/yellow]: {escape(note)}")
         if f.error:
-            out.print(_indent(f.error, "  "), markup=False, highlight=False)
+            head, trace = _split_traceback(f.error)
+            if trace and trace in seen_tracebacks:
+                # Several version pairs failing the same way: the traceback once, a pointer after that.
+                out.print(_indent(head, "  "), markup=False, highlight=False)
+                out.print(f"  (the same traceback as failure {seen_tracebacks[trace]})", markup=False, highlight=False)
+            else:
+                if trace:
+                    seen_tracebacks[trace] = n
+                out.print(_indent(f.error, "  "), markup=False, highlight=False)
         out.print("  [bold]input[/bold] (shrunk):")
         out.print(_indent(_yaml(f.input)), markup=False)
         if f.converted is not None:
