@@ -293,6 +293,43 @@ def fuzz_roundtrip(
     )
 
 
+@app.command("schema", cls=_Command, epilog=EXIT_CODES)
+@handled
+def schema(
+    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s): every CRD in them is exported (repeatable)."),
+    version: Optional[str] = typer.Option(None, "--version", help="Export only this version (default: every version)."),
+    output_dir: Optional[str] = typer.Option(
+        None, "-o", "--output-dir", metavar="DIR", help="Write DIR/{kind}_{version}.json for each (default: the one schema on stdout)."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="additionalProperties: false where the apiserver prunes unknown fields."),
+) -> int:
+    """Export each CRD version's structural schema as JSON Schema (draft 2020-12), for editors and other validators.
+
+    apiVersion and kind are pinned by const; CEL, list-map and metadata rules are not expressible (each schema's
+    description says so). Exit 0 on success, 2 on usage or input errors (an invalid CRD, an unknown version).
+    """
+    from crdtool.cli import schema as schema_cmd
+
+    return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict)
+
+
+class Shell(str, enum.Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command("completion", cls=_Command, epilog=EXIT_CODES)
+@handled
+def completion(shell: Shell = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish.", show_default=False)) -> int:
+    """Print the shell completion script for bash, zsh or fish (see the README for where to put it)."""
+    from crdtool.cli.completion import GENERATORS, command_specs
+    from crdtool.cli.reporters import write_text
+
+    write_text(sys.stdout, GENERATORS[shell.value](command_specs()))
+    return 0
+
+
 def _end_on_closed_pipe() -> None:
     """The reader of stdout went away (``crdtool ... | head``): end as POSIX tools do, by SIGPIPE.
 
