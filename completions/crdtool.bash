@@ -37,7 +37,7 @@ _crdtool() {
         --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
@@ -72,7 +72,7 @@ _crdtool() {
         case "$prev" in
         --to) COMPREPLY=($(compgen -W "v1 v1beta1" -- "$cur")); return ;;
         -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--to -o --output-file --in-place --check --diff --fix --output -h --help" -- "$cur"))

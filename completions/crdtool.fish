@@ -25,7 +25,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l examples 
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l seed -r -F -d 'Seed for a reproducible run.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l timeout -r -F -d 'Seconds one conversion call may take.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l replay -d 'Replay only the failures saved by earlier runs.'
-complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l output -x -a 'text json' -d 'Output format: text for people, json for machines.'
+complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -F
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -l crd -r -F -d 'CRD manifest(s): every CRD in them is exported (repeatable).'
@@ -44,7 +44,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l in-plac
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l check -d 'Exit 1 if anything would change; write nothing (for CI).'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l diff -d 'Print a unified diff instead of the result.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l fix -d 'Repair what can be repaired mechanically (e.g. type: object beside properties).'
-complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l output -x -a 'text json' -d 'json (with --check, --in-place or -o) reports the changes as JSON.'
+complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l output -x -a 'text json github sarif junit' -d 'text (stderr), or with --check, --in-place or -o: json, github, sarif or junit on stdout (github is the default there when GITHUB_ACTIONS=true).'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -F
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l crd -r -F -d 'CRD manifest(s) to validate the custom resources among PATHS against (repeatable).'

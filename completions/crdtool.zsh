@@ -41,7 +41,7 @@ _crdtool() {
             '(--seed)'--seed'[Seed for a reproducible run.]:file:_files' \
             '(--timeout)'--timeout'[Seconds one conversion call may take.]:file:_files' \
             '(--replay)'--replay'[Replay only the failures saved by earlier runs.]' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -69,7 +69,7 @@ _crdtool() {
             '(--check)'--check'[Exit 1 if anything would change; write nothing (for CI).]' \
             '(--diff)'--diff'[Print a unified diff instead of the result.]' \
             '(--fix)'--fix'[Repair what can be repaired mechanically (e.g. type\: object beside properties).]' \
-            '(--output)'--output'[json (with --check, --in-place or -o) reports the changes as JSON.]:value:(text json)' \
+            '(--output)'--output'[text (stderr), or with --check, --in-place or -o\: json, github, sarif or junit on stdout (github is the default there when GITHUB_ACTIONS=true).]:value:(text json github sarif junit)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

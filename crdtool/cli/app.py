@@ -221,8 +221,10 @@ def upgrade_manifest(
     check: bool = typer.Option(False, "--check", help="Exit 1 if anything would change; write nothing (for CI)."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the result."),
     fix: bool = typer.Option(False, "--fix", help="Repair what can be repaired mechanically (e.g. type: object beside properties)."),
-    output: OutputFormat = typer.Option(
-        OutputFormat.text, "--output", help="json (with --check, --in-place or -o) reports the changes as JSON."
+    output: Optional[CheckOutput] = typer.Option(
+        None, "--output", show_default=False,
+        help="text (stderr), or with --check, --in-place or -o: json, github, sarif or junit on stdout (github is the "
+        "default there when GITHUB_ACTIONS=true).",
     ),
 ) -> int:
     """Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.
@@ -232,8 +234,13 @@ def upgrade_manifest(
     """
     from crdtool.cli import upgrade as upgrade_cmd
 
+    from crdtool.cli.reporters import choose_output
+
+    name = choose_output(output.value if output is not None else None)
+    if output is None and not (check or in_place or output_file):
+        name = "text"  # stdout carries the manifests: GitHub annotations only where it is free
     return upgrade_cmd.run(
-        paths, to.value, output_file=output_file, in_place=in_place, check=check, diff=diff, fix=fix, output=output
+        paths, to.value, output_file=output_file, in_place=in_place, check=check, diff=diff, fix=fix, output=name
     )
 
 
@@ -280,16 +287,18 @@ def fuzz_roundtrip(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible run."),
     timeout: float = typer.Option(5.0, "--timeout", min=0.001, help="Seconds one conversion call may take."),
     replay: bool = typer.Option(False, "--replay", help="Replay only the failures saved by earlier runs."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
 ) -> int:
     """Property-test a conversion function: round trips between every pair of the CRD's versions.
 
     Exit 0 when all properties hold, 1 on any failure, 2 on usage errors.
     """
     from crdtool.cli import fuzz as fuzz_cmd
+    from crdtool.cli.reporters import choose_output
 
     return fuzz_cmd.run(
-        target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay, output=output
+        target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay,
+        output=choose_output(output.value if output is not None else None),
     )
 
 

@@ -105,10 +105,18 @@ def _run(
             )
             progress.finish()
 
-    if str(getattr(output, "value", output)) == "json":
-        write_json(_json_report(results, examples, seed))
-    else:
-        _text_report(results, target, first, examples, seed, replay, extra is not None)
+    from crdtool.cli.reporters import CheckRun, report
+
+    name = str(getattr(output, "value", output))
+    run_report = CheckRun(
+        command="fuzz-roundtrip",
+        cases=_cases(results, target, convert, crd_doc),
+        render_text=lambda: _text_report(results, target, first, examples, seed, replay, extra is not None),
+        json_payload=lambda: _json_report(results, examples, seed),
+        summary=_summary(results),
+        rules={f"fuzz-{p}": d for p, d in RULES.items()},
+    )
+    report(run_report, name)
     gave_up = [r for r in results if r.gave_up]
     for r in gave_up:
         err.print(f"crdtool: {escape(r.from_version)} → {escape(r.to_version)}: {escape(r.gave_up or '')}")
@@ -389,6 +397,73 @@ class _Progress:
 
 
 # --- reports ---------------------------------------------------------------------------------------
+
+
+#: The properties of ``crdtool.core.fuzz.properties.PROPERTIES`` as reporter rules (``fuzz-call``, ...).
+RULES = {
+    "call": "The conversion function raised, returned something other than a dict, or timed out.",
+    "unchanged": "An object already at the desired version did not come back unchanged.",
+    "metadata": "The converted object changed apiVersion/kind, or metadata other than labels and annotations.",
+    "schema": "The converted object is not valid for the desired version's schema, or loses fields to pruning.",
+    "roundtrip": "A -> B -> A did not give back the original object.",
+}
+
+
+def _summary(results: list[Any]) -> str:
+    bad = sum(1 for r in results if r.failure is not None)
+    untested = sum(1 for r in results if r.gave_up)
+    return f"{len(results)} version pairs: {len(results) - bad - untested} passed, {bad} failed, {untested} not tested"
+
+
+def _target_location(convert: Callable[..., Any]) -> tuple[str | None, int | None]:
+    """The file (relative to the current directory when inside it) and line of the conversion function."""
+    try:
+        path = inspect.getsourcefile(convert)
+        line = inspect.getsourcelines(convert)[1]
+    except (TypeError, OSError):
+        return None, None
+    if path is None:
+        return None, None
+    rel = os.path.relpath(path)
+    return (path if rel.startswith("..") else rel), line
+
+
+def _error_frame(error: str | None, path: str | None) -> int | None:
+    """The deepest traceback line in the converter's own file (where it raised), if the error shows one."""
+    if not error or not path:
+        return None
+    import re
+
+    absolute = os.path.abspath(path)
+    line = None
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', error):
+        if os.path.abspath(m.group(1)) == absolute:
+            line = int(m.group(2))
+    return line
+
+
+def _cases(results: list[Any], target: str, convert: Callable[..., Any], crd_doc: dict[str, Any]) -> list[Any]:
+    """One reporter case per version pair; a failure is located in the converter's source."""
+    from crdtool.cli.reporters import Case, Finding
+
+    path, def_line = _target_location(convert)
+    file = path or target
+    cases = []
+    for r in results:
+        name = f"{r.from_version} -> {r.to_version}"
+        if r.failure is not None:
+            f = r.failure
+            head = (f.error or "").splitlines()[0] if f.error else RULES.get(f.property, f.property)
+            message = f"{name}: {f.property} failed: {head}"
+            line = _error_frame(f.error, path) or def_line
+            finding = Finding(f"fuzz-{f.property}", "error", message, file, line)
+            cases.append(Case(name, file, def_line, "failed", (finding,)))
+        elif r.gave_up:
+            finding = Finding("fuzz-not-tested", "warning", f"{name}: not tested: {r.gave_up}", file, def_line)
+            cases.append(Case(name, file, def_line, "skipped", (finding,), note=r.gave_up))
+        else:
+            cases.append(Case(name, file, def_line, "passed"))
+    return cases
 
 
 def _json_report(results: list[Any], examples: int, seed: int) -> dict[str, Any]:

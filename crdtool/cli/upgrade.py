@@ -92,7 +92,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_text
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.report import OutputFormat, console
 
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -189,7 +189,7 @@ def run(
     check: bool = False,
     diff: bool = False,
     fix: bool = False,
-    output: OutputFormat = OutputFormat.text,
+    output: Any = OutputFormat.text,
     stdin: BinaryIO | None = None,
 ) -> int:
     """Convert every CRD document of ``paths`` to ``to`` (``v1``/``v1beta1``); see the module docstring.
@@ -215,10 +215,19 @@ def run(
         stream = _diff_stream(results) if diff else _join([r.output for r in results])
         write_failed = _emit(stream, output_file, results, err)
 
-    if output == OutputFormat.json:
-        write_json(_json_report(results))
-    else:
-        _text_report(results, check, err)
+    from crdtool.cli.reporters import CheckRun, report
+
+    report(
+        CheckRun(
+            command="upgrade-manifest",
+            cases=_cases(results, check),
+            render_text=lambda: _text_report(results, check, err),
+            json_payload=lambda: _json_report(results),
+            summary=_summary(results, check),
+            rules=RULES,
+        ),
+        _output_name(output),
+    )
 
     input_errors = any(r.errors for r in results)
     if input_errors or write_failed:
@@ -231,7 +240,7 @@ def run(
 
 
 def _usage_error(
-    paths: list[str], target: str, output_file: str | None, in_place: bool, check: bool, diff: bool, output: OutputFormat
+    paths: list[str], target: str, output_file: str | None, in_place: bool, check: bool, diff: bool, output: Any
 ) -> str | None:
     if target not in _CRD_VERSIONS:
         return f"--to must be v1 or v1beta1, not {target.rsplit('/', 1)[-1]!r}"
@@ -243,11 +252,66 @@ def _usage_error(
         return "--check writes nothing; it cannot be combined with --in-place or -o/--output-file"
     if in_place and diff:
         return "--diff prints a diff instead of writing; it cannot be combined with --in-place"
-    if output == OutputFormat.json and not (check or in_place or output_file):
-        return "--output json prints the report on stdout, where the manifests go; use it with --check, --in-place or -o FILE"
-    if output == OutputFormat.json and diff and not output_file:
-        return "--output json and --diff both print on stdout; send the diff to a file with -o FILE"
+    name = _output_name(output)
+    if name != "text" and not (check or in_place or output_file):
+        return (f"--output {name} prints the report on stdout, where the manifests go; use it with --check, "
+                "--in-place or -o FILE")
+    if name != "text" and diff and not output_file:
+        return f"--output {name} and --diff both print on stdout; send the diff to a file with -o FILE"
     return None
+
+
+def _output_name(output: Any) -> str:
+    """The reporter name of ``output`` (an enum member or a plain string)."""
+    return str(getattr(output, "value", output))
+
+
+#: Reporter rules of upgrade-manifest's findings (github, sarif, junit).
+RULES = {
+    "WouldChange": "The CRD is not at the target apiextensions.k8s.io version: upgrade-manifest would convert it.",
+    "ManualFix": "The converted CRD still fails the apiserver's validation: fix what the note names.",
+    "UpgradeWarning": "Something the conversion changed or could not keep that deserves a look.",
+}
+
+
+def _summary(results: list[FileResult], check: bool) -> str:
+    changed = sum(r.changed for r in results)
+    documents = sum(len(r.documents) for r in results)
+    manual = sum(d.manual for r in results for d in r.documents)
+    errors = sum(len(r.errors) for r in results)
+    verb = "would change" if check else "changed"
+    return (f"{changed} of {len(results)} files {verb}, {documents} CRDs converted, {manual} need manual fixes, "
+            f"{errors} input errors")
+
+
+def _cases(results: list[FileResult], check: bool) -> list[Any]:
+    """One reporter case per converted CRD (and per unreadable input, and per file with nothing to convert)."""
+    from crdtool.cli.reporters import Case, Finding
+
+    cases = []
+    for r in results:
+        for e in r.errors:
+            finding = Finding("InputError", "error", str(e), r.file, e.line or None, e.column or None)
+            cases.append(Case(f"input error (line {e.line})" if e.line else "input error", r.file, e.line or None,
+                              "error", (finding,)))
+        for d in r.documents:
+            name = f"{d.name or 'CustomResourceDefinition'} ({d.source} -> {d.target})"
+            findings = []
+            if check and d.changed:
+                findings.append(Finding("WouldChange", "error", f"{d.name or 'CustomResourceDefinition'}: would convert "
+                                        f"{d.source} -> {d.target} (crdtool upgrade-manifest --to "
+                                        f"{d.target.rsplit('/', 1)[-1]} --in-place converts it)", r.file, d.line))
+            for note, line in d.notes:
+                if note.kind == "manual":
+                    findings.append(Finding("ManualFix", "error", _note_text(note), r.file, line, field=str(note.path) or None))
+                elif note.kind == "warning":
+                    findings.append(Finding("UpgradeWarning", "warning", _note_text(note), r.file, line,
+                                            field=str(note.path) or None))
+            failed = any(f.level == "error" for f in findings)
+            cases.append(Case(name, r.file, d.line, "failed" if failed else "passed", tuple(findings)))
+        if not r.errors and not r.documents:
+            cases.append(Case("nothing to convert", r.file, None, "passed"))
+    return cases
 
 
 # --------------------------------------------------------------------------

@@ -171,3 +171,91 @@ def test_github_is_the_default_under_github_actions() -> None:
     # GITHUB_ACTIONS must be exactly "true"
     other = crdtool("validate", *args, env={"GITHUB_ACTIONS": "false"})
     assert "::error" not in other.stdout
+
+
+# --- the checking modes of the other commands ---------------------------------------------------------------
+
+
+def test_upgrade_check_in_every_reporter(tmp_path: Path) -> None:
+    args = ["upgrade-manifest", "--to", "v1", "--check", "samples/"]
+    report = json.loads(crdtool(*args, "--output", "json").stdout)
+    would = [(f["file"], d["line"], d["name"]) for f in report["files"] for d in f["documents"] if d["changed"]]
+    assert [w[0] for w in would] == ["samples/crontab-multiversion-v1beta1.yaml", "samples/crontab-v1beta1.yaml"]
+
+    github = crdtool(*args, "--output", "github")
+    assert github.returncode == 1
+    annotations = [ln for ln in github.stdout.splitlines() if ln.startswith("::")]
+    assert annotations == [
+        f"::error file={file},line={line},title=crdtool upgrade-manifest%3A WouldChange::{name}: would convert "
+        "apiextensions.k8s.io/v1beta1 -> apiextensions.k8s.io/v1 (crdtool upgrade-manifest --to v1 --in-place converts it)"
+        for file, line, name in would
+    ]
+    assert github.stdout.endswith("2 of 6 files would change, 2 CRDs converted, 0 need manual fixes, 0 input errors\n")
+    assert crdtool(*args, env={"GITHUB_ACTIONS": "true"}).stdout == github.stdout  # the default in Actions
+
+    sarif = json.loads(crdtool(*args, "--output", "sarif").stdout)
+    jsonschema.validate(sarif, SARIF_SCHEMA, cls=jsonschema.Draft4Validator)
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in sarif["runs"][0]["results"]] == [
+        ("WouldChange", line) for _, line, _ in would]
+
+    junit = tmp_path / "upgrade.xml"
+    junit.write_text(crdtool(*args, "--output", "junit").stdout, encoding="utf-8")
+    cases = [c for suite in JUnitXml.fromfile(str(junit)) for c in suite]
+    failed = [(c.classname, c.result[0].type) for c in cases if c.result and isinstance(c.result[0], Failure)]
+    assert failed == [(w[0], "WouldChange") for w in would]
+    assert len(cases) == 6  # 2 CRDs to convert, 4 files with nothing to convert
+
+
+def test_upgrade_manual_fixes_are_findings(tmp_path: Path) -> None:
+    broken = tmp_path / "crd.yaml"
+    broken.write_text(
+        "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: foos.example.com\n"
+        "spec:\n  group: example.com\n  version: v1\n  names: {kind: Foo, plural: foos}\n  scope: Namespaced\n"
+        "  validation:\n    openAPIV3Schema:\n      type: object\n      properties:\n        spec:\n"
+        "          properties:\n            size: {type: integer}\n"
+    )
+    out = crdtool("upgrade-manifest", "--to", "v1", "-o", str(tmp_path / "out.yaml"), str(broken), "--output", "sarif")
+    assert out.returncode == 1, out.stderr
+    results = json.loads(out.stdout)["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"ManualFix"}
+    assert all("Required value" in r["message"]["text"] for r in results)
+
+
+def test_upgrade_without_check_keeps_text_under_github_actions(tmp_path: Path) -> None:
+    out = crdtool("upgrade-manifest", "--to", "v1", "samples/crontab-v1beta1.yaml", env={"GITHUB_ACTIONS": "true"})
+    assert out.returncode == 0
+    assert "\napiVersion: apiextensions.k8s.io/v1\n" in out.stdout  # stdout carries the manifest
+    assert "::" not in out.stdout
+    bad = crdtool("upgrade-manifest", "--to", "v1", "samples/crontab-v1beta1.yaml", "--output", "junit")
+    assert bad.returncode == 2
+    assert "--output junit prints the report on stdout, where the manifests go" in bad.stderr
+
+
+def test_fuzz_roundtrip_in_every_reporter(tmp_path: Path) -> None:
+    args = ["fuzz-roundtrip", "samples/crontab_conversion.py:convert", "--crd", "samples/crontab-multiversion-v1.yaml",
+            "--examples", "10", "--seed", "1"]
+    env = {"CRDTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    report = json.loads(crdtool(*args, "--output", "json", env=env).stdout)
+    failed = [(f["from"], f["to"], f["property"]) for f in report["failures"]]
+    assert failed == [("v1", "v2", "call"), ("v2", "v1", "roundtrip")]  # as test_fuzz_cli pins for this converter
+
+    github = crdtool(*args, "--output", "github", env=env)
+    assert github.returncode == 1
+    lines = github.stdout.splitlines()
+    assert lines[0].startswith("::error file=samples/crontab_conversion.py,line=70,title=crdtool fuzz-roundtrip%3A fuzz-call::"
+                               "v1 -> v2: call failed: convert(<stable.example.com/v1 object>, 'stable.example.com/v2') "
+                               "raised ValueError: invalid spec string, needs five parts")
+    assert "line 70" in report["failures"][0]["error"]  # where the converter raised
+    assert lines[1].startswith("::error file=samples/crontab_conversion.py,line=")
+    assert "fuzz-roundtrip::v2 -> v1: roundtrip failed: v2 -> v1 -> v2 did not return the original object" in lines[1]
+    assert lines[-1] == "4 version pairs: 2 passed, 2 failed, 0 not tested"
+
+    sarif = json.loads(crdtool(*args, "--output", "sarif", env=env).stdout)
+    jsonschema.validate(sarif, SARIF_SCHEMA, cls=jsonschema.Draft4Validator)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["fuzz-call", "fuzz-roundtrip"]
+
+    junit = tmp_path / "fuzz.xml"
+    junit.write_text(crdtool(*args, "--output", "junit", env=env).stdout, encoding="utf-8")
+    cases = [c for suite in JUnitXml.fromfile(str(junit)) for c in suite]
+    assert [(c.name, c.is_passed) for c in cases] == [("v1 -> v1", True), ("v1 -> v2", False), ("v2 -> v1", False),
+                                                       ("v2 -> v2", True)]
