@@ -70,6 +70,14 @@ def run(
     or some document cannot be defaulted (the others are still printed).
     """
     crd_paths = [crd] if isinstance(crd, str) else list(crd)
+    from crdtool.cli.selection import Selection, no_input_message, select_files
+
+    selection = Selection()
+    for _ in select_files(objects, (), selection):
+        pass
+    if selection.nothing_found:
+        print(f"crdtool default: {no_input_message(objects)}", file=sys.stderr)
+        return 2
     try:
         crds = _load_crds(crd_paths)
     except _UsageError as exc:

@@ -206,7 +206,13 @@ def run(
         err.print(f"crdtool: {usage}", markup=False)
         return 2
 
-    results = [_process(file, raw, target, fix) for file, raw in _read_inputs(paths, stdin)]
+    inputs = _read_inputs(paths, stdin)
+    if not inputs:
+        from crdtool.cli.selection import no_input_message
+
+        err.print(f"crdtool: {no_input_message(paths)}", markup=False)
+        return 2
+    results = [_process(file, raw, target, fix) for file, raw in inputs]
 
     write_failed = False
     if in_place:
@@ -378,7 +384,9 @@ def _process(file: str, raw: bytes | InputError, target: str, fix: bool) -> File
     crlf = "\r\n" in original and "\n" not in original.replace("\r\n", "")
     text = original.replace("\r\n", "\n") if crlf else original
     result = FileResult(file, original, original, codec=codec, bom=bom)
-    items = load_text(text, file)
+    from crdtool.cli.selection import helm_hint
+
+    items = [helm_hint(i, text) if isinstance(i, InputError) else i for i in load_text(text, file)]
     result.errors = [e for e in items if isinstance(e, InputError)]
     if text.lstrip(" \t\r\n\f\v").startswith("{") and sum(isinstance(d, Document) for d in items) > 1:
         converted = _convert_json_stream(text, items, target, fix, result)

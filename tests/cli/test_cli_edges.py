@@ -243,3 +243,22 @@ def test_helm_templates_get_a_helm_message(tmp_path: Path, text: str, line: int,
     assert (f"{path}:{line}:{column}: this looks like a Helm template; render it first (helm template) "
             "or exclude templates/") in out.stdout
     assert ": json: " not in out.stdout and ": yaml: " not in out.stdout
+
+
+# --- no input found, for the other commands that read paths ----------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["upgrade-manifest", "--to", "v1"], ["default", "--crd", str(SAMPLES / "crontab-v1.yaml")]])
+def test_an_empty_directory_is_exit_2_for_every_command(tmp_path: Path, command: list[str]) -> None:
+    out = crdtool(*command, str(tmp_path))
+    assert out.returncode == 2
+    assert f"no input files found in {tmp_path} (directories are searched for *.yaml, *.yml and *.json)" in out.stderr
+    assert out.stdout == ""
+
+
+def test_helm_templates_in_upgrade_manifest(tmp_path: Path) -> None:
+    path = tmp_path / "crd.yaml"
+    path.write_text("{{- if .Values.crds }}\napiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n{{- end }}\n")
+    out = crdtool("upgrade-manifest", "--to", "v1", "--check", str(path))
+    assert out.returncode == 2
+    assert f"{path}:1:1: this looks like a Helm template; render it first (helm template) or exclude templates/" in out.stderr
