@@ -202,33 +202,42 @@ def test_status_is_unconstrained_with_the_status_subresource() -> None:
 # --- check_schema and agreement with crdtool ----------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
-def _corpus_crds() -> tuple[tuple[str, Any], ...]:
-    from crdtool.cli.inputs import Document, load_inputs
-    from crdtool.core.crd.manifest import check_crd_manifest, is_crd
+def _corpus_crds() -> list[tuple[str, Any]]:
+    """The corpus CRDs the apiserver accepts (verdicts pinned by tests/corpus/expected_crd_verdicts.json), and the samples."""
+    import json
 
+    from crdtool.cli.inputs import Document, load_inputs
+
+    verdicts = json.loads((ROOT / "tests" / "corpus" / "expected_crd_verdicts.json").read_text())
+    valid = sorted(k for k, v in verdicts.items() if v.get("status") == "valid")
     out = []
-    for item in load_inputs([str(CORPUS / "crds" / "v1"), str(SAMPLES)]):
-        if isinstance(item, Document) and is_crd(item.data) and check_crd_manifest(item.data).valid:
-            out.append((f"{Path(item.file).name}#{item.index}", item.data))
-    return tuple(out)
+    files: dict[str, dict[int, Any]] = {}
+    for key in valid:
+        rel, _, index = key.rpartition("#")
+        if rel not in files:
+            files[rel] = {d.index: d.data for d in load_inputs([str(CORPUS / rel)]) if isinstance(d, Document)}
+        out.append((key, files[rel][int(index)]))
+    for path in sorted(SAMPLES.glob("crontab*.yaml")):
+        out += [(path.name, d.data) for d in load_inputs([str(path)]) if isinstance(d, Document)
+                and d.data.get("kind") == "CustomResourceDefinition"]
+    return out
 
 
 def test_every_valid_corpus_crd_exports_valid_json_schemas() -> None:
     crds = _corpus_crds()
-    assert len(crds) >= 40
+    assert len(crds) >= 120
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
     count = 0
-    for i, (name, crd) in enumerate(crds):
+    # metaschema validation of large schemas is slow (~0.1 s each): a quarter of the corpus CRDs, strict and
+    # loose alternately (the other tests here validate objects with the schemas of many more)
+    for i, (name, crd) in enumerate(crds[::4]):
         prepared = prepare_crd(crd)
-        # strict adds keywords to the loose export; both are checked on a share of the CRDs (metaschema
-        # validation of large schemas is slow), strict on all of them
-        for strict in (True, False) if i % 8 == 0 else (True,):
+        for strict in (i % 2 == 0,):
             for exported in crd_json_schemas(prepared, strict=strict):
                 errors = list(meta.iter_errors(exported.schema))
                 assert not errors, (name, exported.file_name, errors[0].message)
                 count += 1
-    assert count >= 100
+    assert count >= 30
 
 
 ACCEPTED = [c for c in CASES if c.verdict == "valid"]
@@ -286,7 +295,7 @@ def _generation_setup(path: str) -> list[tuple[Any, Any, dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("path", GENERATED)
-@settings(max_examples=25, deadline=None, database=None,
+@settings(max_examples=15, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_exported_schema_accepts_generated_objects_crdtool_accepts(path: str, data: Any) -> None:
