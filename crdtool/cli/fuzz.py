@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from rich.markup import escape
 
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.report import OutputFormat, console
 
 CACHE_ENV = "CRDTOOL_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".crdtool-cache"
