@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default fuzz-roundtrip schema sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default fuzz-roundtrip review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -33,6 +33,9 @@ _crdtool() {
     fuzz-roundtrip)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --webhook) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --ca-bundle) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --batch) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -40,7 +43,18 @@ _crdtool() {
         --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    review)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -53,6 +67,26 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --version -o --output-dir --strict -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    serve)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --host) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --port) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --path) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tls-name) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --workers) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --max-body-bytes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --max-objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --host --port --path --tls-cert --tls-key --self-signed --tls-name --insecure-http --workers --timeout --max-body-bytes --max-objects -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -87,9 +121,10 @@ _crdtool() {
         --exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --skip-kind) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

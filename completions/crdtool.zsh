@@ -6,7 +6,9 @@ _crdtool() {
         'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
+        'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
         'schema:Export each CRD version'\''s structural schema as JSON Schema (draft 2020-12), for editors and other validators.'
+        'serve:Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).'
         'sort-versions:Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings).'
         'upgrade-manifest:Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.'
         'validate:Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.'
@@ -36,6 +38,9 @@ _crdtool() {
     fuzz-roundtrip)
         _arguments -s \
             '(--crd)'--crd'[The CRD manifest whose version schemas generate the objects.]:file:_files' \
+            '(--webhook)'--webhook'[Fuzz a running conversion webhook at this https\:// URL instead of TARGET.]:file:_files' \
+            '(--ca-bundle)'--ca-bundle'[PEM file of the CA that signed the webhook'\''s certificate (default\: system roots).]:file:_files' \
+            '(--batch)'--batch'[With --webhook\: at most this many objects per ConversionReview.]:file:_files' \
             '(--versions)'--versions'[Comma-separated versions to test (default\: all served).]:file:_files' \
             '(--examples)'--examples'[Examples per ordered version pair.]:file:_files' \
             '(--seed)'--seed'[Seed for a reproducible run.]:file:_files' \
@@ -45,12 +50,37 @@ _crdtool() {
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
+    review)
+        _arguments -s \
+            '(--crd)'--crd'[The CRD manifest the conversion is for.]:file:_files' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
     schema)
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s)\: every CRD in them is exported (repeatable).]:file:_files' \
             '(--version)'--version'[Export only this version (default\: every version).]:file:_files' \
             '(-o --output-dir)'{-o,--output-dir}'[Write DIR/{kind}_{version}.json for each (default\: the one schema on stdout).]:file:_files' \
             '(--strict)'--strict'[additionalProperties\: false where the apiserver prunes unknown fields.]' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    serve)
+        _arguments -s \
+            '(--crd)'--crd'[The CRD manifest the webhook converts for.]:file:_files' \
+            '(--host)'--host'[Address to listen on (0.0.0.0 in a container).]:file:_files' \
+            '(--port)'--port'[Port to listen on.]:file:_files' \
+            '(--path)'--path'[URL path of the webhook.]:file:_files' \
+            '(--tls-cert)'--tls-cert'[PEM certificate (chain) to serve.]:file:_files' \
+            '(--tls-key)'--tls-key'[PEM private key of --tls-cert.]:file:_files' \
+            '(--self-signed)'--self-signed'[Generate a throwaway self-signed certificate and print its caBundle (development).]' \
+            '(--tls-name)'--tls-name'[Extra DNS name or IP for the --self-signed certificate, e.g. svc.ns.svc (repeatable).]:file:_files' \
+            '(--insecure-http)'--insecure-http'[Serve plain HTTP (only behind a TLS-terminating proxy).]' \
+            '(--workers)'--workers'[Worker processes (for CPU-bound converters).]:file:_files' \
+            '(--timeout)'--timeout'[Seconds one ConversionReview may take.]:file:_files' \
+            '(--max-body-bytes)'--max-body-bytes'[Larger request bodies are refused with 400.]:file:_files' \
+            '(--max-objects)'--max-objects'[Reviews with more objects are refused with 400.]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -82,6 +112,7 @@ _crdtool() {
             '(--skip-kind)'--skip-kind'[Skip documents of this kind (Kind or apiVersion/Kind); repeatable.]:file:_files' \
             '(--exit-zero --no-exit-zero)'{--exit-zero,--no-exit-zero}'[Exit 0 even when there are findings (input errors still exit 2).]' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
+            '(--field-validation)'--field-validation'[Server-side field validation, as kubectl'\''s\: unknown and duplicate fields are errors (Strict, the default), warnings (Warn\: the verdict is validation'\''s alone) or ignored (Ignore).]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -5,12 +5,16 @@ lists and frozen dataclasses out; none mutates its arguments.
 
 - :class:`FieldError` — upstream ``field.Error``; ``str()`` is the apiserver's message.
 - :func:`default_crd` — the ``SetDefaults`` of a manifest's apiVersion.
-- :func:`validate_crd` — upstream create validation of a CRD object as given.
+- :func:`validate_crd` — upstream ``ValidateCustomResourceDefinition`` of a CRD object as given (status included).
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
-- :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting.
+- :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
+  (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
 - :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+- :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
+  :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
+  side of a conversion webhook (``webhook_converter.go``).
 
 Names are imported on first use (PEP 562), so ``import crdtool`` and the
 command line start fast.
@@ -41,11 +45,18 @@ _EXPORTS = {
     "CreateResult": "crdtool.core.customresource",
     "CustomResourceError": "crdtool.core.customresource",
     "apply_create": "crdtool.core.customresource",
+    "decode_object": "crdtool.core.customresource",
     "default": "crdtool.core.customresource",
     "prepare_crd": "crdtool.core.customresource",
     "prune": "crdtool.core.customresource",
     "prune_non_nullable_nulls": "crdtool.core.customresource",
     "validate_object": "crdtool.core.customresource",
+    "ConversionError": "crdtool.core.conversion_review",
+    "convert_from_response": "crdtool.core.conversion_review",
+    "converted_objects_from_response": "crdtool.core.conversion_review",
+    "create_conversion_review": "crdtool.core.conversion_review",
+    "objects_to_convert": "crdtool.core.conversion_review",
+    "restore_object_meta": "crdtool.core.conversion_review",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -65,6 +76,14 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from crdtool.core.conversion_review import (
+        ConversionError,
+        convert_from_response,
+        converted_objects_from_response,
+        create_conversion_review,
+        objects_to_convert,
+        restore_object_meta,
+    )
     from crdtool.core.crd.defaults import default_crd
     from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
@@ -72,6 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         CreateResult,
         CustomResourceError,
         apply_create,
+        decode_object,
         default,
         prepare_crd,
         prune,

@@ -81,6 +81,14 @@ EXIT_ZERO_HELP = "Exit 0 even when there are findings (input errors still exit 2
 CONFIG_HELP = "Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards)."
 
 
+class FieldValidation(str, enum.Enum):
+    """Server-side field validation directives (``metav1.FieldValidation*``; kubectl ``--validate``)."""
+
+    Strict = "Strict"
+    Warn = "Warn"
+    Ignore = "Ignore"
+
+
 def _print_version(value: bool) -> None:
     if value:
         from crdtool import __version__
@@ -166,6 +174,13 @@ def validate(
     skip_kind: Optional[list[str]] = typer.Option(None, "--skip-kind", metavar="KIND", help=SKIP_KIND_HELP),
     exit_zero: Optional[bool] = typer.Option(None, "--exit-zero/--no-exit-zero", help=EXIT_ZERO_HELP, show_default=False),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+    field_validation: FieldValidation = typer.Option(
+        FieldValidation.Strict,
+        "--field-validation",
+        case_sensitive=False,
+        help="Server-side field validation, as kubectl's: unknown and duplicate fields are errors (Strict, "
+        "the default), warnings (Warn: the verdict is validation's alone) or ignored (Ignore).",
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -181,6 +196,7 @@ def validate(
         paths,
         _output_name(output, settings, tuple(m.value for m in CheckOutput)),
         crd_paths=pick(crd, settings, "crd", []),
+        field_validation=field_validation.value,
         quiet=bool(pick(quiet, settings, "quiet", False)),
         exclude=pick(exclude, settings, "exclude", []),
         skip_kinds=kinds,
@@ -280,8 +296,17 @@ def default(
 @app.command("fuzz-roundtrip", cls=_Command, epilog=EXIT_CODES)
 @handled
 def fuzz_roundtrip(
-    target: str = typer.Argument(..., help="The conversion function: module:function or path/to/file.py:function."),
+    target: Optional[str] = typer.Argument(
+        None, help="The conversion function: module:function or path/to/file.py:function (or use --webhook)."
+    ),
     crd: str = typer.Option(..., "--crd", help="The CRD manifest whose version schemas generate the objects."),
+    webhook: Optional[str] = typer.Option(
+        None, "--webhook", help="Fuzz a running conversion webhook at this https:// URL instead of TARGET."
+    ),
+    ca_bundle: Optional[str] = typer.Option(
+        None, "--ca-bundle", help="PEM file of the CA that signed the webhook's certificate (default: system roots)."
+    ),
+    batch: int = typer.Option(4, "--batch", min=1, max=100, help="With --webhook: at most this many objects per ConversionReview."),
     versions: Optional[str] = typer.Option(None, "--versions", help="Comma-separated versions to test (default: all served)."),
     examples: int = typer.Option(200, "--examples", min=1, help="Examples per ordered version pair."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible run."),
@@ -299,6 +324,64 @@ def fuzz_roundtrip(
     return fuzz_cmd.run(
         target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay,
         output=choose_output(output.value if output is not None else None),
+        webhook=webhook, ca_bundle=ca_bundle, batch=batch,
+    )
+
+
+@app.command("review", cls=_Command, epilog=EXIT_CODES)
+@handled
+def review(
+    request: str = typer.Argument(..., help="The ConversionReview the apiserver sent (JSON or YAML; - for stdin)."),
+    response: str = typer.Argument(..., help="The webhook's response body (JSON, read as sent)."),
+    crd: str = typer.Option(..., "--crd", help="The CRD manifest the conversion is for."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+) -> int:
+    """Judge a conversion webhook's answer as kube-apiserver does: the objects clients get, or kubectl's error.
+
+    Exit 0 when the apiserver accepts the answer, 1 when it fails the request, 2 on input errors.
+    """
+    from crdtool.cli import review as review_cmd
+
+    return review_cmd.run(crd, request, response, output=output)
+
+
+@app.command("serve", cls=_Command, epilog=EXIT_CODES)
+@handled
+def serve(
+    target: str = typer.Argument(..., help="The conversion function: module:function or path/to/file.py:function."),
+    crd: str = typer.Option(..., "--crd", help="The CRD manifest the webhook converts for."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 in a container)."),
+    port: int = typer.Option(8443, "--port", min=1, max=65535, help="Port to listen on."),
+    path: str = typer.Option("/convert", "--path", help="URL path of the webhook."),
+    tls_cert: Optional[str] = typer.Option(None, "--tls-cert", help="PEM certificate (chain) to serve."),
+    tls_key: Optional[str] = typer.Option(None, "--tls-key", help="PEM private key of --tls-cert."),
+    self_signed: bool = typer.Option(
+        False, "--self-signed", help="Generate a throwaway self-signed certificate and print its caBundle (development)."
+    ),
+    tls_name: Optional[list[str]] = typer.Option(
+        None, "--tls-name", help="Extra DNS name or IP for the --self-signed certificate, e.g. svc.ns.svc (repeatable)."
+    ),
+    insecure_http: bool = typer.Option(
+        False, "--insecure-http", help="Serve plain HTTP (only behind a TLS-terminating proxy)."
+    ),
+    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (for CPU-bound converters)."),
+    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Seconds one ConversionReview may take."),
+    max_body_bytes: int = typer.Option(
+        8 * 1024 * 1024, "--max-body-bytes", min=1024, help="Larger request bodies are refused with 400."
+    ),
+    max_objects: int = typer.Option(10_000, "--max-objects", min=1, help="Reviews with more objects are refused with 400."),
+) -> int:
+    """Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).
+
+    Prints the CRD conversion stanza to paste; GET /healthz, /readyz and /metrics (Prometheus).
+    SIGTERM drains in-flight requests, then exits 0. Exit 2 on usage errors.
+    """
+    from crdtool.cli import serve as serve_cmd
+
+    return serve_cmd.run(
+        target, crd, host=host, port=port, path=path, tls_cert=tls_cert, tls_key=tls_key, self_signed=self_signed,
+        insecure_http=insecure_http, tls_names=tls_name or [], workers=workers, timeout=timeout,
+        max_body_bytes=max_body_bytes, max_objects=max_objects,
     )
 
 

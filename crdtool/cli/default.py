@@ -1,9 +1,11 @@
-"""``crdtool default``: print custom resources as the apiserver would store them.
+"""``crdtool default``: print custom resources as the apiserver decodes them.
 
 Every custom resource is matched to its CRD by group and kind among *all*
-the CRD documents of the ``--crd`` files (repeatable), then decoded (pruned),
-defaulted and prepared for create exactly as
-``crdtool.core.customresource.apply_create`` does. Documents that are not
+the CRD documents of the ``--crd`` files (repeatable), then goes through the
+apiserver's request decoding exactly as
+``crdtool.core.customresource.decode_object`` does (pruning, non-nullable
+nulls, ObjectMeta, defaulting; nothing of the create strategy, so ``status``
+is kept). Documents that are not
 custom resources of a given CRD (a ConfigMap in an examples file, the CRDs
 themselves) pass through unchanged, or are left out with
 ``--only-custom-resources``; one whose group is a given CRD's but whose kind
@@ -21,7 +23,6 @@ still printed (``--in-place`` leaves that file alone) and the exit status is 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,10 +32,11 @@ import yaml
 
 from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_inputs
 from crdtool.core.crd.manifest import is_crd
+from crdtool.core.gojson import go_json_dumps, go_json_float
 from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
-    apply_create,
+    decode_object,
     prepare_crd,
 )
 
@@ -99,7 +101,7 @@ def run(
         return max(status, _write_in_place([o for o in outputs if o.doc.file not in failed_files]))
     shown = [o for o in outputs if o.defaulted or not only_custom_resources]
     if output == "json":
-        text = json.dumps([o.result for o in shown], indent=2, ensure_ascii=False) + "\n"
+        text = go_json_dumps([o.result for o in shown], indent=2) + "\n"
     else:
         text = _yaml_stream([o.result for o in shown])
     from crdtool.cli.reporters import write_text
@@ -227,7 +229,7 @@ def _default_one(
     prune: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     try:
-        result = apply_create(obj, prepared, version, prune=prune, field_validation="Ignore", validate=False)
+        result = decode_object(obj, prepared, version, prune=prune)
     except CustomResourceError as exc:
         raise CustomResourceError(f"{doc.file}:{_line(doc, prefix)}: {exc}", exc.reason) from None
     return result.stored, list(result.pruned)
@@ -253,9 +255,26 @@ def _yaml_stream(objects: list[dict[str, Any]]) -> str:
     return "---\n".join(_yaml_dump(o) for o in objects)
 
 
+class _GoFloatDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """A safe dumper that writes floats as Go's encoding/json writes them (``1e+20`` as ``100000000000000000000``)."""
+
+
+def _represent_float(dumper: Any, value: float) -> Any:
+    if value != value:
+        text = ".nan"
+    elif value in (float("inf"), float("-inf")):
+        text = ".inf" if value > 0 else "-.inf"
+    else:
+        text = go_json_float(value)
+    # tagged as the plain text resolves, so it is written plain (no "!!float")
+    return yaml.ScalarNode(dumper.resolve(yaml.ScalarNode, text, (True, False)), text)
+
+
+_GoFloatDumper.add_representer(float, _represent_float)
+
+
 def _yaml_dump(obj: Any) -> str:
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(obj, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1 << 20)
+    return yaml.dump(obj, Dumper=_GoFloatDumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=1 << 20)
 
 
 def _write_in_place(outputs: list[_Output]) -> int:
@@ -287,8 +306,8 @@ def _rewritten(file: str, original: str, outs: list[_Output]) -> str:
     """The new content of ``file``: JSON for a JSON file, else the YAML documents edited in place."""
     if original.lstrip().startswith(("{", "[")) and file.endswith(".json"):
         if len(outs) == 1:
-            return json.dumps(outs[0].result, indent=2, ensure_ascii=False) + "\n"
-        return "\n".join(json.dumps(o.result, indent=2, ensure_ascii=False) for o in outs) + "\n"
+            return go_json_dumps(outs[0].result, indent=2) + "\n"
+        return "\n".join(go_json_dumps(o.result, indent=2) for o in outs) + "\n"
     try:
         from crdtool.cli.yamledit import split_documents
 

@@ -48,7 +48,7 @@ class UsageError(Exception):
 
 
 def run(
-    target: str,
+    target: str | None,
     crd: str,
     *,
     versions: str | None,
@@ -57,28 +57,98 @@ def run(
     timeout: float,
     replay: bool,
     output: OutputFormat,
+    webhook: str | None = None,
+    ca_bundle: str | None = None,
+    batch: int = 4,
 ) -> int:
-    """Run the round-trip properties for every ordered pair of versions; return the exit code."""
+    """Run the round-trip properties for every ordered pair of versions; return the exit code.
+
+    With ``webhook`` (a URL) the conversions go over HTTP(S) as ConversionReviews of up to
+    ``batch`` objects (see :mod:`crdtool.server.client`) instead of calling ``target``; pairs of
+    a version with itself are skipped (the apiserver never sends those objects).
+    """
     err = console(stderr=True)
+    client: Any = None
     try:
+        if (target is None) == (webhook is None):
+            raise UsageError("give either TARGET (module:function) or --webhook URL")
+        if ca_bundle and not webhook:
+            raise UsageError("--ca-bundle goes with --webhook")
         crd_doc = load_crd(crd)
         all_versions = _versions_of(crd_doc, crd)
         selected = select_versions(all_versions, versions)
-        convert, target_id = load_target(target)
         _require_fuzz_dependencies()
+        if webhook is not None:
+            convert, target_id, client = _webhook_target(webhook, ca_bundle, crd_doc, timeout)
+            target = webhook
+        else:
+            assert target is not None
+            convert, target_id = load_target(target)
     except UsageError as exc:
         err.print(f"crdtool: {escape(str(exc))}")
         return 2
+    try:
+        return _run(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed, timeout=timeout,
+                    replay=replay, output=output, webhook=client is not None, batch=batch)
+    finally:
+        if client is not None:
+            client.client.close()
 
-    with hypothesis_storage(hypothesis_dir()):
-        return _run(target, crd_doc, selected, convert, target_id, examples=examples, seed=seed, timeout=timeout,
-                    replay=replay, output=output, err=err)
+
+def _webhook_target(url: str, ca_bundle: str | None, crd_doc: dict[str, Any], timeout: float) -> tuple[Any, str, Any]:
+    """The webhook-backed ``convert`` for ``url``, its database id, and the adapter (to close)."""
+    if not url.startswith(("https://", "http://")):
+        raise UsageError(f"--webhook must be an https:// URL, not {url!r}")
+    if ca_bundle and not os.path.isfile(ca_bundle):
+        raise UsageError(f"{ca_bundle}: no such file")
+    from crdtool.server.client import WebhookClient, WebhookConvert
+    from crdtool.server.handler import CrdInfo
+
+    try:
+        client = WebhookClient(url, ca_bundle=ca_bundle, timeout=timeout)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{ca_bundle}: not a PEM CA bundle: {exc}") from None
+    adapter = WebhookConvert(client, CrdInfo.from_manifest(crd_doc).review_versions)
+    return adapter, url, adapter
 
 
 def _run(
-    target: str, crd_doc: dict[str, Any], selected: list[Any], convert: Callable[..., Any], target_id: str, *,
-    examples: int, seed: int | None, timeout: float, replay: bool, output: Any, err: Any,
+    convert: Callable[..., Any],
+    target: str,
+    target_id: str,
+    crd_doc: dict[str, Any],
+    selected: list[Any],
+    *,
+    examples: int,
+    seed: int | None,
+    timeout: float,
+    replay: bool,
+    output: Any,
+    webhook: bool,
+    batch: int,
 ) -> int:
+    """Run every pair with hypothesis's storage under the cache directory (see :func:`hypothesis_storage`)."""
+    with hypothesis_storage(hypothesis_dir()):
+        return _run_pairs(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed, timeout=timeout,
+                          replay=replay, output=output, webhook=webhook, batch=batch)
+
+
+def _run_pairs(
+    convert: Callable[..., Any],
+    target: str,
+    target_id: str,
+    crd_doc: dict[str, Any],
+    selected: list[Any],
+    *,
+    examples: int,
+    seed: int | None,
+    timeout: float,
+    replay: bool,
+    output: Any,
+    webhook: bool,
+    batch: int,
+) -> int:
+    err = console(stderr=True)
     from crdtool.core.fuzz import apiserver_validator
     from crdtool.core.fuzz.properties import PairResult, run_pair
 
@@ -90,17 +160,25 @@ def _run(
     first = selected[0]
     key = f"{target_id}\0{first.group}/{first.kind}".encode()
     extra = apiserver_validator(crd_doc)
-    pairs = [(a, b) for a in selected for b in selected]
+    pairs = [(a, b) for a in selected for b in selected if not (webhook and a == b)]
+    if not pairs:
+        err.print("crdtool: --webhook needs at least two versions to convert between")
+        return 2
     results: list[PairResult] = []
     from crdtool.cli.progress import wanted
 
     with _Progress(wanted(), examples) as progress:
         for a, b in pairs:
             tick = progress.start(f"{a.version} → {b.version}")
+            batching: dict[str, Any] = {}
+            if webhook:
+                batching = {"batch_size": batch,
+                            "before_batch": lambda objs, a=a, b=b: convert.prefetch(objs, a.api_version, b.api_version)}
             results.append(
                 run_pair(
                     convert, a, b, examples=examples, seed=seed, timeout=timeout, database=database,
                     replay=replay, key=key, extra=extra, on_example=tick, shrink_seconds=SHRINK_SECONDS,
+                    **batching,
                 )
             )
             progress.finish()

@@ -25,7 +25,9 @@ What kubectl and the apiserver see, and therefore what this module mirrors:
   floats with Go's ``%g``, bools as ``true``/``false``; a null key is an
   error). Merge keys follow go-yaml v2's order-dependent semantics (a ``<<``
   overwrites keys set before it; later keys overwrite it). Integers outside
-  int64 become floats, as the apiserver's JSON decoding does.
+  int64 become floats, as the apiserver's JSON decoding does; a float becomes
+  an int when the text Go's ``json.Marshal`` writes for it (the shortest
+  decimal digits) is an integer within int64 (``crdtool.core.gojson``).
 * go-yaml's defences against hostile input are mirrored: the alias-expansion
   ratio of ``decoder.unmarshal`` ("document contains excessive aliasing") and
   the nesting limit of ``scannerc.go`` (``max_flow_level``/``max_indents``,
@@ -71,6 +73,7 @@ from yaml.events import (
 from yaml.reader import ReaderError
 
 from crdtool.core.errors import go_float
+from crdtool.core.gojson import json_number
 
 from yaml.parser import Parser as _PyParser
 from yaml.reader import Reader as _PyReader
@@ -134,6 +137,7 @@ _ALIAS_RATIO_LOW = 400_000
 _ALIAS_RATIO_HIGH = 4_000_000
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
+_UINT64_MAX = (1 << 64) - 1
 # Below this a document cannot reach the etcd limit even as JSON, so its JSON
 # size is not computed (JSON of a YAML document is rarely twice its size).
 _SIZE_CHECK_BYTES = ETCD_OBJECT_LIMIT // 2
@@ -936,9 +940,14 @@ def _resolve_plain(value: str) -> Any:
 
 
 def _resolve_number(value: str) -> Any:
+    """go-yaml v2 (go.yaml.in/yaml/v2 v2.4.3, as sigs.k8s.io/yaml v1.6.0 uses it): ``ParseInt`` /
+    ``ParseUint`` with base prefixes, else ``ParseFloat`` of a float-looking text (an out-of-range
+    decimal integer is read as a float, an out-of-range ``0x``/``0o``/``0b`` one stays a string)."""
     plain = value.replace("_", "")
     if _INT_RE.match(plain):
-        return _int_value(_parse_go_int(plain))
+        n = _parse_go_int(plain)
+        if _INT64_MIN <= n <= _UINT64_MAX:
+            return _int_value(n)
     if _YAML_FLOAT_RE.match(plain):
         return _finite_or_text(plain, value)
     return value
@@ -979,14 +988,14 @@ def _finite_or_text(number: str, text: str) -> float | str:
 
 def _json_float(value: float, mark: Any) -> int | float:
     """A float value after sigs.k8s.io/yaml's ``json.Marshal`` and the
-    apiserver's JSON decoding: integral values below 2^63 come back as ints
-    (``1.0`` is sent as ``1``); NaN and infinities cannot be marshalled.
+    apiserver's JSON decoding: an int when Go's text for it (the shortest
+    decimal digits, ``1.0`` is sent as ``1``) is an integer within int64
+    (``-9223372036854775809`` is sent as ``-9223372036854776000``: a float);
+    NaN and infinities cannot be marshalled.
     """
     if value != value or value in (math.inf, -math.inf):
         raise _Fail(mark, f"json: unsupported value: {go_float(value)}")
-    if value.is_integer() and -(2.0**63) <= value < 2.0**63:
-        return int(value)
-    return value
+    return json_number(value)
 
 
 def _resolve_tagged(tag: str, value: str, mark: Any) -> Any:
@@ -1047,6 +1056,43 @@ def _decode_binary(value: str, mark: Any) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def _go_float32_key(f: float) -> str:
+    """``strconv.FormatFloat(f, 'g', -1, 32)`` with go-yaml's names for NaN and infinities.
+
+    sigs.k8s.io/yaml ``convertToJSONableObject`` renders float keys with the
+    shortest digits of the *float32* nearest to the key (``3.14159265358979``
+    -> ``3.1415927``).
+    """
+    import struct
+
+    try:
+        f32 = struct.unpack("<f", struct.pack("<f", f))[0]
+    except OverflowError:
+        f32 = math.copysign(math.inf, f)
+    if math.isnan(f32):
+        return ".nan"
+    if math.isinf(f32):
+        return ".inf" if f32 > 0 else "-.inf"
+    if f32 == 0:
+        return "-0" if math.copysign(1.0, f32) < 0 else "0"
+    for digits in range(1, 10):
+        text = f"{f32:.{digits - 1}e}"
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == f32:
+            break
+    mantissa, _, exp_text = text.partition("e")
+    exp = int(exp_text)
+    ds = mantissa.replace("-", "").replace(".", "").rstrip("0") or "0"
+    sign = "-" if f32 < 0 else ""
+    if exp < -4 or exp >= 6:  # strconv 'g' with the shortest digits: eprec 6
+        m = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+        return f"{sign}{m}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    if exp < 0:
+        return f"{sign}0.{'0' * (-exp - 1)}{ds}"
+    whole = ds[: exp + 1].ljust(exp + 1, "0")
+    frac = ds[exp + 1 :]
+    return f"{sign}{whole}{'.' + frac if frac else ''}"
+
+
 def _key_string(key: Any, mark: Any) -> str:
     """A resolved key as ``sigs.k8s.io/yaml`` ``convertToJSONableObject`` renders it."""
     if key.__class__ is str:
@@ -1058,11 +1104,7 @@ def _key_string(key: Any, mark: Any) -> str:
     if isinstance(key, int):
         return str(key)
     if isinstance(key, float):
-        if math.isnan(key):
-            return ".nan"
-        if math.isinf(key):
-            return ".inf" if key > 0 else "-.inf"
-        return go_float(key)
+        return _go_float32_key(key)
     if key is None:
         raise _Fail(mark, "unsupported map key of type: %!s(<nil>), key: <nil>")
     raise _Fail(mark, f"yaml: invalid map key: {_short_repr(key)}")

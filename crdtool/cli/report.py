@@ -11,7 +11,6 @@ is honoured by Rich.
 from __future__ import annotations
 
 import enum
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -54,10 +53,12 @@ def console(stderr: bool = False) -> Console:
 
 
 def write_json(data: Any, stream: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON with a trailing newline."""
+    """Print ``data`` as indented JSON with a trailing newline (floats as Go's encoding/json writes them),
+    in pieces (see :func:`crdtool.cli.reporters.write_text`)."""
     from crdtool.cli.reporters import write_text
+    from crdtool.core.gojson import go_json_dumps
 
-    write_text(stream or sys.stdout, json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    write_text(stream or sys.stdout, go_json_dumps(data, indent=2) + "\n")
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import sys
@@ -21,7 +22,7 @@ from crdtool.core.customresource import (
     apply_create,
     prepare_crd,
 )
-from crdtool.core.errors import FieldError, Path, duplicate_field, go_quote, invalid
+from crdtool.core.errors import FieldError, Path, go_quote, invalid
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -60,29 +61,54 @@ def input_error_result(err: InputError) -> DocumentResult:
     )
 
 
-def judge_document(doc: Document) -> DocumentResult:
-    """Judge one loaded document: a CRD gets the apiserver's verdict, anything else is skipped."""
+def judge_document(doc: Document, field_validation: str = "Strict") -> DocumentResult:
+    """Judge one loaded document: a CRD (or a ``v1`` List of CRDs, item by item) gets the apiserver's verdict.
+
+    Anything else is skipped here (custom resources are judged by :func:`judge_custom_resource`).
+    """
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
+    list_crds = _list_crds(doc.data)
+    if list_crds:
+        # what `kubectl get crd -o yaml` prints: each item is a CRD create of its own
+        for i, item in list_crds:
+            _add_crd_findings(doc, item, f"items[{i}]", result, field_validation)
+        result.status = "invalid" if result.errors else "valid"
+        return result
     if not is_crd(doc.data):
         if kind == "CustomResourceDefinition":
             result.note = f"apiVersion {api_version!r} is not one of {', '.join(CRD_API_VERSIONS)}"
         else:
             result.note = "not a CustomResourceDefinition"
         return result
-    verdict = check_crd_manifest(doc.data)
-    findings = [(duplicate_field(p), None) for p in doc.duplicate_keys]
-    findings += [(f.error, f.upstream_field) for f in verdict.findings]
-    for error, upstream_field in findings:
-        entry = error.to_dict()
-        pos = error_position(doc, error.field, error) if error.field else None
-        entry["line"], entry["column"] = pos if pos else (None, None)
-        if upstream_field:
-            entry["upstreamField"] = upstream_field
-        result.errors.append(entry)
-    result.warnings = list(verdict.warnings)
+    _add_crd_findings(doc, doc.data, "", result, field_validation)
     result.status = "invalid" if result.errors else "valid"
     return result
+
+
+def _add_crd_findings(
+    doc: Document, crd: dict[str, Any], prefix: str, result: DocumentResult, field_validation: str = "Strict"
+) -> None:
+    """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) into ``result``."""
+    dups = _duplicates_under(doc.duplicate_keys, prefix)
+    verdict = check_crd_manifest(crd, field_validation=field_validation, duplicate_fields=dups)
+    for error, upstream_field in ((f.error, f.upstream_field) for f in verdict.findings):
+        entry = _error_entry(doc, error, prefix)
+        if upstream_field:
+            entry["upstreamField"] = f"{prefix}.{upstream_field}" if prefix else upstream_field
+        result.errors.append(entry)
+    result.warnings.extend(f"{prefix}: {w}" if prefix else w for w in verdict.warnings)
+
+
+def _list_crds(data: Any) -> list[tuple[int, dict[str, Any]]]:
+    """The CRD items of a ``v1`` ``List`` (empty for anything else)."""
+    if not isinstance(data, dict) or not _is_list(data):
+        return []
+    return [(i, item) for i, item in enumerate(data["items"]) if is_crd(item)]
+
+
+def _has_crds(data: Any) -> bool:
+    return is_crd(data) or bool(_list_crds(data))
 
 
 # --- judging CRDs on every core -------------------------------------------------------
@@ -100,8 +126,8 @@ def _init_worker(docs: list[Document]) -> None:
     _WORKER_DOCS = docs
 
 
-def _judge_in_worker(index: int) -> DocumentResult:
-    return judge_document(_WORKER_DOCS[index])
+def _judge_in_worker(field_validation: str, index: int) -> DocumentResult:
+    return judge_document(_WORKER_DOCS[index], field_validation)
 
 
 def _worker_count(n_docs: int) -> int:
@@ -114,7 +140,9 @@ def _worker_count(n_docs: int) -> int:
     return max(1, min(cpus, 8, n_docs // 4))
 
 
-def judge_documents(docs: list[Document], progress: Any = None) -> list[DocumentResult]:
+def judge_documents(
+    docs: list[Document], field_validation: str = "Strict", progress: Any = None
+) -> list[DocumentResult]:
     """``judge_document`` for each document, in order, spread over the machine's cores.
 
     Validating large schemas is CPU-bound Python; with several CRDs a pool of
@@ -124,13 +152,14 @@ def judge_documents(docs: list[Document], progress: Any = None) -> list[Document
     """
     workers = _worker_count(len(docs))
     if workers <= 1:
-        return [_ticked(judge_document(d), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(docs,)) as pool:
-            return [_ticked(r, progress) for r in pool.map(_judge_in_worker, range(len(docs)), chunksize=1)]
+            judge = functools.partial(_judge_in_worker, field_validation)
+            return [_ticked(r, progress) for r in pool.map(judge, range(len(docs)), chunksize=1)]
     except (OSError, BrokenProcessPool):
-        return [_ticked(judge_document(d), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
 
 
 def _ticked(result: DocumentResult, progress: Any) -> DocumentResult:
@@ -143,6 +172,7 @@ def run(
     paths: list[str],
     output: OutputFormat | str,
     crd_paths: list[str] | None = None,
+    field_validation: str = "Strict",
     *,
     quiet: bool = False,
     exclude: list[str] | tuple[str, ...] = (),
@@ -154,10 +184,13 @@ def run(
 
     CRDs get the apiserver's verdict on creating them; custom resources are
     checked against the CRDs given with ``--crd`` and those among ``paths``
-    (matched by group and kind); other documents are skipped. ``output`` names
-    a reporter of :data:`crdtool.cli.reporters.REPORTER_BY_NAME`; ``quiet``
-    shows only failures and the summary (text); ``exclude`` drops files by
-    glob; documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
+    (matched by group and kind); other documents are skipped.
+    ``field_validation`` (``Strict``, ``Warn``, ``Ignore``) is the
+    server-side field validation of the requests: unknown and duplicate
+    fields are errors, warnings or nothing. ``output`` names a reporter of
+    :data:`crdtool.cli.reporters.REPORTER_BY_NAME`; ``quiet`` shows only
+    failures and the summary (text); ``exclude`` drops files by glob;
+    documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
     skipped; ``exit_zero`` turns exit 1 into 0 (input errors still exit 2).
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
     """
@@ -181,11 +214,14 @@ def run(
     for item in items:
         if isinstance(item, Document) and is_crd(item.data):
             catalog.add(item, from_flag=False)
+        elif isinstance(item, Document):
+            for item_doc in _list_crd_documents(item):
+                catalog.add(item_doc, from_flag=False)
     skipped = {id(item) for item in items if isinstance(item, Document) and _kind_skipped(item.data, skip_kinds)}
-    crd_docs = [item for item in items if isinstance(item, Document) and is_crd(item.data) and id(item) not in skipped]
+    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data) and id(item) not in skipped]
     if progress is not None:
         progress.set_total(sum(1 for i in items if isinstance(i, Document) and id(i) not in skipped))
-    crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, progress)))
+    crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress)))
     for item in items:
         if isinstance(item, InputError):
             results.append(input_error_result(item))
@@ -197,8 +233,12 @@ def run(
             result = crd_results[id(item)]
             catalog.record_verdict(item, result.status == "valid")
             results.append(result)
+        elif id(item) in crd_results:
+            results.append(
+                _merge_list_results(crd_results[id(item)], judge_custom_resource(item, catalog, field_validation))
+            )
         else:
-            results.append(judge_custom_resource(item, catalog))
+            results.append(judge_custom_resource(item, catalog, field_validation))
             if progress is not None:
                 progress.advance()
     if progress is not None:
@@ -224,12 +264,34 @@ def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...])
 
 
 def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
-    """The CRD documents of the ``--crd`` files (other documents there are ignored)."""
+    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored)."""
     if not crd_paths:
         return
     for item in load_inputs(crd_paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError) or is_crd(item.data):
             yield item
+        else:
+            yield from _list_crd_documents(item)
+
+
+def _list_crd_documents(doc: Document) -> list[Document]:
+    """Each CRD item of a List document as a document of its own (for matching custom resources)."""
+    out = []
+    for i, item in _list_crds(doc.data):
+        pos = doc.position(f"items[{i}]")
+        out.append(Document(doc.file, doc.index, pos[0] if pos else doc.line, item))
+    return out
+
+
+def _merge_list_results(crds: DocumentResult, others: DocumentResult) -> DocumentResult:
+    """One List's verdict: its CRD items' (``crds``) and its custom resources' (``others``)."""
+    if others.status not in ("valid", "invalid"):
+        return crds
+    crds.errors.extend(others.errors)
+    crds.warnings.extend(others.warnings)
+    crds.note = others.note
+    crds.status = "invalid" if crds.errors else "valid"
+    return crds
 
 
 # --- custom resources ---------------------------------------------------------------
@@ -329,12 +391,14 @@ def _is_list(data: dict[str, Any]) -> bool:
     return data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(data.get("items"), list)
 
 
-def judge_custom_resource(doc: Document, catalog: CrdCatalog) -> DocumentResult:
+def judge_custom_resource(doc: Document, catalog: CrdCatalog, field_validation: str = "Strict") -> DocumentResult:
     """Judge a non-CRD document: a custom resource (or a ``v1`` List of them) against its CRD, else skipped."""
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     if _is_list(doc.data):
-        objects = [(f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict)]
+        objects = [
+            (f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict) and not is_crd(item)
+        ]
     else:
         objects = [("", doc.data)]
     checked = 0
@@ -343,7 +407,7 @@ def judge_custom_resource(doc: Document, catalog: CrdCatalog) -> DocumentResult:
         source, count = catalog.find(obj, doc.file)
         if source is None:
             continue
-        problem = _check_object(doc, prefix, obj, source, result)
+        problem = _check_object(doc, prefix, obj, source, result, field_validation)
         if problem:
             notes.append(problem)
             continue
@@ -366,7 +430,9 @@ def _skip_note(data: dict[str, Any], kind: str | None) -> str:
     return "not a CustomResourceDefinition"
 
 
-def _check_object(doc: Document, prefix: str, obj: dict[str, Any], source: CrdSource, result: DocumentResult) -> str | None:
+def _check_object(
+    doc: Document, prefix: str, obj: dict[str, Any], source: CrdSource, result: DocumentResult, field_validation: str = "Strict"
+) -> str | None:
     """Validate one object against ``source``, adding its errors and warnings to ``result``.
 
     Returns None when the object was checked, else why it could not be (the CRD
@@ -377,7 +443,7 @@ def _check_object(doc: Document, prefix: str, obj: dict[str, Any], source: CrdSo
         return f"CRD {source.name} ({source.where}) cannot be used: {source.error}"
     dups = _duplicates_under(doc.duplicate_keys, prefix)
     try:
-        outcome = apply_create(obj, prepared, duplicate_fields=dups)
+        outcome = apply_create(obj, prepared, duplicate_fields=dups, field_validation=field_validation)
         errors, warnings = outcome.errors, outcome.warnings
     except CustomResourceError as exc:
         if exc.reason not in ("unknown-version", "not-served"):

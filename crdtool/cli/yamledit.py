@@ -65,6 +65,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from crdtool.core.gojson import go_json_float, json_number
+
 __all__ = [
     "DocStyle",
     "DocumentSpan",
@@ -511,12 +513,13 @@ def guess_style(text: str, root: Node | None) -> DocStyle:
 
 
 def same(a: Any, b: Any) -> bool:
-    """JSON equality: like ``==`` but ``True`` is not ``1`` (numbers compare by value)."""
+    """JSON equality: like ``==`` but ``True`` is not ``1``; numbers compare as the apiserver reads
+    Go's JSON text for them (a float whose text is an int64, ``2.2e16``, equals that int)."""
     if a is b:
         return True
     try:
         if a != b:
-            return False
+            return _same_iterative(a, b)
     except RecursionError:  # C-level comparison of very deep values
         return _same_iterative(a, b)
     # ``==`` held; only a bool against a number can still differ. Iterative, containers only.
@@ -556,9 +559,18 @@ def _same_iterative(a: Any, b: Any) -> bool:
             if cx is not cy or len(x) != len(y):
                 return False
             stack.extend(zip(x, y))
-        elif (cx is bool) != (cy is bool) or x != y:
+        elif (cx is bool) != (cy is bool):
+            return False
+        elif x != y and (cx is bool or _go_number(x) != _go_number(y)):
             return False
     return True
+
+
+def _go_number(v: Any) -> Any:
+    """A number as the apiserver reads the JSON Go writes for it (other values unchanged)."""
+    if v.__class__ is float and math.isfinite(v):
+        return json_number(v)
+    return v
 
 
 def order_like(template: Any, value: Any) -> Any:
@@ -717,12 +729,10 @@ def _single_ok(s: str) -> bool:
 
 
 def _format_float(f: float) -> str:
+    """A float as Go's encoding/json writes it (``1.0`` -> ``1``, ``1e-07`` -> ``1e-7``): what kubectl sends."""
     if math.isnan(f) or math.isinf(f):  # not JSON; never produced by decoding
         return ".nan" if math.isnan(f) else (".inf" if f > 0 else "-.inf")
-    if f.is_integer() and abs(f) < 1e16:
-        return str(int(f))
-    text = repr(f)
-    return text if ("." in text or "e" in text or "n" in text) else text + ".0"
+    return go_json_float(f)
 
 
 def format_scalar(value: Any, quote: str = "'", flow: bool = False, keep: str = "") -> str:

@@ -40,8 +40,13 @@ apiextensions-apiserver does with ``POST /apis/<group>/<version>/...``:
    validation``. ``WarningsOnCreate`` warns about finalizer names; a
    deprecated version adds its deprecation warning.
 
+An object of another group or kind is not decoded against the schema and
+fails ``ValidateTypeMeta`` (see :func:`apply_create`); a create that passes
+validation with ``metadata.resourceVersion`` set is refused by the storage
+(etcd3 ``store.Create``). :func:`decode_object` stops after step 3.
+
 What is not modelled: server-populated metadata (uid, creationTimestamp,
-resourceVersion, managedFields entries, the random suffix of a generated
+managedFields entries, the random suffix of a generated
 name: ``xxxxx`` is used), admission webhooks, and the second ObjectMeta pass
 of ``BeforeCreate`` (``path.ValidatePathSegmentName``), which cannot fail
 once ``NameIsDNSSubdomain`` has passed. User-supplied ``managedFields`` are
@@ -69,8 +74,10 @@ from crdtool.core.errors import (
     unknown_field,
     unmarshal_type_error,
 )
+from crdtool.core.crd.manifest import FIELD_VALIDATION_DIRECTIVES
 from crdtool.core.objectmeta import parse_group_version
-from crdtool.core.schema.defaulting import default, prune_non_nullable_nulls
+from crdtool.core.schema.defaulting import default as _structural_default
+from crdtool.core.schema.defaulting import prune_non_nullable_nulls
 from crdtool.core.schema.pruning import prune
 
 __all__ = [
@@ -81,6 +88,8 @@ __all__ = [
     "CustomResourceError",
     "PreparedCrd",
     "apply_create",
+    "coerce_converted",
+    "decode_object",
     "default",
     "prepare_crd",
     "prune",
@@ -104,8 +113,6 @@ BLOCKING_ERROR_TYPES = frozenset(
         ErrorType.TYPE_INVALID.value,
     }
 )
-#: Server-side field validation directives (``metav1.FieldValidation*``).
-FIELD_VALIDATION_DIRECTIVES = ("Strict", "Warn", "Ignore")
 #: kubectl creates a namespaced object without a namespace in its context's namespace.
 DEFAULT_NAMESPACE = "default"
 #: ``names.SimpleNameGenerator``: 5 random characters after at most 58 of generateName.
@@ -135,7 +142,9 @@ class CustomResourceError(ValueError):
     ``bad-api-version``, ``kind-mismatch`` (group or kind differ from the
     CRD), ``version-mismatch`` (the object's version is not the requested
     one), ``unknown-version``, ``not-served``, ``bad-crd`` (the CRD cannot be
-    decoded or its schema cannot be served). ``str()`` is a one-line message.
+    decoded or its schema cannot be served), ``coerce`` (a converted object whose metadata or
+    embedded resources cannot be decoded, see :func:`coerce_converted`). ``str()`` is a
+    one-line message.
     """
 
     def __init__(self, message: str, reason: str) -> None:
@@ -510,48 +519,116 @@ def apply_create(
         field_validation: ``Strict`` (kubectl's default: unknown and
             duplicate fields are errors), ``Warn`` (they are warnings) or
             ``Ignore``.
-        validate: run the strategy's validation (False: decode and default only).
+        validate: run the strategy's validation (False: decode, default and
+            prepare for create only).
         duplicate_fields: paths of duplicate keys found by the caller's parser.
 
     Returns: a :class:`CreateResult`.
 
-    Raises :class:`CustomResourceError` when the object does not belong to
-    the CRD or its version is unknown or not served, or the CRD cannot be
-    served; ``ValueError`` for an unknown ``field_validation``.
+    An object whose group or kind is not the CRD's is not decoded against the
+    schema (no pruning, no defaulting: ``unstructuredSchemaCoercer.apply``
+    only handles the CRD's group and kind) and fails upstream's
+    ``ValidateTypeMeta`` (``kind: Invalid value: "Bar": must be Foo``,
+    ``apiVersion: Invalid value: "other.com/v1": must be example.com/v1``);
+    metadata and OpenAPI validation are then skipped, as
+    ``customResourceValidator.Validate`` returns early, while the strategy's
+    embedded-resource, list-type and CEL checks still run on the raw
+    object. Its version is ``version``, else the object's when the CRD
+    serves it, else the CRD's highest-priority served version.
+
+    A create that passes validation but sets ``metadata.resourceVersion``
+    (to a non-zero number) fails in storage, as upstream's etcd3 store
+    ``Create`` refuses it: an ``InternalError`` at
+    ``metadata.resourceVersion`` with upstream's text ``resourceVersion
+    should not be set on objects to be created`` (the apiserver answers 500).
+
+    Raises :class:`CustomResourceError` when the object has no kind or
+    apiVersion, names a version the CRD does not define or serve, or the CRD
+    cannot be served; ``ValueError`` for an unknown ``field_validation``.
 
     Mirrors ``customresource_handler.go`` (``schemaCoercingDecoder.Decode``,
     ``unstructuredSchemaCoercer.apply``, ``unstructuredDefaulter.Default``),
-    ``registry/rest/create.go`` ``BeforeCreate`` and
+    ``registry/rest/create.go`` ``BeforeCreate``,
     ``registry/customresource/strategy.go`` (``PrepareForCreate``,
-    ``Validate``, ``WarningsOnCreate``).
+    ``Validate``, ``WarningsOnCreate``), ``validator.go``
+    ``ValidateTypeMeta`` and ``storage/etcd3/store.go`` ``Create``.
     """
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     prepared = prepare_crd(crd)
-    ver = resolve_version(obj, prepared, version)
-    warnings: list[str] = []
-    if ver.deprecated:
-        warnings.append(ver.deprecation_warning if ver.deprecation_warning is not None else _deprecation_warning(prepared, ver))
-
-    decoded = _decode(obj, prepared, ver, prune)
-    decode_errors: list[FieldError] = []
-    if field_validation == "Strict":
-        decode_errors = [duplicate_field(p) for p in duplicate_fields]
-        decode_errors += [unknown_field(p) for p in decoded.unknown]
-    elif field_validation == "Warn":
-        warnings.extend(f"duplicate field {go_quote(p)}" for p in duplicate_fields)
-        warnings.extend(f"unknown field {go_quote(p)}" for p in decoded.unknown)
+    ver, foreign = _version_for_create(obj, prepared, version)
+    decoded, decode_errors, warnings = _decode_request(obj, prepared, ver, prune, field_validation, duplicate_fields, foreign)
     if decoded.fatal is not None:
         return CreateResult(decoded.obj, decoded.unknown, [*decode_errors, decoded.fatal], warnings)
-
-    stored = default(decoded.obj, ver.serving_schema)
+    stored = decoded.obj
     if ver.status_enabled:
         stored.pop("status", None)  # PrepareForCreate: create cannot set status
     if not validate:
         return CreateResult(stored, decoded.unknown, decode_errors, warnings)
 
-    errors = _validate_create(stored, prepared, ver, warnings)
+    type_meta_errors = _validate_type_meta(stored, prepared, ver) if foreign else []
+    errors = _validate_create(stored, prepared, ver, warnings, type_meta_errors)
+    if not decode_errors and not errors:
+        errors = _storage_create_errors(stored)
     return CreateResult(stored, decoded.unknown, [*decode_errors, *errors], warnings)
+
+
+def decode_object(
+    obj: dict[str, Any],
+    crd: dict[str, Any] | PreparedCrd,
+    version: str | None = None,
+    *,
+    prune: bool = True,
+) -> CreateResult:
+    """The object as the apiserver decodes a request for ``crd``: nothing of the create strategy.
+
+    In: a custom resource and its CRD (manifest dict or :class:`PreparedCrd`),
+    optionally the CRD version. Out: a :class:`CreateResult` whose ``stored``
+    is the object after upstream's request decoding: pruned (``prune``
+    False: kept), non-nullable nulls without a default dropped, metadata
+    (and embedded resources' metadata) decoded into ObjectMeta and written
+    back, then defaulted by the version's structural schema. ``status`` is
+    kept, and defaulted where its schema has defaults: ``PrepareForCreate``
+    is not applied, nor is any server-populated metadata. ``pruned`` lists
+    the dropped unknown fields; ``errors`` holds only a metadata decoding
+    error (``UnmarshalTypeError``, which stops the decoding); ``warnings`` a
+    deprecated version's warning.
+
+    Raises :class:`CustomResourceError` when the object names another group
+    or kind (upstream leaves such objects undecoded), has no kind or
+    apiVersion, or names a version the CRD does not define or serve.
+
+    Mirrors ``customresource_handler.go`` ``unstructuredSchemaCoercer.apply``
+    and ``unstructuredDefaulter.Default``.
+    """
+    prepared = prepare_crd(crd)
+    ver = resolve_version(obj, prepared, version)
+    decoded, _, warnings = _decode_request(obj, prepared, ver, prune, "Ignore", (), False)
+    errors = [decoded.fatal] if decoded.fatal is not None else []
+    return CreateResult(decoded.obj, decoded.unknown, errors, warnings)
+
+
+def default(obj: Any, schema: dict[str, Any] | PreparedCrd | None, version: str | None = None) -> Any:
+    """Structural defaulting, or the whole request decoding when given a CRD.
+
+    * ``default(obj, schema)`` with an ``openAPIV3Schema`` dict (or None):
+      upstream ``structuraldefaulting.Default`` on a copy of ``obj`` (see
+      :func:`crdtool.core.schema.defaulting.default`).
+    * ``default(obj, crd[, version])`` with a CRD manifest dict (``kind:
+      CustomResourceDefinition``) or a :class:`PreparedCrd`: the object after
+      the apiserver's request decoding path, ``decode_object(obj, crd,
+      version).stored``: pruned, non-nullable nulls without defaults dropped,
+      ObjectMeta coerced, defaulted; ``status`` kept (nothing of
+      ``PrepareForCreate``). Raises :class:`CustomResourceError` as
+      :func:`decode_object` does.
+
+    Never mutates its arguments.
+    """
+    from crdtool.core.crd.manifest import is_crd
+
+    if isinstance(schema, PreparedCrd) or (schema is not None and is_crd(schema)):
+        return decode_object(obj, schema, version).stored
+    return _structural_default(obj, schema)
 
 
 def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str | None = None) -> list[FieldError]:
@@ -562,16 +639,155 @@ def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, vers
     field validation ``Strict``, kubectl's default), then the validation
     errors of the create strategy in upstream order (metadata, OpenAPI schema,
     scale, embedded resources, list sets/maps, CEL rules or the blocking
-    error). Field paths are upstream's (``spec.replicas``,
-    ``metadata.name``).
+    error), or ``ValidateTypeMeta``'s errors for an object of another group
+    or kind, then the storage's ``resourceVersion`` refusal. Field paths are
+    upstream's (``spec.replicas``, ``metadata.name``; ``<nil>`` for errors
+    upstream reports without a field).
 
-    Raises :class:`CustomResourceError` for an object of another group or
-    kind, or whose version is unknown or not served.
+    Raises :class:`CustomResourceError` for an object without kind or
+    apiVersion, or whose version the CRD does not define or serve.
 
     Mirrors the create path of ``customresource_handler.go`` and
     ``registry/customresource/strategy.go`` (see :func:`apply_create`).
     """
     return apply_create(obj, crd, version).errors
+
+
+def coerce_converted(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str) -> tuple[dict[str, Any], list[str]]:
+    """What the apiserver does to an object right after converting it to ``version``.
+
+    In: the converted object (e.g. a webhook's answer after
+    :func:`crdtool.core.conversion_review.convert_from_response`), the CRD and the
+    version it was converted to. Out: ``(object, pruned)``: a copy pruned by that version's
+    structural schema (unless the CRD preserves unknown fields), with non-nullable nulls
+    without defaults dropped, embedded resources coerced and ``metadata`` re-encoded as
+    ``ObjectMeta`` (unknown metadata fields dropped); ``pruned`` lists the dropped paths. No
+    defaulting: upstream defaults before conversion, never after a webhook's (defaulting KEP:
+    "we do not default after webhook conversions").
+
+    Raises :class:`CustomResourceError` (reason ``unknown-version``) for a version the CRD
+    does not define, and (reason ``coerce``) with upstream's error text when the object's
+    metadata or an embedded resource cannot be decoded, which fails the request.
+
+    Mirrors ``customresource_handler.go`` ``schemaCoercingConverter.ConvertToVersion``
+    (``unstructuredSchemaCoercer.apply`` without ``dropInvalidMetadata``).
+    """
+    prepared = prepare_crd(crd)
+    ver = prepared.version(version)
+    if ver is None:
+        raise CustomResourceError(f"CRD {prepared.name} has no version {go_quote(version)}", "unknown-version")
+    decoded = _decode(obj, prepared, ver, True)
+    if decoded.fatal is not None:
+        raise CustomResourceError(str(decoded.fatal), "coerce")
+    return decoded.obj, decoded.unknown
+
+
+def _version_for_create(obj: Any, prepared: PreparedCrd, version: str | None) -> tuple[CrdVersion, bool]:
+    """The version serving ``obj`` and whether ``obj`` is of another group or kind than the CRD."""
+    foreign = _foreign_group_kind(obj, prepared)
+    if not foreign:
+        return resolve_version(obj, prepared, version), False
+    if version:
+        found = prepared.version(version)
+    else:
+        gv = parse_group_version(obj["apiVersion"])
+        found = prepared.version(gv[1]) if gv is not None else None
+        if found is None or not found.served:
+            found = _preferred_served_version(prepared)
+    if found is None:
+        raise CustomResourceError(
+            f"CRD {prepared.name} has no version {go_quote(version or '')} to check the object against",
+            "unknown-version",
+        )
+    if not found.served:
+        raise CustomResourceError(f"version {go_quote(found.name)} of CRD {prepared.name} is not served", "not-served")
+    return found, True
+
+
+def _foreign_group_kind(obj: Any, prepared: PreparedCrd) -> bool:
+    """Is ``obj`` a well-formed object of a group or kind other than the CRD's?"""
+    if not isinstance(obj, dict):
+        return False
+    kind, api_version = obj.get("kind"), obj.get("apiVersion")
+    if not isinstance(kind, str) or not kind or not isinstance(api_version, str) or not api_version:
+        return False
+    gv = parse_group_version(api_version)
+    return gv is not None and (gv[0] != prepared.group or kind != prepared.kind)
+
+
+def _preferred_served_version(prepared: PreparedCrd) -> CrdVersion | None:
+    """The highest-priority served version (the one kubectl uses by default)."""
+    from functools import cmp_to_key
+
+    from crdtool.core.versions import compare_versions
+
+    served = {v.name: v for v in prepared.versions if v.served}
+    if not served:
+        return None
+    return served[sorted(served, key=cmp_to_key(compare_versions))[-1]]
+
+
+def _decode_request(
+    obj: dict[str, Any],
+    prepared: PreparedCrd,
+    ver: CrdVersion,
+    prune: bool,
+    field_validation: str,
+    duplicate_fields: Sequence[str],
+    foreign: bool,
+) -> tuple[_Decoded, list[FieldError], list[str]]:
+    """Decoding and defaulting of a request body: (decoded, strict-decoding errors, warnings)."""
+    warnings: list[str] = []
+    if ver.deprecated:
+        warnings.append(ver.deprecation_warning if ver.deprecation_warning is not None else _deprecation_warning(prepared, ver))
+    decoded = _decode(obj, prepared, ver, prune, schema_applies=not foreign)
+    decode_errors: list[FieldError] = []
+    if field_validation == "Strict":
+        decode_errors = [duplicate_field(p) for p in duplicate_fields]
+        decode_errors += [unknown_field(p) for p in decoded.unknown]
+    elif field_validation == "Warn":
+        warnings.extend(f"duplicate field {go_quote(p)}" for p in duplicate_fields)
+        warnings.extend(f"unknown field {go_quote(p)}" for p in decoded.unknown)
+    if decoded.fatal is None and not foreign:
+        # unstructuredDefaulter.Default only defaults the CRD's own group and kind
+        decoded.obj = _structural_default(decoded.obj, ver.serving_schema)
+    return decoded, decode_errors, warnings
+
+
+def _validate_type_meta(obj: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion) -> list[FieldError]:
+    """Upstream ``customResourceValidator.ValidateTypeMeta`` (validator.go)."""
+    kind = _str(obj.get("kind"))
+    api_version = _str(obj.get("apiVersion"))
+    errs: list[FieldError] = []
+    if kind != prepared.kind:
+        errs.append(invalid(Path("kind"), kind, f"must be {prepared.kind}"))
+    want = f"{prepared.group}/{ver.name}"
+    if api_version != want:
+        errs.append(invalid(Path("apiVersion"), api_version, f"must be {want}"))
+    return errs
+
+
+#: ``storage.ErrResourceVersionSetOnCreate`` (k8s.io/apiserver pkg/storage/errors.go).
+RESOURCE_VERSION_SET_ON_CREATE = "resourceVersion should not be set on objects to be created"
+
+
+def _storage_create_errors(stored: dict[str, Any]) -> list[FieldError]:
+    """``etcd3.store.Create``: ``versioner.ObjectResourceVersion(obj)`` must be 0 (or unparsable).
+
+    ``APIObjectVersioner.ObjectResourceVersion`` is ``strconv.ParseUint(rv,
+    10, 64)``; a parse error skips the check (the store then overwrites the
+    field). The plain error reaches the client as a 500 with that message.
+    """
+    from crdtool.core.errors import internal_error
+
+    meta = stored.get("metadata")
+    rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
+    if not isinstance(rv, str) or not rv.isascii() or not rv.isdigit():
+        return []
+    value = int(rv)
+    if value == 0 or value >= 1 << 64:
+        return []
+    return [internal_error(Path("metadata", "resourceVersion"), RESOURCE_VERSION_SET_ON_CREATE)]
 
 
 # --- decoding -----------------------------------------------------------------
@@ -584,8 +800,14 @@ class _Decoded:
     fatal: FieldError | None
 
 
-def _decode(obj: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion, prune_enabled: bool) -> _Decoded:
-    """``unstructuredSchemaCoercer.apply`` with ``returnUnknownFieldPaths`` and no dropping."""
+def _decode(
+    obj: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion, prune_enabled: bool, *, schema_applies: bool = True
+) -> _Decoded:
+    """``unstructuredSchemaCoercer.apply`` with ``returnUnknownFieldPaths`` and no dropping.
+
+    ``schema_applies`` False: the object is of another group or kind, so only
+    its metadata is decoded (no pruning, no null pruning, no coercion).
+    """
     unknown: list[str] = []
     has_meta = "metadata" in obj
     meta: dict[str, Any] | None = None
@@ -597,14 +819,16 @@ def _decode(obj: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion, prune_e
         if prune_enabled:
             unknown.extend(meta_result.unknown)
     schema = ver.serving_schema
-    if prune_enabled and not prepared.preserve_unknown_fields:
+    if not schema_applies:
+        out = _copy_json(obj)
+    elif prune_enabled and not prepared.preserve_unknown_fields:
         out, paths = prune(obj, schema, is_resource_root=True)
         unknown.extend(paths)
         if _has_null(out):  # the null pruning is a no-op otherwise; skip its copy
             out = prune_non_nullable_nulls(out, schema)
     else:
         out = prune_non_nullable_nulls(obj, schema) if not prepared.preserve_unknown_fields else _copy_json(obj)
-    if ver.embedded_paths:
+    if ver.embedded_paths and schema_applies:
         err, paths = _coerce(out, ver.structural, Path(""), strict=prune_enabled, only=ver.embedded_paths)
         if err is not None:
             return _Decoded(out, unknown, err)
@@ -775,8 +999,19 @@ def _validation_view(stored: dict[str, Any], prepared: PreparedCrd) -> dict[str,
     return view
 
 
-def _validate_create(stored: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion, warnings: list[str]) -> list[FieldError]:
-    """``customResourceStrategy.Validate`` (+ ``WarningsOnCreate``) on the prepared object."""
+def _validate_create(
+    stored: dict[str, Any],
+    prepared: PreparedCrd,
+    ver: CrdVersion,
+    warnings: list[str],
+    type_meta_errors: Sequence[FieldError] = (),
+) -> list[FieldError]:
+    """``customResourceStrategy.Validate`` (+ ``WarningsOnCreate``) on the prepared object.
+
+    With ``type_meta_errors`` (``ValidateTypeMeta`` failed) the validator's
+    own checks (metadata, OpenAPI schema, scale) are replaced by them, as
+    ``customResourceValidator.Validate`` returns early.
+    """
     from crdtool.core.objectmeta import validate_object_meta
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.schema.value_validation import (
@@ -789,12 +1024,16 @@ def _validate_create(stored: dict[str, Any], prepared: PreparedCrd, ver: CrdVers
     root = Path("")
     errs: list[FieldError] = []
     # customResourceValidator.Validate
-    errs.extend(validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata")))
-    if ver.schema is not None:
-        errs.extend(validate_value(view, ver.schema, root))
-    scale = ver.scale
-    if scale is not None:
-        errs.extend(_validate_scale(view, scale))
+    if type_meta_errors:
+        errs.extend(type_meta_errors)
+    else:
+        errs.extend(validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata")))
+        if ver.schema is not None:
+            # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>
+            errs.extend(validate_value(view, ver.schema, None))
+        scale = ver.scale
+        if scale is not None:
+            errs.extend(_validate_scale(view, scale))
     # embedded resources, list-type invariants
     # (both walks find nothing when the schema has no embedded resources or list types)
     if ver.embedded_paths:
@@ -806,7 +1045,8 @@ def _validate_create(stored: dict[str, Any], prepared: PreparedCrd, ver: CrdVers
             errs.append(invalid("<nil>", None, BLOCKING_ERROR_DETAIL))
         else:
             errs.extend(_validate_cel(view, ver, warnings))
-    warnings.extend(_finalizer_warnings(view["metadata"].get("finalizers")))
+    if not errs:  # rest.BeforeCreate asks WarningsOnCreate only once Validate passed
+        warnings.extend(_finalizer_warnings(view["metadata"].get("finalizers")))
     return errs
 
 
@@ -917,10 +1157,16 @@ def _finalizer_warnings(finalizers: Any) -> list[str]:
         for msg in is_qualified_name(name):
             out.append(f"{fld}: {go_quote(name)}: {msg}")
         if "/" not in name and name not in _STANDARD_FINALIZERS:
-            out.append(
-                f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name to avoid accidental "
-                "conflicts with other finalizer writers"
-            )
+            if "." in name:
+                out.append(
+                    f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name including a path (/) "
+                    "to avoid accidental conflicts with other finalizer writers"
+                )
+            else:
+                out.append(
+                    f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name to avoid accidental "
+                    "conflicts with other finalizer writers"
+                )
     return out
 
 

@@ -26,7 +26,7 @@ def validate_webhook_url(fld_path: Path, url: str, force_https: bool) -> list[Fi
     if force_https and parsed.scheme != "https":
         errs.append(invalid(fld_path, parsed.scheme, "'https' is the only allowed URL scheme" + form))
     if not parsed.host:
-        errs.append(invalid(fld_path, parsed.host, "host must be provided" + form))
+        errs.append(invalid(fld_path, parsed.host, "host must be specified" + form))
     if parsed.user is not None:
         errs.append(invalid(fld_path, parsed.user_string(), "user information is not permitted in the URL"))
     if parsed.fragment:
@@ -36,18 +36,24 @@ def validate_webhook_url(fld_path: Path, url: str, force_https: bool) -> list[Fi
     return errs
 
 
-def validate_webhook_service(fld_path: Path, name: str, namespace: str, path: str | None, port: int) -> list[FieldError]:
-    """Upstream ``webhook.ValidateWebhookService``.
+def validate_webhook_service(fld_path: Path, namespace: str, name: str, path: str | None, port: int) -> list[FieldError]:
+    """Upstream ``webhook.ValidateWebhookService(fldPath, namespace, name, path, port)``.
 
-    In: the service path, its name, namespace, ``path`` (None when unset) and
-    port (0 when unset). Out: Required name/namespace, Invalid port, Invalid
-    path (must start with ``/``; every segment a non-empty DNS-1123 subdomain).
+    In: the service path, its namespace, name, ``path`` (None when unset) and
+    port (0 when unset), in upstream's parameter order. Out: Required
+    ``name`` (when ``name`` is empty), Required ``namespace``, Invalid port,
+    Invalid path (must start with ``/``; every segment a non-empty DNS-1123
+    subdomain). Required errors have an empty detail.
+
+    Mind the parameter order: apiextensions-apiserver passes
+    ``(Service.Name, Service.Namespace)`` for ``(namespace, name)``; see
+    :func:`crdtool.core.crd.validation.validate_custom_resource_conversion`.
     """
     errs: list[FieldError] = []
     if not name:
-        errs.append(required(fld_path.child("name"), "service name is required"))
+        errs.append(required(fld_path.child("name"), ""))
     if not namespace:
-        errs.append(required(fld_path.child("namespace"), "service namespace is required"))
+        errs.append(required(fld_path.child("namespace"), ""))
     port_errs = is_valid_port_num(port)
     if port_errs:
         errs.append(invalid(fld_path.child("port"), port, "port is not valid: " + ", ".join(port_errs)))

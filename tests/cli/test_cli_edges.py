@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-COMMANDS = ["validate", "sort-versions", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "completion"]
+COMMANDS = ["validate", "sort-versions", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "completion", "review", "serve"]
 
 
 def _env(**extra: str) -> dict[str, str]:

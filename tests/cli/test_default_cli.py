@@ -204,6 +204,55 @@ def test_a_v1_list_is_defaulted_item_by_item(tmp_path: Path) -> None:
     assert out.stderr.strip().endswith("pruned items[0].spec.x")
 
 
+STATUS_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: jobs.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: jobs, singular: job, kind: Job, listKind: JobList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {n: {type: integer, default: 1}}}
+          status: {type: object, properties: {phase: {type: string, default: Pending}}}
+"""
+
+
+def test_status_is_kept_and_defaulted(tmp_path: Path) -> None:
+    # customresource_handler.go: decoding prunes and defaults status like any field; only the
+    # create strategy (PrepareForCreate) drops it, and `default` stops before it
+    crd = write(tmp_path, "crd.yaml", STATUS_CRD)
+    cr = write(tmp_path, "cr.yaml", "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\nstatus: {extra: 1}\n")
+    out = crdtool("--crd", str(crd), "--output", "json", str(cr))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [
+        {"apiVersion": "example.com/v1", "kind": "Job", "metadata": {"name": "j"}, "status": {"phase": "Pending"}}
+    ]
+
+
+NUMBER_CRD = STATUS_CRD.replace("n: {type: integer, default: 1}", "small: {type: number}, big: {type: number}")
+
+
+def test_floats_are_printed_as_go_encoding_json_prints_them(tmp_path: Path) -> None:
+    crd = write(tmp_path, "crd.yaml", NUMBER_CRD)
+    cr = write(tmp_path, "cr.yaml", "apiVersion: example.com/v1\nkind: Job\nmetadata: {name: j}\nspec: {small: 1.0e-7, big: 1.0e20}\n")
+    out = crdtool("--crd", str(crd), "--output", "json", str(cr))
+    assert out.returncode == 0, out.stderr
+    assert '"small": 1e-7' in out.stdout and '"big": 100000000000000000000' in out.stdout
+    out = crdtool("--crd", str(crd), str(cr))
+    assert out.returncode == 0, out.stderr
+    assert "  small: 1e-7\n" in out.stdout and "  big: 100000000000000000000\n" in out.stdout
+
+
 CRDS_AND_EXAMPLES = """\
 apiVersion: v1
 kind: ConfigMap

@@ -878,3 +878,36 @@ def test_no_value_is_nan_or_non_json() -> None:
         else:
             assert v is None or isinstance(v, (str, int, float, bool))
             assert not (isinstance(v, float) and not math.isfinite(v))
+
+
+def test_numbers_decide_int_or_float_as_go_does() -> None:
+    # go-yaml v2 resolve (go.yaml.in/yaml/v2 v2.4.3): ParseInt, ParseUint, then ParseFloat of a
+    # float-looking text; sigs.k8s.io/yaml json.Marshal writes a float64 with the shortest digits
+    # ('f' below 1e21); the apiserver reads an int64 when that text is one (convertNumber).
+    d = data(
+        "a: -9223372036854775809\n"      # no int64/uint64: float, written -9223372036854776000: float
+        "b: -9223372036854775808\n"      # ParseInt: int
+        "c: 9223372036854775808\n"       # ParseUint: uint64, no int64 for the apiserver: float
+        "d: 9.223372036854775e18\n"      # float, written 9223372036854775000: int
+        "e: 1e3\n"                       # float 1000, written 1000: int
+        "f: 0x1FFFFFFFFFFFFFFFF\n"       # fits no int64/uint64 and looks like no float: a string
+        "g: 0777777777777777777777777\n"  # octal out of range, digits: ParseFloat reads it as decimal
+        "h: 100000000000000000000.0\n"   # written 100000000000000000000: fits no int64: float
+        "i: 1e21\n"                      # written 1e+21: float
+        "j: 0b11111111111111111111111111111111111111111111111111111111111111111\n"  # 65 bits: a string
+    )
+    assert d["a"] == -9223372036854775809.0 and isinstance(d["a"], float)
+    assert d["b"] == -(2**63) and isinstance(d["b"], int)
+    assert d["c"] == 9223372036854775808.0 and isinstance(d["c"], float)
+    assert d["d"] == 9223372036854775000 and isinstance(d["d"], int)
+    assert d["e"] == 1000 and isinstance(d["e"], int)
+    assert d["f"] == "0x1FFFFFFFFFFFFFFFF"
+    assert d["g"] == 7.777777777777778e23 and isinstance(d["g"], float)
+    assert d["h"] == 1e20 and isinstance(d["h"], float)
+    assert d["i"] == 1e21 and isinstance(d["i"], float)
+    assert d["j"] == "0b" + "1" * 65
+
+
+def test_float_keys_use_go_float32_formatting() -> None:
+    # sigs.k8s.io/yaml convertToJSONableObject: strconv.FormatFloat(key, 'g', -1, 32)
+    assert data("3.14159265358979: a\n1234567.0: b\n") == {"3.1415927": "a", "1.234567e+06": "b"}

@@ -366,7 +366,7 @@ def test_convert_v1beta1_manifest_to_v1() -> None:
     assert v1 == {
         "apiVersion": V1,
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": "crontabs.stable.example.com"},
+        "metadata": {"name": "crontabs.stable.example.com", "creationTimestamp": None},
         "spec": {
             "group": "stable.example.com",
             "names": {"plural": "crontabs", "kind": "CronTab", "singular": "crontab", "listKind": "CronTabList"},
@@ -381,9 +381,68 @@ def test_convert_v1beta1_manifest_to_v1() -> None:
                 "conversionReviewVersions": ["v1beta1"]}},
             "preserveUnknownFields": True,
         },
-        "status": {"storedVersions": ["v1"]},
+        "status": {"conditions": None, "acceptedNames": {"plural": "", "kind": ""}, "storedVersions": ["v1"]},
     }
     assert convert_crd(v1, "apiextensions.k8s.io/v1beta1")["spec"]["validation"] == beta["spec"]["validation"]
+
+
+# The Go zero values json.Marshal writes: every field without `omitempty` in the json tags of
+# apiextensions-apiserver v0.36.3 pkg/apis/apiextensions/v1/types.go (group, names.plural, names.kind,
+# scope, versions, status.conditions, status.acceptedNames, status.storedVersions, webhook
+# conversionReviewVersions, service namespace/name, column name/type/jsonPath, version
+# name/served/storage, x-kubernetes-validations rule) and metav1.ObjectMeta.creationTimestamp
+# (a struct: never omitted; the zero metav1.Time marshals as null).
+def test_convert_crd_writes_go_zero_values_as_json_marshal_does() -> None:
+    bare = {"apiVersion": V1, "kind": "CustomResourceDefinition", "metadata": {}, "spec": {}}
+    out = convert_crd(bare, "v1")
+    assert out == {
+        "apiVersion": V1,
+        "kind": "CustomResourceDefinition",
+        "metadata": {"creationTimestamp": None},
+        "spec": {
+            "group": "",
+            "names": {"plural": "", "kind": ""},
+            "scope": "",
+            "versions": None,
+            "conversion": {"strategy": "None"},
+        },
+        "status": {"conditions": None, "acceptedNames": {"plural": "", "kind": ""}, "storedVersions": None},
+    }
+    # struct fields in Go declaration order
+    assert list(out) == ["apiVersion", "kind", "metadata", "spec", "status"]
+    assert list(out["spec"]) == ["group", "names", "scope", "versions", "conversion"]
+
+
+def test_convert_crd_marshals_nested_structs_like_go() -> None:
+    beta = {
+        "apiVersion": V1BETA1,
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "foos.example.com", "creationTimestamp": "2024-05-01T12:00:00.5+02:00"},
+        "spec": {
+            "group": "example.com", "version": "v1", "scope": "Cluster",
+            "names": {"plural": "foos", "kind": "Foo", "shortNames": []},
+            "preserveUnknownFields": False,
+            "validation": {"openAPIV3Schema": {
+                "type": "object", "description": "",
+                "properties": {"b": {"type": "string"}, "a": {"type": "integer", "minimum": 0}},
+                "x-kubernetes-validations": [{"rule": "true", "message": ""}],
+            }},
+            "subresources": {"scale": {"specReplicasPath": ".spec.r", "statusReplicasPath": ""}},
+            "versions": [{"name": "v1", "served": True, "storage": True, "deprecated": False}],
+        },
+        "status": {"conditions": [{"type": "Established", "status": "True"}]},
+    }
+    out = convert_crd(beta, "v1")
+    assert out["metadata"] == {"name": "foos.example.com", "creationTimestamp": "2024-05-01T10:00:00Z"}
+    version = out["spec"]["versions"][0]
+    assert list(version) == ["name", "served", "storage", "schema", "subresources"]  # deprecated: false omitted
+    assert version["subresources"] == {"scale": {"specReplicasPath": ".spec.r", "statusReplicasPath": ""}}
+    root = version["schema"]["openAPIV3Schema"]
+    assert list(root["properties"]) == ["a", "b"]  # Go sorts map keys
+    assert root["x-kubernetes-validations"] == [{"rule": "true"}]
+    assert "description" not in root
+    assert out["spec"]["names"] == {"plural": "foos", "singular": "foo", "kind": "Foo", "listKind": "FooList"}
+    assert out["status"]["conditions"] == [{"type": "Established", "status": "True", "lastTransitionTime": None}]
 
 
 def test_convert_crd_target_and_unknown_kinds() -> None:

@@ -104,8 +104,6 @@ def test_resolves_the_objects_version() -> None:
 @pytest.mark.parametrize(
     ("obj", "version", "reason", "text"),
     [
-        ({**make_cr(), "kind": "Bar"}, None, "kind-mismatch", 'Bar in group "example.com" is not the kind of CRD'),
-        ({**make_cr(), "apiVersion": "other.com/v1"}, None, "kind-mismatch", 'group "other.com"'),
         ({**make_cr(), "apiVersion": f"{GROUP}/v9"}, None, "unknown-version",
          'no matches for kind "Foo" in version "example.com/v9"'),
         (make_cr(), "v2", "version-mismatch", 'is not the requested version "example.com/v2"'),
@@ -120,6 +118,19 @@ def test_objects_the_crd_does_not_serve_raise(obj: dict[str, Any], version: str 
     assert info.value.reason == reason
     assert text in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("obj", "reason", "text"),
+    [
+        ({**make_cr(), "kind": "Bar"}, "kind-mismatch", 'Bar in group "example.com" is not the kind of CRD'),
+        ({**make_cr(), "apiVersion": "other.com/v1"}, "kind-mismatch", 'group "other.com"'),
+    ],
+)
+def test_resolving_an_object_of_another_group_or_kind_raises(obj: dict[str, Any], reason: str, text: str) -> None:
+    with pytest.raises(CustomResourceError) as info:
+        resolve_version(obj, make_crd())
+    assert info.value.reason == reason and text in str(info.value)
 
 
 def test_unserved_version_is_not_found() -> None:
@@ -325,12 +336,18 @@ def test_status_is_dropped_with_the_status_subresource() -> None:
 
 
 def test_finalizer_warnings() -> None:
-    result = apply_create(make_cr(finalizers=["example.com/ok", "kubernetes", "mine"]), make_crd())
+    # validator.go validateKubeFinalizerName: a name with a dot but no path gets its own text
+    result = apply_create(make_cr(finalizers=["example.com/ok", "kubernetes", "mine", "my.domain"]), make_crd())
     assert result.errors == []
     assert result.warnings == [
         ('metadata.finalizers: "mine": prefer a domain-qualified finalizer name to avoid accidental conflicts '
-         "with other finalizer writers")
+         "with other finalizer writers"),
+        ('metadata.finalizers: "my.domain": prefer a domain-qualified finalizer name including a path (/) '
+         "to avoid accidental conflicts with other finalizer writers"),
     ]
+    # rest.BeforeCreate: no WarningsOnCreate when validation fails
+    failing = apply_create(make_cr(finalizers=["mine"], namespace="Not_Valid"), make_crd())
+    assert failing.errors and failing.warnings == []
 
 
 def test_deprecated_version_warns() -> None:

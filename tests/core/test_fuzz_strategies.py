@@ -205,7 +205,9 @@ def test_integers_span_int64_with_edges() -> None:
     [
         ({"type": "integer", "minimum": 3, "maximum": 7}, 3, 7),
         ({"type": "integer", "minimum": 3, "maximum": 7, "exclusiveMinimum": True, "exclusiveMaximum": True}, 4, 6),
-        ({"type": "integer", "minimum": 0.5, "maximum": 2.5}, 1, 2),
+        # (an integer schema with a non-integral bound accepts nothing: kube-openapi reports the bound,
+        # "Minimum boundary value must be of type integer", for every value)
+        ({"type": "integer", "minimum": 1.0, "maximum": 2.0}, 1, 2),
         ({"type": "number", "minimum": 0, "maximum": 1}, 0, 1),
     ],
 )

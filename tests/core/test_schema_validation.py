@@ -292,8 +292,8 @@ V = f"{P}.properties[a].x-kubernetes-validations"
     [
         pytest.param({"rule": "self == 'x'"}, [], id="ok"),
         pytest.param({"rule": "  "}, [(R, f"{V}[0].rule", "rule is not specified")], id="rule-blank"),
-        pytest.param({"rule": "true", "message": "  "}, [(I, f"{V}[0].message", "message must be non-empty if specified")], id="message-blank"),
-        pytest.param({"rule": "true", "message": "a\nb"}, [(I, f"{V}[0].message", "message must not contain line breaks")], id="message-newline"),
+        pytest.param({"rule": "true", "message": "  "}, [(I, f"{V}[0].message", "must be non-empty if specified")], id="message-blank"),
+        pytest.param({"rule": "true", "message": "a\nb"}, [(I, f"{V}[0].message", "must not contain line breaks")], id="message-newline"),
         pytest.param({"rule": "true &&\ntrue"}, [(R, f"{V}[0].message", "message must be specified if rule contains line breaks")], id="rule-newline"),
         pytest.param({"rule": "true &&\ntrue", "message": "m"}, [], id="rule-newline-with-message"),
         pytest.param({"rule": "true", "messageExpression": " "},
@@ -304,11 +304,11 @@ V = f"{P}.properties[a].x-kubernetes-validations"
                      id="reason"),
         pytest.param({"rule": "true", "reason": "FieldValueForbidden"}, [], id="reason-ok"),
         pytest.param({"rule": "true", "fieldPath": " "},
-                     [(I, f"{V}[0].fieldPath", "fieldPath must be non-empty if specified"),
-                      (I, f"{V}[0].fieldPath", "fieldPath must be a valid path")], id="fieldPath-blank"),
+                     [(I, f"{V}[0].fieldPath", "must be non-empty if specified"),
+                      (I, f"{V}[0].fieldPath", "must be a valid path")], id="fieldPath-blank"),
         pytest.param({"rule": "true", "fieldPath": ".a\n"},
-                     [(I, f"{V}[0].fieldPath", "fieldPath must not contain line breaks"),
-                      (I, f"{V}[0].fieldPath", "fieldPath must be a valid path")], id="fieldPath-newline"),
+                     [(I, f"{V}[0].fieldPath", "must not contain line breaks"),
+                      (I, f"{V}[0].fieldPath", "must be a valid path")], id="fieldPath-newline"),
     ],
 )
 def test_validation_rule_fields(rule: dict[str, Any], expected: list[tuple[str, str, str]]) -> None:
@@ -326,7 +326,7 @@ def test_field_path(field_path: str, ok: bool) -> None:
     errs = run_full(rules_on_a({"rule": "true", "fieldPath": field_path}, prop=prop))
     assert (errs == []) is ok
     if not ok:
-        assert [(e.type, e.field, e.detail) for e in errs] == [(I, f"{V}[0].fieldPath", "fieldPath must be a valid path")]
+        assert [(e.type, e.field, e.detail) for e in errs] == [(I, f"{V}[0].fieldPath", "must be a valid path")]
 
 
 def test_valid_field_path_messages() -> None:
@@ -344,7 +344,12 @@ def test_valid_field_path_messages() -> None:
 def test_cel_compile_errors() -> None:
     errs = run_full(rules_on_a({"rule": "self ==", "message": "m"}, {"rule": "self.startsWith('a')", "messageExpression": "42"}))
     assert [(e.type, e.field) for e in errs] == [(I, f"{V}[0].rule"), (I, f"{V}[1].messageExpression")]
-    assert errs[0].detail == "compilation failed: ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>'\n | self ==\n | .......^"
+    # cel-go's ANTLR message (parser_test.go has the same expecting-set for an operand at <EOF>)
+    assert errs[0].detail == (
+        "compilation failed: ERROR: <input>:1:8: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', "
+        "'.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n"
+        " | self ==\n | .......^"
+    )
     assert errs[0].bad_value == {"rule": "self ==", "message": "m"}
     assert errs[1].detail == "messageExpression must evaluate to a string"
     assert str(errs[0]).startswith(f"{V}[0].rule: Invalid value: ")
@@ -372,8 +377,9 @@ def test_cel_not_compiled_without_structural_requirement() -> None:
 
 
 def test_old_self_on_uncorrelatable_list_items() -> None:
-    items = {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}
-    schema = obj(l={"type": "array", "items": items})
+    # bounded sizes keep the rule within the cost budget (see test_unbounded_list_item_rule_cost)
+    items = {"type": "string", "maxLength": 10, "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}
+    schema = obj(l={"type": "array", "maxItems": 10, "items": items})
     errs = run_full(schema)
     assert [(e.type, e.field, e.detail) for e in errs] == [
         (I, f"{P}.properties[l].items.x-kubernetes-validations[0].rule",
@@ -382,6 +388,37 @@ def test_old_self_on_uncorrelatable_list_items() -> None:
     schema_map = obj(l=map_list(items={"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}},
                                        "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}))
     assert run_full(schema_map) == []
+
+
+def test_unbounded_list_item_rule_cost() -> None:
+    """validation.go getExpressionCost/getCostErrorMessage and cel_validation.go TotalCost.
+
+    ``self == oldSelf`` on unbounded strings: cel-go charges 1 per identifier
+    and ceil(0.1 x the smaller string's max size) for ``==`` on strings; both
+    sizes are the 3 MiB request limit minus 2 quotes (3145726), so the rule
+    costs 2 + 314573 = 314575. The item is under an array without maxItems,
+    so it is multiplied by maxCardinality(minSize of a string = 2) =
+    3145728 // 3 = 1048576: far over 100x the 10^7 per-rule and 10^8
+    per-schema limits.
+    """
+    items = {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}
+    errs = run_full(obj(l={"type": "array", "items": items}))
+    rule = f"{P}.properties[l].items.x-kubernetes-validations[0].rule"
+    hint = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+    assert [(e.type, e.field, e.detail) for e in errs] == [
+        (F, rule, f"estimated rule cost exceeds budget by factor of more than 100x {hint}"),
+        (I, rule, f"oldSelf cannot be used on the uncorrelatable portion of the schema within {P}.properties[l]"),
+        (F, rule, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"),
+        (F, P, "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by "
+               f"factor of more than 100x {hint}"),
+    ]
+    from crdtool.core.schema.cel_compile import RuleSource, compile_rules
+    from crdtool.core.schema.cel_decltype import schema_decl_type
+
+    decl = schema_decl_type(new_structural({"type": "string"}), False)
+    assert decl is not None
+    [result] = compile_rules([RuleSource("self == oldSelf")], decl)
+    assert (result.max_cost, result.max_cardinality) == (314575, 1048576)
 
 
 def test_optional_old_self_requires_old_self() -> None:

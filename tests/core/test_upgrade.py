@@ -5,7 +5,7 @@ Expectations come from upstream, not from our output:
 * conversion and defaults: apiextensions ``v1/conversion.go``, ``v1beta1/conversion.go``,
   ``v1/defaults.go``, ``v1beta1/defaults.go`` (see tests/core/test_crd_conversion.py);
 * what v1 rejects: ``validation.go`` (``validatePreserveUnknownFields``: "cannot set to
-  true, ...", ``requireOpenAPISchema``: "schemas are required") and the structural rules
+  true, ...", ``requireOpenAPISchema``: a Required schema) and the structural rules
   of ``pkg/apiserver/schema/validation.go`` (``validateStructuralInvariants``,
   ``validateNestedValueValidation``, ``validateStructuralMetadataInvariants``) whose
   error texts the "manual" notes carry;
@@ -115,7 +115,7 @@ def test_convert_crd_is_the_apiservers_conversion() -> None:
     out = convert_crd(beta({}), "v1")
     assert out["spec"]["names"] == {"plural": "foos", "kind": "Foo", "singular": "foo", "listKind": "FooList"}
     assert out["spec"]["preserveUnknownFields"] is True
-    assert out["status"] == {"storedVersions": ["v1"]}
+    assert out["status"] == {"conditions": None, "acceptedNames": {"plural": "", "kind": ""}, "storedVersions": ["v1"]}
 
 
 def test_targets_and_pass_through() -> None:
@@ -238,7 +238,11 @@ def test_versions_without_schema_get_a_preserving_one() -> None:
     assert [p for p, _ in by_kind(notes, MADE_VALID)] == [
         "spec.versions[0].schema.openAPIV3Schema", "spec.versions[1].schema.openAPIV3Schema", "spec.preserveUnknownFields"]
     # upstream: v1 requires a schema for every version
-    assert "schemas are required" in {f.error.detail for f in check_crd_manifest(convert_crd(doc, "v1")).findings}
+    # (validation.go validateCustomResourceDefinitionSpec: field.Required(...openAPIV3Schema, ""))
+    findings = check_crd_manifest(convert_crd(doc, "v1")).findings
+    assert ("FieldValueRequired", "spec.versions[0].schema.openAPIV3Schema", "") in {
+        (f.error.type, f.error.field, f.error.detail) for f in findings
+    }
 
 
 def test_top_level_fields_go_to_every_version() -> None:

@@ -28,7 +28,7 @@ from crdtool.core.schema.value_validation import (
 ROOT = Path("")
 
 
-def msgs(value: Any, schema: Any, path: Path = ROOT) -> list[str]:
+def msgs(value: Any, schema: Any, path: Path | None = ROOT) -> list[str]:
     return sorted(str(e) for e in validate_value(value, schema, path))
 
 
@@ -72,15 +72,18 @@ def test_int_or_string_rejects(value: Any, type_name: str) -> None:
 
 def test_integral_float_is_an_integer() -> None:
     assert validate_value({"n": 3.0}, field(n={"type": "integer"}), ROOT) == []
-    assert msgs({"n": 3.5}, field(n={"type": "integer"})) == [
-        'n: Invalid value: "number": n in body must be of type integer: "number"'
+    # typeValidator, then numberValidator's IsValueValidAgainstRange (a plain error: nil path)
+    assert msgs({"n": 3.5}, field(n={"type": "integer"}), None) == [
+        '<nil>: Invalid value: "": Checked value must be of type integer (default format) in n',
+        'n: Invalid value: "number": n in body must be of type integer: "number"',
     ]
 
 
 def test_integer_format_on_a_float_reports_the_format() -> None:
     # typeValidator: a kept int32 format makes the mismatch a format mismatch
-    assert msgs({"n": 1.5}, field(n={"type": "integer", "format": "int32"})) == [
-        'n: Invalid value: "float64": n in body must be of type int32: "float64"'
+    assert msgs({"n": 1.5}, field(n={"type": "integer", "format": "int32"}), None) == [
+        '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in n',
+        'n: Invalid value: "float64": n in body must be of type int32: "float64"',
     ]
 
 
@@ -238,8 +241,13 @@ def test_too_long_type_and_value() -> None:
         ({"type": "integer", "maximum": 5, "exclusiveMaximum": True}, 5, ["n: Invalid value: 5: n in body should be less than 5"]),
         ({"type": "integer", "minimum": 1}, 0, ["n: Invalid value: 0: n in body should be greater than or equal to 1"]),
         ({"type": "integer", "minimum": 1, "exclusiveMinimum": True}, 1, ["n: Invalid value: 1: n in body should be greater than 1"]),
-        # integer data compares with the bound truncated to int64
-        ({"type": "integer", "maximum": 5.9}, 6, ["n: Invalid value: 6: n in body should be less than or equal to 5"]),
+        # a bound that is no integer is reported, then compared as float64 (numberValidator)
+        ({"type": "integer", "maximum": 5.9}, 6, [
+            ": Invalid value: \"\": Maximum boundary value must be of type integer (default format) in n",
+            "n: Invalid value: 6: n in body should be less than or equal to 5.9",
+        ]),
+        # without a single declared type, integer data compares with the bound truncated to int64
+        ({"maximum": 5.9}, 6, ["n: Invalid value: 6: n in body should be less than or equal to 5"]),
         ({"type": "number", "maximum": 1.5}, 1.75, ["n: Invalid value: 1.75: n in body should be less than or equal to 1.5"]),
         ({"type": "number", "maximum": 2}, 2.5, ["n: Invalid value: 2.5: n in body should be less than or equal to 2"]),
         ({"type": "integer", "multipleOf": 2}, 7, ["n: Invalid value: 7: n in body should be a multiple of 2"]),
@@ -416,10 +424,30 @@ def test_effective_format(types: tuple[str, ...], fmt: str, kept: str) -> None:
         ("(?P<a-b>x)", "invalid named capture: `(?P<a-b>`"),
         ("a{1001}", "invalid repeat count: `{1001}`"),
         ("a\\", "trailing backslash at end of expression: ``"),
+        # regexp/syntax parse.go parsePerlFlags / isValidCaptureName, where RE2 differs
+        ("(?<!x)y", "invalid named capture: `(?<!x)y`"),
+        ("(?<=x)>y", "invalid named capture: `(?<=x)>`"),
+        ("(?P<é>x)", "invalid named capture: `(?P<é>`"),
+        ("(?<名>x)", "invalid named capture: `(?<名>`"),
+        ("a**(?P<é>x)", "invalid nested repetition operator: `**`"),
+        ("(?P<", "invalid or unsupported Perl syntax: `(?P`"),
+        (r"\pX", r"invalid character class range: `\pX`"),
+        ("(a{1000}){2}", "invalid repeat count: `{2}`"),
+        (r"x\C", r"invalid escape sequence: `\C`"),
     ],
 )
 def test_go_regexp_errors(pattern: str, error: str) -> None:
+    from crdtool.core.schema.structural import go_regexp_error
+
     assert compile_go_regexp(pattern) == f"error parsing regexp: {error}"
+    assert go_regexp_error(pattern) == f"error parsing regexp: {error}"  # one verdict for CRDs and objects
+
+
+@pytest.mark.parametrize("pattern", ["[(?P<é>x)]", r"\Q(?<=x)\E", "(?P<ok_1>x)", r"[[:alpha:](?<x]"])
+def test_named_capture_syntax_inside_classes_and_literals_is_not_a_group(pattern: str) -> None:
+    from crdtool.core.schema.structural import go_regexp_error
+
+    assert go_regexp_error(pattern) is None
 
 
 @pytest.mark.parametrize(

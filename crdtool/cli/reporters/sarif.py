@@ -45,6 +45,8 @@ def _uri(file: str) -> str:
     """A URI reference for ``file``: relative paths stay relative (forward slashes), absolute ones become file: URIs."""
     if file == "<stdin>":
         return urllib.parse.quote(file)
+    if "://" in file:  # already a URL (a webhook fuzzed over HTTP)
+        return file
     if os.path.isabs(file):
         return "file://" + urllib.parse.quote(file.replace(os.sep, "/"))
     return urllib.parse.quote(file.replace(os.sep, "/"))

@@ -70,19 +70,48 @@ def convert_crd(crd: dict[str, Any], to: str) -> dict[str, Any]:
     """Convert a decoded CRD manifest to ``to`` (``"v1"``, ``"v1beta1"`` or a full apiVersion).
 
     The apiserver's path: the source version's defaults, conversion to the
-    internal version, conversion to the target. A CRD of an unknown
-    ``apiVersion`` is returned as a shallow copy.
+    internal version, conversion to the target, then the target object as
+    ``json.Marshal`` writes it (:func:`crdtool.core.crd.types.marshal_json`):
+    every field without ``omitempty`` in the target's Go types is present,
+    with Go's zero value where unset (``group: ""``, ``names: {plural: "",
+    kind: ""}``, ``versions: null``, ``status: {conditions: null,
+    acceptedNames: {plural: "", kind: ""}, storedVersions: [...]}``,
+    ``metadata.creationTimestamp: null``), ``omitempty`` fields holding a
+    zero value are dropped, struct fields come in Go declaration order and
+    map keys (``properties``) sorted. A CRD of an unknown ``apiVersion`` is
+    returned as a shallow copy. For the same conversion without the Go zero
+    values, see :func:`convert_crd_tidy`.
 
     Raises:
         ValueError: ``to`` names no CRD version.
     """
-    target = to if "/" in to else f"{T.GROUP}/{to}"
-    if target not in (T.V1, T.V1BETA1):
-        raise ValueError(f"cannot convert a CustomResourceDefinition to {to!r}: want v1 or v1beta1")
+    target = _target(to)
+    if not isinstance(crd, dict) or crd.get("apiVersion") not in (T.V1, T.V1BETA1):
+        return dict(crd) if isinstance(crd, dict) else {}
+    api = T.api_for(target)
+    assert api is not None
+    out = T.marshal_json(convert_crd_tidy(crd, target), api.root)
+    return out if isinstance(out, dict) else {}
+
+
+def convert_crd_tidy(crd: dict[str, Any], to: str) -> dict[str, Any]:
+    """:func:`convert_crd` without ``json.Marshal``'s zero values: only the fields the conversion sets.
+
+    Used where the result is shown to people (``upgrade_crd``). Raises
+    ValueError when ``to`` names no CRD version.
+    """
+    target = _target(to)
     if not isinstance(crd, dict) or crd.get("apiVersion") not in (T.V1, T.V1BETA1):
         return dict(crd) if isinstance(crd, dict) else {}
     internal = to_internal(default_crd(crd))
     return internal_to_v1(internal) if target == T.V1 else internal_to_v1beta1(internal)
+
+
+def _target(to: str) -> str:
+    target = to if "/" in to else f"{T.GROUP}/{to}"
+    if target not in (T.V1, T.V1BETA1):
+        raise ValueError(f"cannot convert a CustomResourceDefinition to {to!r}: want v1 or v1beta1")
+    return target
 
 
 # --- v1 <-> internal -------------------------------------------------------------

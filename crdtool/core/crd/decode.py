@@ -57,11 +57,11 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import math
-from decimal import Decimal
 from typing import Any
 
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
+from crdtool.core.gojson import go_json_float
 
 #: encoding/json scanner ``maxNestingDepth``.
 MAX_DEPTH = 10000
@@ -637,23 +637,6 @@ def _number_text(val: Any) -> str | None:
     if not math.isfinite(val):
         return None
     return go_json_float(val)
-
-
-def go_json_float(f: float) -> str:
-    """Go encoding/json's text for a float64 ('f' format, 'e' below 1e-6 or from 1e21)."""
-    a = abs(f)
-    if a != 0 and (a < 1e-6 or a >= 1e21):
-        sign, digits, exponent = Decimal(repr(f)).normalize().as_tuple()
-        ds = "".join(str(d) for d in digits)
-        exp10 = int(exponent) + len(ds) - 1
-        mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
-        # strconv 'e' writes at least two exponent digits; encoding/json trims "e-07" to "e-7".
-        exp = f"{'-' if exp10 < 0 else '+'}{abs(exp10):02d}"
-        if exp[0] == "-" and exp[1] == "0":
-            exp = "-" + exp[2:]
-        return f"{'-' if sign else ''}{mantissa}e{exp}"
-    text = format(Decimal(repr(f)).normalize(), "f")
-    return text
 
 
 def _unsupported(val: Any) -> str:

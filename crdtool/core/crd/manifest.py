@@ -14,10 +14,14 @@ One function per step, each mirroring upstream:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from crdtool.core.errors import UNMARSHAL_TYPE, FieldError
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, duplicate_field
+
+#: Server-side field validation directives (``metav1.FieldValidation*``).
+FIELD_VALIDATION_DIRECTIVES = ("Strict", "Warn", "Ignore")
 
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -65,7 +69,9 @@ class CrdVerdict:
         return not self.findings
 
 
-def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
+def check_crd_manifest(
+    doc: dict[str, Any], *, field_validation: str = "Strict", duplicate_fields: Sequence[str] = ()
+) -> CrdVerdict:
     """Judge a CRD manifest as kube-apiserver judges a CREATE at its own apiVersion.
 
     Input: a CRD document (plain JSON-like dict) whose ``apiVersion`` is
@@ -73,12 +79,20 @@ def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
     with v1beta1 defaults and then validated by today's rules (upstream
     apiextensions-apiserver v0.36), plus the deprecation warning.
 
-    Unknown fields are reported together with the validation errors (the
-    apiserver would stop at the strict-decoding error; seeing everything at
-    once is kinder). A wrong JSON type stops the check as it stops upstream
-    decoding: no validation runs on an object that cannot be decoded.
+    ``field_validation`` is the request's server-side field validation
+    directive (kubectl's ``--validate``/``fieldValidation``): ``Strict``
+    (kubectl's default) reports unknown fields and the ``duplicate_fields``
+    (paths of keys given twice, found by the caller's parser) as
+    ``UnknownField``/``DuplicateField`` findings; ``Warn`` turns them into
+    warnings (``unknown field "spec.foo"``, as the apiserver returns them);
+    ``Ignore`` drops them. With Strict they are reported together with the
+    validation errors (the apiserver would stop at the strict-decoding error;
+    seeing everything at once is kinder). A wrong JSON type stops the check
+    as it stops upstream decoding, whatever the directive: no validation runs
+    on an object that cannot be decoded.
 
-    Raises ValueError when ``doc`` is not a CRD at a supported apiVersion.
+    Raises ValueError when ``doc`` is not a CRD at a supported apiVersion, or
+    for an unknown ``field_validation``.
     """
     from crdtool.core.crd.conversion import manifest_path, to_internal
     from crdtool.core.crd.decode import decode_crd
@@ -87,11 +101,19 @@ def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
 
     if not is_crd(doc):
         raise ValueError("not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition")
+    if field_validation not in FIELD_VALIDATION_DIRECTIVES:
+        raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     warnings: list[str] = [V1BETA1_WARNING] if doc.get("apiVersion") == V1BETA1 else []
     decoded, decode_errors = decode_crd(doc)
-    findings = [Finding(e) for e in decode_errors]
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
-        return CrdVerdict(tuple(findings), tuple(warnings))
+        return CrdVerdict(tuple(Finding(e) for e in decode_errors), tuple(warnings))
+    strict: list[FieldError] = [duplicate_field(p) for p in duplicate_fields]
+    strict += decode_errors
+    findings: list[Finding] = []
+    if field_validation == "Strict":
+        findings = [Finding(e) for e in strict]
+    elif field_validation == "Warn":
+        warnings.extend(e.detail for e in strict)  # the strict-decoding error texts, as warnings
 
     defaulted = default_crd(decoded)
     internal = to_internal(defaulted)
@@ -107,21 +129,30 @@ def check_crd_manifest(doc: dict[str, Any]) -> CrdVerdict:
 
 
 def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
-    """Validate a CRD object exactly as given (no defaulting), as upstream does on create.
+    """Upstream ``ValidateCustomResourceDefinition`` on a CRD object exactly as given.
 
-    A v1beta1-shaped dict is read field for field as upstream's internal type;
-    a v1-shaped dict (``apiVersion: apiextensions.k8s.io/v1``) is first
-    converted to it. Errors carry upstream's internal field paths. Objects
-    that cannot be decoded (wrong JSON types) yield the decoding error only.
+    No defaulting and no registry strategy: ``status`` is validated as
+    present, so a CRD without ``status.storedVersions`` gets
+    ``status.storedVersions: Invalid value: []: must have at least one stored
+    version`` and ``status.acceptedNames`` is checked like ``spec.names`` (as
+    upstream ``validation_test.go`` calls it). For what a create of the
+    manifest returns, use :func:`check_crd_manifest`.
 
-    Mirrors ``pkg/registry/customresourcedefinition/strategy.go``
-    (``PrepareForCreate`` + ``Validate``) over
-    ``pkg/apis/apiextensions/validation/validation.go``
-    (``ValidateCustomResourceDefinition``).
+    In: a CRD dict. A v1beta1-shaped dict (any ``apiVersion`` but
+    ``apiextensions.k8s.io/v1``) is read field for field as upstream's
+    internal type; a v1 dict is first converted to it. Out: the decoding
+    findings (unknown fields, wrong JSON types), then the validation errors in
+    upstream order, with upstream's internal field paths
+    (``spec.validation.openAPIV3Schema...`` for a v1 CRD whose versions share
+    one schema). An object that cannot be decoded (wrong JSON types) yields
+    the decoding error only. Never raises.
+
+    Mirrors ``pkg/apis/apiextensions/validation/validation.go``
+    ``ValidateCustomResourceDefinition``.
     """
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
-    from crdtool.core.crd.validation import validate_crd_create
+    from crdtool.core.crd.validation import validate_custom_resource_definition
 
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
@@ -130,5 +161,4 @@ def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors
-    validation_errors, _ = validate_crd_create(to_internal(decoded))
-    return errors + validation_errors
+    return errors + validate_custom_resource_definition(to_internal(decoded))

@@ -8,6 +8,10 @@ Mirrors the ``validationOptions`` struct in apiextensions-apiserver
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from crdtool.core.cel.env import EnvSet
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,10 @@ class ValidationOptions:
     require_atomic_set_type: bool = True
     require_map_list_keys_map_set_validation: bool = True
     allow_invalid_ca_bundle: bool = True
+    #: ``celEnvironmentSet``; None is ``MustBaseEnvSet(DefaultCompatibilityVersion())`` of an apiserver v1.36.
+    cel_env_set: EnvSet | None = None
+    #: ``preexistingExpressions``: every rule and messageExpression of the CRD before an update.
+    preexisting_expressions: frozenset[str] = frozenset()
 
 
 CREATE_OPTIONS = ValidationOptions()

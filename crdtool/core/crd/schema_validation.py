@@ -6,17 +6,13 @@ Mirrors, in apiextensions-apiserver:
   ``validateCustomResourceDefinitionValidation``,
   ``ValidateCustomResourceDefinitionOpenAPISchema``, ``specStandardValidatorV3``,
   ``validateMapListKeysMapSet``, ``pathValid``, ``allowedAtRootSchema``;
-* ``pkg/apis/apiextensions/validation/cel_validation.go``: the parts of
-  ``CELSchemaContext`` that decide whether rules are compiled and whether type
-  information exists;
 * ``pkg/apiserver/schema/cel/validation.go``: ``ValidFieldPath``;
 * ``pkg/apiserver/schema/defaulting/validation.go``: ``ValidateDefaults``.
 
-Deliberate gaps (see :mod:`crdtool.core.schema.cel` for CEL): no CEL type
-checking, no cost estimation (neither per rule nor the CRD total), defaults
-are not evaluated against ``x-kubernetes-validations`` rules, and the final
-``NewSchemaValidator`` construction check (which cannot fail for schemas
-that passed the checks above) is skipped.
+The CEL rules (type checking, cost budgets) are compiled through
+:mod:`crdtool.core.crd.cel_validation` (``cel_validation.go``). The final
+``NewSchemaValidator`` construction check (which cannot fail for schemas that
+passed the checks above) is skipped.
 
 The schema walk is iterative (explicit stack), so hostile nesting depth
 cannot overflow; a recursive (YAML-aliased) schema gets a single error.
@@ -28,6 +24,7 @@ import dataclasses
 import re
 from typing import Any, Mapping
 
+from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors, validate_rules
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
@@ -39,7 +36,6 @@ from crdtool.core.errors import (
     not_supported,
     required,
 )
-from crdtool.core.schema import cel as celcheck
 from crdtool.core.schema import objectmeta as schemaobjectmeta
 from crdtool.core.schema.fieldpath import FieldPathError, NilSchemaError
 from crdtool.core.schema.fieldpath import valid_field_path as _valid_field_path
@@ -97,12 +93,6 @@ _JSON_SCHEMA_PROPS_FIELDS = (
     ("x-kubernetes-list-map-keys", "XListMapKeys", "set"), ("x-kubernetes-list-type", "XListType", "set"),
     ("x-kubernetes-map-type", "XMapType", "set"), ("x-kubernetes-validations", "XValidations", "set"),
 )
-
-_TYPE_INFO_ERROR = (
-    "internal error: failed to construct type information for x-kubernetes-validations rules: "
-    "unable to convert structural schema to CEL declarations"
-)
-
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -216,63 +206,6 @@ class _SpecValidator:
         return errs
 
 
-# --- the CEL context (cel_validation.go, reduced) -------------------------------------
-
-
-@dataclasses.dataclass
-class _CelContext:
-    """Upstream ``CELSchemaContext``: only scope and type-info availability are tracked."""
-
-    structural: Structural | None
-    is_root: bool
-    within_scope: bool
-    parent: _CelContext | None = None
-    _type_error: bool | None = None
-
-    def child(self, schema: Schema | None, structural: Structural | None) -> _CelContext:
-        has_rules = bool(schema and schema.get("x-kubernetes-validations"))
-        return _CelContext(structural, False, self.within_scope or has_rules, self)
-
-    def type_error(self) -> bool:
-        """Whether ``TypeInfo()`` fails (only meaningful within a rule scope).
-
-        An in-scope parent's failure is inherited, as upstream's lazy
-        ``TypeInfo`` returns the parent's error. Iterative over the parent chain.
-        """
-        chain: list[_CelContext] = []
-        cur: _CelContext | None = self
-        while cur is not None and cur._type_error is None:
-            chain.append(cur)
-            parent = cur.parent
-            cur = parent if parent is not None and parent.within_scope else None
-        inherited = cur._type_error if cur is not None else False
-        for ctx in reversed(chain):
-            s = ctx.structural
-            ctx._type_error = bool(inherited) or s is None or not _has_decl_type(s)
-            inherited = ctx._type_error
-        return bool(self._type_error)
-
-
-def _has_decl_type(s: Structural) -> bool:
-    """Whether upstream ``SchemaDeclType`` returns a type (nil means CEL cannot describe the schema)."""
-    cur: Structural | None = s
-    while cur is not None:
-        if cur.extensions.x_int_or_string:
-            return True
-        t = cur.type
-        if t == "array":
-            cur = cur.items
-            continue
-        if t == "object":
-            ap = cur.additional_properties_schema
-            if ap is None:
-                return True
-            cur = ap
-            continue
-        return t in ("string", "boolean", "number", "integer")
-    return False
-
-
 # --- ValidFieldPath (schema/cel/validation.go) -------------------------------------------
 
 
@@ -302,7 +235,7 @@ class _Frame:
     path: Path
     ssv: _SpecValidator
     is_root: bool
-    cel: _CelContext | None
+    cel: CelSchemaContext | None
     structural: Structural | None
     pre: list[FieldError] = dataclasses.field(default_factory=list)
     children: list[_Frame] = dataclasses.field(default_factory=list)
@@ -316,22 +249,19 @@ def validate_custom_resource_definition_open_api_schema(
     opts: ValidationOptions,
     *,
     root_structural: Structural | None = None,
-    cel_enabled: bool = False,
+    cel_context: CelSchemaContext | None = None,
 ) -> tuple[list[FieldError], list[FieldError]]:
     """Upstream ``ValidateCustomResourceDefinitionOpenAPISchema`` for a root schema.
 
     In: the ``openAPIV3Schema`` dict, its path, the options;
     ``root_structural`` (if the schema converted) maps nodes to structural
-    nodes; ``cel_enabled`` is upstream's non-nil root ``CELSchemaContext``.
+    nodes; ``cel_context`` is upstream's root ``CELSchemaContext`` (None: CEL rules are not compiled).
     Out: ``(schema errors, CEL errors)``, upstream's ``OpenAPISchemaErrorList``.
     """
     if schema is None:
         return [], []
     ssv = _SpecValidator(opts.allow_defaults, opts.disallow_defaults_reason, opts.require_valid_property_type)
-    cel_root = None
-    if cel_enabled:
-        cel_root = _CelContext(root_structural, True, bool(schema.get("x-kubernetes-validations")))
-    root = _Frame(schema, Path(fld_path), ssv, True, cel_root, root_structural)
+    root = _Frame(schema, Path(fld_path), ssv, True, cel_context, root_structural)
     stack: list[tuple[_Frame, bool]] = [(root, False)]
     while stack:
         frame, finishing = stack.pop()
@@ -371,14 +301,14 @@ def _child_frames(f: _Frame) -> list[_Frame]:
     s, p, ssv = f.schema, f.path, f.ssv
     out: list[_Frame] = []
 
-    def add(sub: Schema, path: Path, v: _SpecValidator, cel: _CelContext | None, ss: Structural | None) -> None:
+    def add(sub: Schema, path: Path, v: _SpecValidator, cel: CelSchemaContext | None, ss: Structural | None) -> None:
         out.append(_Frame(sub, path, v, False, cel, ss))
 
     ap = s.get("additionalProperties")
     if isinstance(ap, dict):
         sub_ssv = ssv.with_forbidden_defaults("inside additionalProperties applying to object metadata") if ssv.inside_resource_meta else ssv
         ss = _struct_child(f.structural, "additionalProperties")
-        add(ap, p.child("additionalProperties"), sub_ssv, f.cel.child(ap, ss) if f.cel else None, ss)
+        add(ap, p.child("additionalProperties"), sub_ssv, f.cel.child(ap, ss, ("additionalProperties",)) if f.cel else None, ss)
     map_type = s.get("x-kubernetes-map-type")
     embedded = bool(s.get("x-kubernetes-embedded-resource"))
     for name, prop in _schema_map(s.get("properties")).items():
@@ -390,7 +320,7 @@ def _child_frames(f: _Frame) -> list[_Frame]:
             if f.is_root:
                 sub_ssv = sub_ssv.with_forbidden_defaults(f"in top-level {name}")
         ss = _struct_child(f.structural, "properties", name)
-        add(prop, p.child("properties").key(name), sub_ssv, f.cel.child(prop, ss) if f.cel else None, ss)
+        add(prop, p.child("properties").key(name), sub_ssv, f.cel.child(prop, ss, ("property", name)) if f.cel else None, ss)
     if isinstance(s.get("not"), dict):
         add(s["not"], p.child("not"), ssv, None, None)
     for key in ("allOf", "oneOf", "anyOf"):
@@ -405,10 +335,10 @@ def _child_frames(f: _Frame) -> list[_Frame]:
             sub_ssv = sub_ssv.with_forbid_old_self_validations(p)
         if isinstance(items, dict):
             ss = _struct_child(f.structural, "items")
-            add(items, p.child("items"), sub_ssv, f.cel.child(items, ss) if f.cel else None, ss)
+            add(items, p.child("items"), sub_ssv, f.cel.child(items, ss, ("items",)) if f.cel else None, ss)
         elif isinstance(items, list):
             for i, sub in enumerate(_schema_list(items)):
-                add(sub, p.child("items").index(i), sub_ssv, f.cel.child(sub, None) if f.cel else None, None)
+                add(sub, p.child("items").index(i), sub_ssv, f.cel.child(sub, None, ("items",)) if f.cel else None, None)
     for name, dep in _schema_map(s.get("dependencies")).items():
         add(dep, p.child("dependencies").key(name), ssv, None, None)
     return out
@@ -427,7 +357,7 @@ def _finish(f: _Frame, opts: ValidationOptions) -> None:
     if rules:
         schema_errs.extend(_validation_rule_checks(f, rules))
         if not schema_errs and f.cel is not None:
-            cel_errs.extend(_cel_checks(f, rules))
+            cel_errs.extend(_cel_checks(f, rules, opts))
     f.schema_errs, f.cel_errs = schema_errs, cel_errs
 
 
@@ -554,9 +484,9 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
         if not trimmed_rule:
             errs.append(required(p.child("rule"), "rule is not specified"))
         elif message and not trimmed_msg:
-            errs.append(invalid(p.child("message"), message, "message must be non-empty if specified"))
+            errs.append(invalid(p.child("message"), message, "must be non-empty if specified"))
         elif _has_newlines(trimmed_msg):
-            errs.append(invalid(p.child("message"), message, "message must not contain line breaks"))
+            errs.append(invalid(p.child("message"), message, "must not contain line breaks"))
         elif _has_newlines(trimmed_rule) and not trimmed_msg:
             errs.append(required(p.child("message"), "message must be specified if rule contains line breaks"))
         if message_expr and not _go_trim_space(message_expr):
@@ -566,47 +496,26 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
             errs.append(not_supported(p.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
         field_path = rule.get("fieldPath") or ""
         if field_path and not _go_trim_space(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must be non-empty if specified"))
+            errs.append(invalid(p.child("fieldPath"), field_path, "must be non-empty if specified"))
         if _has_newlines(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must not contain line breaks"))
+            errs.append(invalid(p.child("fieldPath"), field_path, "must not contain line breaks"))
         if field_path:
             ss = _node_structural(f)
             if ss is not None and valid_field_path(field_path, ss)[2] is not None:
-                errs.append(invalid(p.child("fieldPath"), field_path, "fieldPath must be a valid path"))
+                errs.append(invalid(p.child("fieldPath"), field_path, "must be a valid path"))
     return errs
 
 
-def _cel_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[FieldError]:
+def _cel_checks(f: _Frame, rules: list[Mapping[str, Any]], opts: ValidationOptions) -> list[FieldError]:
     """The CEL-error half: compile each rule and messageExpression (upstream ``cel.Compile`` use)."""
     assert f.cel is not None
-    base = f.path.child("x-kubernetes-validations")
     if not f.cel.within_scope:
         return []
-    if f.cel.type_error():
-        return [internal_error(base, _TYPE_INFO_ERROR)]
-    errs: list[FieldError] = []
-    for i, rule in enumerate(rules):
-        p = base.index(i)
-        rule_text = rule.get("rule") or ""
-        uses_old_self = False
-        if _go_trim_space(rule_text):
-            err = celcheck.compile_rule(rule_text)
-            if err:
-                errs.append(invalid(p.child("rule"), dict(rule), err))
-            else:
-                uses_old_self = celcheck.uses_old_self(rule_text)
-                message_expr = rule.get("messageExpression") or ""
-                if message_expr:
-                    msg_err = celcheck.compile_message_expression(message_expr)
-                    if msg_err:
-                        errs.append(invalid(p.child("messageExpression"), dict(rule), msg_err))
-        if uses_old_self:
-            if f.ssv.uncorrelatable_old_self_path is not None:
-                errs.append(invalid(p.child("rule"), rule_text,
-                                    f"oldSelf cannot be used on the uncorrelatable portion of the schema within {f.ssv.uncorrelatable_old_self_path}"))
-        elif rule.get("optionalOldSelf") is not None:
-            errs.append(invalid(p.child("optionalOldSelf"), rule["optionalOldSelf"], "may not be set if oldSelf is not used in rule"))
-    return errs
+    base = f.path.child("x-kubernetes-validations")
+    return validate_rules(
+        f.cel, rules, base, f.ssv.uncorrelatable_old_self_path,
+        env_set=opts.cel_env_set, preexisting=opts.preexisting_expressions,
+    )
 
 
 # --- validateCustomResourceDefinitionValidation ------------------------------------------------
@@ -667,7 +576,7 @@ def validate_custom_resource_definition_validation(
         root_ss = new_structural(schema)
     except StructuralError as e:
         structural_err = e
-    cel_enabled = False
+    cel_context: CelSchemaContext | None = None
     structural_init_errs: list[FieldError] = []
     if opts.require_structural_schema:
         if structural_err is not None:
@@ -683,14 +592,16 @@ def validate_custom_resource_definition_validation(
                 if default_errs:
                     errs.extend(default_errs)
                 else:
-                    cel_enabled = True
+                    cel_context = CelSchemaContext.root(schema, root_ss)
     schema_errs, cel_errs = validate_custom_resource_definition_open_api_schema(
-        schema, schema_path, opts, root_structural=root_ss, cel_enabled=cel_enabled
+        schema, schema_path, opts, root_structural=root_ss, cel_context=cel_context
     )
     errs.extend(schema_errs)
     errs.extend(cel_errs)
     if not errs and structural_init_errs:
         errs.extend(structural_init_errs)
+    if cel_context is not None:
+        errs.extend(total_cost_errors(cel_context, schema_path))
     return errs
 
 

@@ -30,6 +30,7 @@ values that two decoded dicts stand for.
 from __future__ import annotations
 
 import calendar
+import datetime as _dt
 import re
 from typing import Any, Mapping
 
@@ -698,3 +699,159 @@ def rfc3339_instant(s: Any) -> tuple[int, int] | None:
     except (ValueError, OverflowError):
         return None
     return secs, int(frac)
+
+
+# --- encoding/json.Marshal -------------------------------------------------------
+
+_NIL = object()  # a Go nil (absent pointer, slice or map): marshals as null
+
+
+def marshal_json(value: Any, t: GoType) -> Any:
+    """What Go's ``encoding/json.Marshal`` writes for the Go value behind ``value``, as plain data.
+
+    In: ``value``, a decoded value of Go type ``t`` in JSON shape (as
+    :func:`crdtool.core.crd.decode.decode_value` returns it: ``None`` or an
+    absent key is the Go zero value). Out: a new value holding exactly the
+    JSON ``json.Marshal`` produces, parsed back: struct fields in Go
+    declaration order; a field without ``omitempty`` always present (Go zero
+    values: ``""``, ``0``, ``false``, ``null`` for a nil pointer, slice or
+    map, ``{...}`` for a struct); an ``omitempty`` field left out when it is
+    ``""``, ``0``, ``false``, an empty slice or map, or a nil pointer (a
+    struct is never empty, so ``metadata`` and ``status`` are always
+    written, and a zero ``metav1.Time`` is ``null``); map keys sorted; a
+    ``metav1.Time`` as UTC RFC 3339 in seconds. Never mutates ``value``;
+    iterative (any nesting depth).
+
+    Mirrors ``encoding/json`` ``Marshal`` (``isEmptyValue``, struct field
+    order, sorted map keys) with the ``MarshalJSON`` methods of
+    ``apiextensions/v1{,beta1}/marshal.go`` (``JSON``,
+    ``JSONSchemaPropsOrBool``, ``JSONSchemaPropsOrArray``,
+    ``JSONSchemaPropsOrStringArray``) and ``metav1.Time``.
+    """
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, GoType, Any, Any]] = [(value, t, holder, 0)]
+    while stack:
+        v, typ, container, slot = stack.pop()
+        container[slot] = _marshal_one(v, typ, stack)
+    return holder[0]
+
+
+def _marshal_one(v: Any, t: GoType, stack: list[tuple[Any, GoType, Any, Any]]) -> Any:
+    """The marshalled form of ``v`` (children are queued on ``stack`` to fill in)."""
+    kind = t.kind
+    if kind == STRUCT:
+        src = v if isinstance(v, dict) else {}
+        out: dict[str, Any] = {}
+        for name, f in t.fields.items():
+            fv = src.get(name, _NIL)
+            if fv is None:
+                fv = _NIL
+            if f.omitempty and _is_empty(fv, f.type):
+                continue
+            out[name] = None
+            stack.append((fv, f.type, out, name))
+        return out
+    if v is _NIL:
+        return _marshal_zero(t, stack)
+    if kind == PTR:
+        assert t.elem is not None
+        return _marshal_one(v, t.elem, stack)
+    if kind == SLICE:
+        assert t.elem is not None
+        items = list(v) if isinstance(v, (list, tuple)) else []
+        lst: list[Any] = [None] * len(items)
+        stack.extend((x, t.elem, lst, i) for i, x in enumerate(items))
+        return lst
+    if kind == MAP:
+        assert t.elem is not None
+        src_map = v if isinstance(v, dict) else {}
+        m: dict[str, Any] = {}
+        for k in sorted(src_map):
+            m[k] = None
+            stack.append((src_map[k], t.elem, m, k))
+        return m
+    if kind == TIME:
+        return _marshal_time(v)
+    if kind in (JSON, FIELDS_V1):
+        return _copy_json(v)
+    if kind == OR_BOOL:
+        if isinstance(v, dict):
+            assert t.elem is not None
+            return _marshal_one(v, t.elem, stack)
+        return bool(v)
+    if kind in (OR_ARRAY, OR_STRING_ARRAY):
+        assert t.elem is not None
+        if isinstance(v, dict):
+            return _marshal_one(v, t.elem, stack)
+        if isinstance(v, (list, tuple)) and v:
+            elem = GoType(SLICE, "", t.elem) if kind == OR_ARRAY else GoType(SLICE, "", GoType(STRING, "string"))
+            return _marshal_one(list(v), elem, stack)
+        return None  # no schema and no array: MarshalJSON writes null
+    return v
+
+
+def _marshal_zero(t: GoType, stack: list[tuple[Any, GoType, Any, Any]]) -> Any:
+    """``json.Marshal`` of Go's zero value of ``t``."""
+    kind = t.kind
+    if kind == STRUCT:
+        return _marshal_one({}, t, stack)
+    if kind == OR_BOOL:
+        return False
+    if kind in (STRING, BOOL, INT32, INT64, FLOAT64):
+        return zero_value(t)
+    return None  # nil pointer, slice, map, []byte, JSON; the zero metav1.Time
+
+
+def _is_empty(v: Any, t: GoType) -> bool:
+    """encoding/json ``isEmptyValue`` (for ``omitempty``) of the Go value behind ``v``."""
+    kind = t.kind
+    if kind in (STRUCT, TIME, OR_ARRAY, OR_BOOL, OR_STRING_ARRAY):
+        return False  # structs are never empty
+    if v is _NIL:
+        return True
+    if kind in (STRING, BYTES, SLICE, MAP):
+        return len(v) == 0 if isinstance(v, (str, list, tuple, dict)) else False
+    if kind == BOOL:
+        return v is False
+    if kind in (INT32, INT64, FLOAT64):
+        return not isinstance(v, bool) and v == 0
+    return False  # a non-nil pointer, a JSON value
+
+
+def _marshal_time(v: Any) -> Any:
+    """``metav1.Time.MarshalJSON``: null when zero, else ``UTC().Format(time.RFC3339)``."""
+    instant = rfc3339_instant(v)
+    if instant is None:
+        return v if isinstance(v, str) and v else None
+    secs = instant[0]
+    if secs == _ZERO_TIME:
+        return None
+    try:
+        d = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=secs)
+    except (OverflowError, ValueError):
+        return v
+    return f"{d.year:04d}-{d.month:02d}-{d.day:02d}T{d.hour:02d}:{d.minute:02d}:{d.second:02d}Z"
+
+
+#: ``time.Time{}`` (0001-01-01T00:00:00Z) in seconds since the Unix epoch.
+_ZERO_TIME = calendar.timegm((1, 1, 1, 0, 0, 0, 0, 0, 0))
+
+
+def _copy_json(v: Any) -> Any:
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(v, holder, 0)]
+    while stack:
+        x, container, slot = stack.pop()
+        if isinstance(x, dict):
+            d: dict[str, Any] = {}
+            container[slot] = d
+            for k, item in x.items():
+                d[k] = None
+                stack.append((item, d, k))
+        elif isinstance(x, list):
+            lst: list[Any] = [None] * len(x)
+            container[slot] = lst
+            stack.extend((item, lst, i) for i, item in enumerate(x))
+        else:
+            container[slot] = x
+    return holder[0]

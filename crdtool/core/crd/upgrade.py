@@ -3,7 +3,8 @@
 Two layers:
 
 * :func:`convert_crd` is exactly the apiserver's conversion (source-version
-  ``SetDefaults``, conversion to the internal type, conversion to the target);
+  ``SetDefaults``, conversion to the internal type, conversion to the target,
+  written as ``json.Marshal`` writes it, Go zero values included);
   it is :func:`crdtool.core.crd.conversion.convert_crd`, re-exported.
 * :func:`upgrade_crd` is that conversion plus the steps that make the result
   acceptable at the target version, each recorded as a :class:`Note`, and it
@@ -13,7 +14,8 @@ The pipeline of :func:`upgrade_crd`:
 
 1. strict decoding (``decode.decode_crd``); a value of the wrong JSON type stops
    everything (nothing can be converted), the input comes back unchanged;
-2. ``convert_crd`` of the decoded manifest;
+2. the conversion of the decoded manifest (``convert_crd_tidy``: ``convert_crd``
+   without ``json.Marshal``'s zero values);
 3. *minimal output*: fields the conversion filled from the source version's
    defaults are removed again when the target version defaults them to the
    same value and the author had not written them (``names.singular``,
@@ -84,7 +86,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crdtool.core.crd import types as T
-from crdtool.core.crd.conversion import convert_crd
+from crdtool.core.crd.conversion import convert_crd, convert_crd_tidy
 from crdtool.core.crd.decode import decode_crd
 from crdtool.core.crd.defaults import DEFAULT_WEBHOOK_PORT, NONE_CONVERTER, go_to_lower
 from crdtool.core.crd.manifest import Finding, check_crd_manifest, is_crd
@@ -236,7 +238,7 @@ def upgrade_crd(crd: dict[str, Any], to: str, *, fix: bool = False) -> tuple[dic
     if type_errors:
         return _plain(crd), [_manual(e) for e in type_errors]
 
-    result = _plain(convert_crd(decoded, target))
+    result = _plain(convert_crd_tidy(decoded, target))
     dview = _source_view(decoded, result, target)
     rview = _source_view(crd, result, target)
     notes = _conversion_notes(decoded, result, target)
@@ -611,7 +613,7 @@ def _make_valid_v1(result: dict[str, Any], source: dict[str, Any]) -> list[Note]
     v1 rejects ``spec.preserveUnknownFields: true`` (``validatePreserveUnknownFields``:
     "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in
     spec.versions[*].schema instead") and requires a schema for every version
-    (``requireOpenAPISchema``: "schemas are required"). Where v1beta1 kept unknown
+    (``requireOpenAPISchema``: ``spec.versions[i].schema.openAPIV3Schema: Required value``). Where v1beta1 kept unknown
     fields (``preserveUnknownFields`` true, which is its default), the root of each
     schema gets ``x-kubernetes-preserve-unknown-fields: true``.
     """
@@ -633,7 +635,7 @@ def _make_valid_v1(result: dict[str, Any], source: dict[str, Any]) -> list[Note]
                 _insert(version, "schema", {"openAPIV3Schema": new_root}, after=("name", "served", "storage", "deprecated", "deprecationWarning"))
             notes.append(Note(
                 f"{path}.openAPIV3Schema", "added {type: object, x-kubernetes-preserve-unknown-fields: true}",
-                "v1 requires a schema for every version (\"schemas are required\"); this one accepts any object "
+                "v1 requires a schema for every version; this one accepts any object "
                 "and keeps every field, as v1beta1 did without a schema",
                 MADE_VALID,
             ))

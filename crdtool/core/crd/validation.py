@@ -314,9 +314,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         if not has_top_schema:
             for i, v in enumerate(versions):
                 if not _has_version_schema(v):
-                    errs.append(
-                        required(versions_path.index(i).child("schema").child("openAPIV3Schema"), "schemas are required")
-                    )
+                    errs.append(required(versions_path.index(i).child("schema").child("openAPIV3Schema"), ""))
     elif pruning and not has_top_schema:
         for i, v in enumerate(versions):
             if v.get("served") is True and not _has_version_schema(v):
@@ -435,7 +433,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
     if selectable_fields:
         if spec.get("validation") is None:
             errs.append(
-                invalid(fld_path.child("selectableFields"), "", "selectableFields may only be set when validations.schema is included")
+                invalid(fld_path.child("selectableFields"), "", "may only be set when validations.schema is included")
             )
         else:
             schema, structural_err = _new_structural_or_error(
@@ -615,7 +613,7 @@ def validate_custom_resource_definition_version(
                 invalid(
                     fld_path.child("selectableFields"),
                     "",
-                    "selectableFields may only be set when version.schema.openAPIV3Schema is not included",
+                    "may only be set when `version.schema.openAPIV3Schema` is not included",
                 )
             )
         else:
@@ -722,6 +720,11 @@ def validate_custom_resource_conversion(
                 service = _map(service)
                 path = service.get("path")
                 port = service.get("port")
+                # Upstream defect, reproduced: validateCustomResourceConversion calls
+                # webhook.ValidateWebhookService(fldPath, cc.Service.Name, cc.Service.Namespace, ...)
+                # but the signature is (fldPath, namespace, name, ...) (k8s.io/apiserver
+                # pkg/util/webhook/validation.go). A missing service name is therefore reported at
+                # ...service.namespace and a missing namespace at ...service.name (v0.36.3).
                 errs.extend(
                     validate_webhook_service(
                         config_path.child("service"),

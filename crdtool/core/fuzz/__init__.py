@@ -215,7 +215,12 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     """
     cel = cel_validator()
     try:
-        from crdtool.core.customresource import CustomResourceError, prepare_crd, validate_object
+        from crdtool.core.customresource import (
+            RESOURCE_VERSION_SET_ON_CREATE,
+            CustomResourceError,
+            prepare_crd,
+            validate_object,
+        )
 
         prepared = prepare_crd(dict(crd))
     except Exception:  # noqa: BLE001 - ImportError, or a CRD the create path cannot serve
@@ -226,7 +231,11 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     def validate(obj: dict[str, Any], version: VersionSchema) -> list[FieldError]:
         served = prepared.version(version.version)
         try:
-            errors = list(validate_object(obj, prepared, version.version))
+            # a stored object has a resourceVersion: only a create is refused for it
+            errors = [
+                e for e in validate_object(obj, prepared, version.version)
+                if e.detail != RESOURCE_VERSION_SET_ON_CREATE
+            ]
         except CustomResourceError:
             return cel(obj, version) if cel is not None else []
         if served is None or not served.status_enabled:

@@ -619,6 +619,8 @@ def run_pair(
     strategy: Any = None,
     on_example: Callable[[], None] | None = None,
     shrink_seconds: float | None = 30.0,
+    batch_size: int = 1,
+    before_batch: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> PairResult:
     """Property-test ``convert`` on objects generated at ``source`` converted to ``target``.
 
@@ -631,7 +633,10 @@ def run_pair(
     object strategy; ``on_example`` is called after every checked object;
     ``shrink_seconds`` bounds the time spent shrinking a failure (hypothesis's
     own bound is five minutes; None keeps it), after which the smallest
-    failing example found so far is reported.
+    failing example found so far is reported. With ``batch_size`` > 1 each
+    example is a list of 1 to ``batch_size`` objects, handed to
+    ``before_batch`` first (a webhook converts them in one ConversionReview)
+    and then checked one by one; a failure shows the failing object.
 
     Out: a :class:`PairResult` holding the shrunk failure, if any. Raises
     only KeyboardInterrupt.
@@ -655,10 +660,16 @@ def run_pair(
         found[0] = True
         raise _FAILED[failure.property](failure)  # outside any except block: no exception context
 
+    def check_batch(objs: list[dict[str, Any]]) -> None:
+        if before_batch is not None:
+            before_batch(objs)
+        for obj in objs:
+            check(obj)
+
     phases = (Phase.explicit, Phase.reuse, Phase.shrink) if replay else (
         Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink
     )
-    test = settings(
+    configured = settings(
         max_examples=examples,
         deadline=None,
         database=database,
@@ -668,7 +679,14 @@ def run_pair(
         report_multiple_bugs=False,
         verbosity=Verbosity.quiet,
         print_blob=False,
-    )(given(strategy if strategy is not None else object_strategy(source, extra=extra))(check))
+    )
+    objects = strategy if strategy is not None else object_strategy(source, extra=extra)
+    if batch_size > 1:
+        from hypothesis import strategies as st
+
+        test = configured(given(st.lists(objects, min_size=1, max_size=batch_size))(check_batch))
+    else:
+        test = configured(given(objects)(check))
     digest = key + b"\0" + source.version.encode() + b"\0" + target.version.encode()
     # A stable database key, independent of this function's source code (which hypothesis
     # would hash): saved failures survive crdtool upgrades. The documented fallback is

@@ -12,10 +12,12 @@ transition rules (rules using ``oldSelf``) are skipped and reported in
 ``optionalOldSelf: true``, which upstream evaluates with ``oldSelf`` bound to
 ``optional.none()`` (CRDValidationRatcheting is GA).
 
-The CEL engine is ``cel-expr-python`` (Google's cel-cpp); the Kubernetes
-libraries are in :mod:`crdtool.core.schema.cel_k8s_lib`. ``self`` is declared
-``dyn`` and checked at run time: upstream types it from the schema at CRD
-creation, and :mod:`crdtool.core.schema.cel` does the static checks.
+The rules are compiled as upstream compiles them (types from the schema,
+cel-go's checker and cost estimator: :mod:`crdtool.core.schema.cel_compile`),
+so a rule that does not compile gets upstream's ``rule compile error``. The
+engine that evaluates them is ``cel-expr-python`` (Google's cel-cpp); the
+Kubernetes libraries are in :mod:`crdtool.core.schema.cel_k8s_lib`. In cel-cpp
+``self`` is declared ``dyn``: the static types were already checked.
 
 Cost. cel-go meters the *actual* cost of every evaluation and cancels a call
 beyond ``PerCallLimit`` (1,000,000); the apiserver also charges every rule
@@ -40,6 +42,7 @@ from __future__ import annotations
 import base64
 import binascii
 import calendar
+import dataclasses
 import functools
 import math
 import re
@@ -57,7 +60,9 @@ from crdtool.core.errors import (
     invalid,
     required,
 )
-from crdtool.core.schema.structural import Generic, NestedValueValidation, Structural
+from crdtool.core.schema.cel_decltype import DeclType, escape, schema_decl_type
+from crdtool.core.schema.cel_decltype import with_type_and_object_meta as _with_type_and_object_meta
+from crdtool.core.schema.structural import NestedValueValidation, Structural
 
 __all__ = [
     "CelResult",
@@ -104,7 +109,7 @@ class CelResult:
 def _environment() -> Any:
     """The cel-cpp environment: standard library, strings, optionals, bindings, math + Kubernetes."""
     from cel_expr_python import cel
-    from cel_expr_python.ext import ext_bindings, ext_encoders, ext_math, ext_optional, ext_strings
+    from cel_expr_python.ext import ext_bindings, ext_optional, ext_strings
 
     from crdtool.core.schema.cel_k8s_lib import k8s_extensions, message_pool
 
@@ -115,9 +120,9 @@ def _environment() -> Any:
         extensions=[
             ext_strings.ExtStrings(),
             ext_optional.ExtOptional(),
+            # not in the Kubernetes environment (rules using it fail to compile first):
+            # used here only to bind oldSelf to optional.none() for optionalOldSelf rules
             ext_bindings.ExtBindings(),
-            ext_math.ExtMath(),
-            ext_encoders.ExtEncoders(),
             *k8s_extensions(),
         ],
     )
@@ -662,54 +667,6 @@ def _program_bound(prog: _Program, estimator: _Estimator) -> int:
 
 # --- values (UnstructuredToVal) ------------------------------------------------------------------
 
-_RESERVED = frozenset(
-    "true false null in as break const continue else for function if import let loop package namespace "
-    "return var void while".split()
-)
-_ESCAPE_RE = re.compile(r"__|[-./]|[^a-zA-Z0-9\-./_]")
-_ESCAPES = {"__": "__underscores__", ".": "__dot__", "-": "__dash__", "/": "__slash__"}
-
-
-def escape(ident: str) -> str | None:
-    """Upstream ``cel.Escape``: a property name as a CEL identifier, or None when unescapable."""
-    if not ident or "0" <= ident[0] <= "9":
-        return None
-    if ident in _RESERVED:
-        return f"__{ident}__"
-    ok = True
-
-    def repl(m: re.Match[str]) -> str:
-        nonlocal ok
-        s = m.group(0)
-        if s in _ESCAPES:
-            return _ESCAPES[s]
-        ok = False
-        return ""
-
-    out = _ESCAPE_RE.sub(repl, ident)
-    return out if ok else None
-
-
-_STRING = Structural(generic=Generic(type="string"))
-_OBJECT_META = Structural(generic=Generic(type="object"), properties={"name": _STRING, "generateName": _STRING})
-
-
-def _with_type_and_object_meta(ss: Structural) -> Structural:
-    """Upstream ``WithTypeAndObjectMeta``: add apiVersion, kind and metadata{name,generateName}."""
-    props = dict(ss.properties)
-    props["apiVersion"] = _STRING
-    props["kind"] = _STRING
-    props["metadata"] = _OBJECT_META
-    return Structural(
-        generic=ss.generic,
-        extensions=ss.extensions,
-        value_validation=ss.value_validation,
-        items=ss.items,
-        properties=props,
-        additional_properties=ss.additional_properties,
-    )
-
-
 _DATETIME_RE = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?)?"
 )
@@ -850,25 +807,6 @@ class _Converter:
         return value
 
 
-def _has_decl_type(ss: Structural, memo: dict[int, bool]) -> bool:
-    """Upstream ``SchemaDeclType(ss) != nil``."""
-    hit = memo.get(id(ss))
-    if hit is not None:
-        return hit
-    memo[id(ss)] = True  # cycles cannot occur; guards re-entry
-    if ss.extensions.x_int_or_string:
-        result = True
-    elif ss.type == "array":
-        result = ss.items is not None and _has_decl_type(ss.items, memo)
-    elif ss.type == "object":
-        ap = ss.additional_properties_schema
-        result = _has_decl_type(ap, memo) if ap is not None else True
-    else:
-        result = ss.type in ("string", "boolean", "number", "integer")
-    memo[id(ss)] = result
-    return result
-
-
 # --- the validator tree (NewValidator / validator) ---------------------------------------------
 
 
@@ -885,6 +823,7 @@ class _Node:
     schema: Structural
     is_resource_root: bool
     rules: list[_Rule] = field(default_factory=list)
+    init_error: str = ""
     items: _Node | None = None
     properties: dict[str, _Node] = field(default_factory=dict)
     additional: _Node | None = None
@@ -912,47 +851,74 @@ def _nested_to_structural(nested: NestedValueValidation) -> Structural:
     return out
 
 
-def _compile_rules(validation: Structural, node: Structural) -> list[_Rule]:
+def _compile_rules(validation: Structural, node: Structural, decl: DeclType) -> list[_Rule]:
+    """Upstream ``Compile`` (type checks, ``UsesOldSelf``) plus a cel-cpp program for each rule that compiles."""
+    from crdtool.core.schema.cel_compile import RuleSource, compile_rules
+
+    sources = list(validation.extensions.x_validations)
+    results = compile_rules([RuleSource.of(r) for r in sources], decl)
     rules = []
-    for rule in validation.extensions.x_validations:
+    for rule, result in zip(sources, results):
         text = str(rule.get("rule") or "")
-        optional = bool(rule.get("optionalOldSelf"))
-        program = _compile(text, optional) if text.strip() else _Program()
-        msg_src = str(rule.get("messageExpression") or "")
-        message = _compile(msg_src) if msg_src.strip() else None
+        message: _Program | None = None
+        if result.empty:
+            program = _Program()
+        elif result.error is not None:
+            program = _Program(error=result.error[1])
+        else:
+            program = _compile(text, bool(rule.get("optionalOldSelf")))
+            program = dataclasses.replace(program, uses_old_self=result.uses_old_self)
+            if result.has_message_expression:
+                message = _compile(str(rule.get("messageExpression") or ""))
         fp = str(rule.get("fieldPath") or "")
         rules.append(_Rule(rule, program, message, _normalize_field_path(fp, node) if fp else ""))
     return rules
 
 
-def _build(validation: Structural, node: Structural, is_root: bool, decl_memo: dict[int, bool]) -> _Node | None:
-    """Upstream ``validator``: compiled rules for this node and every child holding rules."""
-    rules = _compile_rules(validation, node)
-    out = _Node(schema=node, is_resource_root=is_root, rules=rules)
+def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclType | None) -> _Node | None:
+    """Upstream ``validator``: compiled rules for this node and every child holding rules.
+
+    ``decl`` is the node's CEL type (upstream passes it down: field types of
+    the parent's, ``ElemType`` for items and additionalProperties); None makes
+    ``Compile`` fail (``rule compiler initialization error``).
+    """
+    rules: list[_Rule] = []
+    init_error = ""
+    if validation.extensions.x_validations:
+        if decl is None:
+            init_error = "failed to convert to declType for CEL validation rules"
+        else:
+            rules = _compile_rules(validation, node, decl)
+    out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error)
+    elem = decl.elem_type if decl is not None else None
     if validation.items is not None and node.items is not None:
-        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, decl_memo)
-    node_has_decl = _has_decl_type(node, decl_memo)
+        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem)
     for k, vprop in validation.properties.items():
         nprop = node.properties.get(k)
         if nprop is None:
             continue
-        if escape(k) is not None and not node_has_decl:
-            continue
-        # fields with unknown types are omitted from CEL validation entirely
-        if not _has_decl_type(nprop, decl_memo):
-            continue
-        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, decl_memo)
+        escaped = escape(k)
+        if escaped is not None:
+            if decl is None or decl.fields is None or escaped not in decl.fields:
+                # fields with unknown types are omitted from CEL validation entirely
+                continue
+            field_type: DeclType | None = decl.fields[escaped].type
+        else:
+            field_type = schema_decl_type(nprop, nprop.extensions.x_embedded_resource)
+            if field_type is None:
+                continue
+        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type)
         if child is not None:
             out.properties[k] = child
     vap, nap = validation.additional_properties_schema, node.additional_properties_schema
     if vap is not None and nap is not None:
-        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, decl_memo)
+        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, elem)
     if validation.value_validation is not None:
         for nested in validation.value_validation.all_of:
-            child = _build(_nested_to_structural(nested), node, is_root, decl_memo)
+            child = _build(_nested_to_structural(nested), node, is_root, decl)
             if child is not None:
                 out.all_of.append(child)
-    if out.rules or out.items or out.properties or out.additional or out.all_of:
+    if out.rules or out.init_error or out.items or out.properties or out.additional or out.all_of:
         return out
     return None
 
@@ -969,7 +935,7 @@ def _validator(ss: Structural, is_root: bool) -> _Node | None:
         hit = _TREE_CACHE.get(key)
         if hit is not None and hit[0] is ss:
             return hit[1]
-    tree = _build(ss, ss, is_root, {}) if _has_x_validations(ss) else None
+    tree = _build(ss, ss, is_root, schema_decl_type(ss, is_root)) if _has_x_validations(ss) else None
     with _TREE_LOCK:
         if len(_TREE_CACHE) >= _TREE_CACHE_SIZE:
             _TREE_CACHE.pop(next(iter(_TREE_CACHE)))
@@ -1138,7 +1104,12 @@ def _eval_message_expression(
 def _validate_expressions(node: _Node, obj: Any, path: Path, state: _State) -> None:  # noqa: C901
     """Upstream ``validateExpressions`` for one node and value (no old object)."""
     sts = node.schema
-    if obj is None or not node.rules:
+    if obj is None:
+        return
+    if node.init_error:
+        state.errors.append(invalid(path, sts.type, f"rule compiler initialization error: {node.init_error}"))
+        return
+    if not node.rules:
         return
     if state.remaining <= 0:
         state.errors.append(invalid(path, sts.type, _BUDGET_MSG))

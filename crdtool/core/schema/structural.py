@@ -609,22 +609,72 @@ _RE2_TO_GO = {
 }
 
 
-def _go_only_rejects(pattern: str) -> str | None:
-    """Escapes C++ RE2 accepts but Go rejects (``\\C``); skips ``\\Q...\\E`` literals."""
+_CAPTURE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _go_only_rejects(pattern: str) -> tuple[int, str] | None:
+    """Where Go's ``regexp/syntax`` rejects what C++ RE2 accepts or words differently: ``(position, Go error)``.
+
+    The ``\\C`` escape, and named captures as ``parsePerlFlags`` reads them:
+    ``(?<`` always starts a name (RE2 reads ``(?<=`` as a lookbehind), a
+    missing ``>`` reports the rest of the pattern, and a name must be
+    ``[A-Za-z0-9_]+`` (``isValidCaptureName`` is ASCII-only; RE2 allows
+    Unicode word characters). Character classes and ``\\Q...\\E`` literals
+    are skipped. None when there is nothing of the kind.
+    """
     i, n = 0, len(pattern)
     while i < n:
-        if pattern[i] != "\\" or i + 1 >= n:
-            i += 1
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            if nxt == "Q":
+                end = pattern.find("\\E", i + 2)
+                i = n if end < 0 else end + 2
+                continue
+            if nxt == "C":
+                return i, "invalid escape sequence: `\\C`"
+            i += 2
             continue
-        nxt = pattern[i + 1]
-        if nxt == "Q":
-            end = pattern.find("\\E", i + 2)
-            i = n if end < 0 else end + 2
+        if c == "[":
+            i = _skip_class(pattern, i)
             continue
-        if nxt == "C":
-            return "invalid escape sequence: `\\C`"
-        i += 2
+        if c == "(" and pattern.startswith("(?", i):
+            t = pattern[i:]
+            starts_with_p = len(t) > 4 and t[2:4] == "P<"
+            if starts_with_p or (len(t) > 3 and t[2] == "<"):
+                # parsePerlFlags: (?P<name> or (?<name> (RE2 reads (?<= as a lookbehind instead)
+                end = t.find(">")
+                if end < 0:
+                    return i, f"invalid named capture: `{t}`"
+                name = t[4 if starts_with_p else 3 : end]
+                if not name or not set(name) <= _CAPTURE_NAME_CHARS:
+                    return i, f"invalid named capture: `{t[: end + 1]}`"
+        i += 1
     return None
+
+
+def _skip_class(pattern: str, i: int) -> int:
+    """The index after the character class opening at ``i`` (the end of the pattern if unclosed)."""
+    n = len(pattern)
+    j = i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    first = True
+    while j < n:
+        c = pattern[j]
+        if c == "]" and not first:
+            return j + 1
+        first = False
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[" and pattern.startswith("[:", j):
+            close = pattern.find(":]", j + 2)
+            if close >= 0:
+                j = close + 2
+                continue
+        j += 1
+    return n
 
 
 @functools.lru_cache(maxsize=8192)
@@ -637,8 +687,18 @@ def go_regexp_error(pattern: str) -> str | None:
     Cached by pattern.
     """
     go_only = _go_only_rejects(pattern)
-    if go_only:
-        return f"error parsing regexp: {go_only}"
+    if go_only is not None:
+        # Go stops at the first error: one RE2 also finds before this point wins (unless it is only the
+        # parenthesis the cut leaves open)
+        earlier = _re2_error(pattern[: go_only[0]])
+        if earlier is not None and "missing closing )" not in earlier:
+            return earlier
+        return f"error parsing regexp: {go_only[1]}"
+    return _re2_error(pattern)
+
+
+def _re2_error(pattern: str) -> str | None:
+    """RE2's verdict on ``pattern`` in Go's words (None: it compiles)."""
     if _re2 is not None:
         try:
             _re2.compile(pattern, _RE2_OPTIONS)

@@ -40,7 +40,6 @@ from crdtool.core.errors import (
     Path,
     duplicate,
     go_float,
-    go_float_exp,
     go_quote,
     internal_error,
     invalid,
@@ -50,6 +49,7 @@ from crdtool.core.errors import (
     too_many,
     type_invalid,
 )
+from crdtool.core.gojson import go_json_float
 from crdtool.core.schema.formats import effective_format, is_known_format, validate_format
 
 __all__ = [
@@ -63,6 +63,8 @@ __all__ = [
 Schema = dict[str, Any]
 
 _IN = "body"
+#: ``(*field.Path)(nil).String()``: the field of an error reported on a nil path.
+NIL_PATH = "<nil>"
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 
@@ -91,7 +93,7 @@ _MULTIPLE_OF_POSITIVE = 617
 # =============================================================================
 
 
-def validate_value(value: Any, schema: Schema | None, path: Path) -> list[FieldError]:
+def validate_value(value: Any, schema: Schema | None, path: Path | None) -> list[FieldError]:
     """Validate a custom resource (or any JSON value) against a raw schema.
 
     Mirrors ``validation.ValidateCustomResource(fldPath, value, validator)``
@@ -103,7 +105,12 @@ def validate_value(value: Any, schema: Schema | None, path: Path) -> list[FieldE
         value: decoded JSON (dict/list/str/int/float/bool/None). Python ints
             outside int64 behave as Go's float64, as the apiserver decodes them.
         schema: an ``openAPIV3Schema`` dict, or None (no validation).
-        path: the ``fldPath`` prefix of every error (``Path("")`` for a CR).
+        path: the ``fldPath`` prefix of every error, or None for upstream's nil
+            path, as the custom resource validator passes it
+            (``ValidateCustomResource(nil, ...)``): field errors then start at
+            the root (``spec.x``) and the errors kube-openapi reports without a
+            field (failed ``anyOf``/``oneOf``/``allOf``/``not``, the number
+            range checks of ``IsValueValidAgainstRange``) are at ``<nil>``.
 
     Returns:
         FieldErrors in upstream order (properties in schema order where Go
@@ -115,7 +122,7 @@ def validate_value(value: Any, schema: Schema | None, path: Path) -> list[FieldE
     try:
         errs, _ = _validate(schema, "", value)
     except RecursionError:
-        return [internal_error(path, "schema or value nests too deeply to validate")]
+        return [internal_error(NIL_PATH if path is None else path, "schema or value nests too deeply to validate")]
     if not errs:
         return []
     return [_to_field_error(path, e) for e in errs]
@@ -266,13 +273,7 @@ def _go_json_string(s: str) -> str:
 def _go_json_float(f: float) -> str:
     if f != f or f in (math.inf, -math.inf):
         raise ValueError(f"json: unsupported value: {go_float(f)}")
-    a = abs(f)
-    if a != 0 and (a < 1e-6 or a >= 1e21):
-        s = go_float_exp(f)
-        if len(s) >= 4 and s[-4] == "e" and s[-3] == "-" and s[-2] == "0":
-            s = s[:-2] + s[-1]
-        return s
-    return format(Decimal(repr(f)).normalize(), "f")
+    return go_json_float(f)
 
 
 class _Lit(str):
@@ -946,12 +947,16 @@ def compile_go_regexp(pattern: str) -> CompiledGoRegexp | str:
     text (``error parsing regexp: missing argument to repetition operator: `+```)
     when Go would reject the pattern.
     """
+    from crdtool.core.schema.structural import go_regexp_error
+
+    # one verdict on the syntax for CRD validation and value validation alike
+    syntax_error = go_regexp_error(pattern)
+    if syntax_error is not None:
+        return syntax_error
     src: str | None
     try:
         src = _Translator(pattern).translate()
-    except _RegexpError as e:
-        return str(e)
-    except (_Unsupported, RecursionError):
+    except (_RegexpError, _Unsupported, RecursionError):
         src = None
     rx2 = _re2_compile(pattern)
     if rx2 is not None:
@@ -1145,61 +1150,154 @@ def _fmt_num(v: Any) -> str:
     return str(v) if isinstance(v, int) else go_float(float(v))
 
 
+def _number_type_format(s: Schema) -> tuple[str, str]:
+    """kube-openapi ``SchemaValidator.numberValidator``: the type and format the range checks use.
+
+    Only for exactly one type: ``integer`` with format ``int32``/``int64``,
+    ``number`` with ``float``/``double`` (any other format is dropped).
+    """
+    types = _types_of(s)
+    if len(types) != 1:
+        return "", ""
+    raw = s.get("format")
+    fmt = raw if isinstance(raw, str) else ""
+    if types[0] == "integer":
+        return "integer", fmt if fmt in ("int32", "int64") else ""
+    if types[0] == "number":
+        return "number", fmt if fmt in ("float", "double") else ""
+    return "", ""
+
+
+def _format_float64(f: float) -> str:
+    """``swag.FormatFloat64``: ``strconv.FormatFloat(f, 'f', -1, 64)``."""
+    if f != f or f in (math.inf, -math.inf):
+        return "NaN" if f != f else ("+Inf" if f > 0 else "-Inf")
+    text = format(Decimal(repr(f)), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" and f == 0 and math.copysign(1, f) > 0 else text
+
+
+_FLOAT32_OVERFLOW = Decimal(2) ** 128 - Decimal(2) ** 103  # halfway past the largest float32: rounds to Inf
+
+
+def _parse_int_ok(text: str, bits: int) -> bool:
+    """``strconv.ParseInt(text, 10, bits)`` succeeds."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit():
+        return False
+    n = int(text)
+    return -(1 << (bits - 1)) <= n < (1 << (bits - 1))
+
+
+def _range_error(val: Any, kind: str, type_name: str, fmt: str, prefix: str, name: str) -> list[_E] | None:
+    """kube-openapi ``IsValueValidAgainstRange(val, typeName, format, prefix, path)``.
+
+    ``val`` is an int64 (``kind`` ``int``) or a float64. The error is a plain
+    ``error`` (no field): upstream reports it at the validator's nil path.
+    """
+    text = str(val) if kind == "int" else _format_float64(float(val))
+    bad = False
+    if type_name == "integer":
+        bad = not _parse_int_ok(text, 32 if fmt == "int32" else 64)
+    elif fmt == "float":  # number (or no single type), format float: ConvertFloat32
+        try:
+            bad = abs(Decimal(text)) >= _FLOAT32_OVERFLOW
+        except ArithmeticError:
+            bad = True
+    if not bad:
+        return None
+    if fmt:
+        msg = f"{prefix} value must be of type {type_name} with format {fmt} in {name}"
+    else:
+        msg = f"{prefix} value must be of type {type_name} (default format) in {name}"
+    return [_E(_COMPOSITE, None, msg)]
+
+
 def _number_validate(s: Schema, name: str, data: Any, kind: str) -> Errs:
-    """kube-openapi ``numberValidator``: multipleOf, then minimum, then maximum."""
-    res: Errs = None
+    """kube-openapi ``numberValidator.Validate`` (validator.go, as pinned by v0.36).
+
+    ``data`` is an int64 (``kind`` ``int``) or a float64. First the value's
+    range for the declared type and format (``Checked value must be of type
+    integer (default format) in spec.x``); then multipleOf, minimum and
+    maximum, each compared in the value's native type when the constraint
+    itself fits the type and format, else as float64 after reporting that it
+    does not (``Maximum boundary value must be of type integer ...``).
+    """
+    type_name, fmt = _number_type_format(s)
+    res: Errs = _add(None, _range_error(data, kind, type_name, fmt, "Checked", name))
+    fdata = float(data)
     mult = _float_of(s.get("multipleOf"))
+    res_multiple: Errs = None
     if mult is not None:
-        res = _add(res, _multiple_of(name, data, kind, mult))
+        res_multiple = _add(res_multiple, _range_error(mult, "float", type_name, fmt, "MultipleOf", name))
+        if not res_multiple:
+            res_multiple = _add(res_multiple, _multiple_of_native(name, data, kind, mult))
+        else:
+            res_multiple = _add(res_multiple, _multiple_of_float(name, fdata, mult))
+    res_minimum: Errs = None
     minimum = _float_of(s.get("minimum"))
     if minimum is not None:
         excl = s.get("exclusiveMinimum") is True
-        if kind == "int":
-            bound: Any = _go_f2i(minimum)
-            bad = data <= bound if excl else data < bound
+        res_minimum = _add(res_minimum, _range_error(minimum, "float", type_name, fmt, "Minimum boundary", name))
+        if not res_minimum and kind == "int":
+            res_minimum = _add(res_minimum, _bound_error(name, data, _go_f2i(minimum), excl, False, data))
         else:
-            bound = minimum
-            fdata = float(_go_num(data))
-            bad = fdata <= bound if excl else fdata < bound
-        if bad:
-            word = "greater than" if excl else "greater than or equal to"
-            res = _add(res, [_E(_MIN, name, f"{name} in {_IN} should be {word} {_fmt_num(bound)}", _go_num(data))])
+            res_minimum = _add(res_minimum, _bound_error(name, fdata, minimum, excl, False, fdata))
+    res_maximum: Errs = None
     maximum = _float_of(s.get("maximum"))
     if maximum is not None:
         excl = s.get("exclusiveMaximum") is True
-        if kind == "int":
-            bound = _go_f2i(maximum)
-            bad = data >= bound if excl else data > bound
+        res_maximum = _add(res_maximum, _range_error(maximum, "float", type_name, fmt, "Maximum boundary", name))
+        if not res_maximum and kind == "int":
+            res_maximum = _add(res_maximum, _bound_error(name, data, _go_f2i(maximum), excl, True, data))
         else:
-            bound = maximum
-            fdata = float(_go_num(data))
-            bad = fdata >= bound if excl else fdata > bound
-        if bad:
-            word = "less than" if excl else "less than or equal to"
-            res = _add(res, [_E(_MAX, name, f"{name} in {_IN} should be {word} {_fmt_num(bound)}", _go_num(data))])
+            res_maximum = _add(res_maximum, _bound_error(name, fdata, maximum, excl, True, fdata))
+    for part in (res_multiple, res_minimum, res_maximum):
+        res = _add(res, part)
     return res
 
 
-def _multiple_of(name: str, data: Any, kind: str, factor: float) -> list[_E] | None:
-    if kind == "int":
-        ifactor = _go_f2i(factor)
-        if ifactor < 0:
-            msg = f"factor MultipleOf declared for {name} must be positive: {ifactor}"
-            return [_E(_MULTIPLE_OF_POSITIVE, name, msg, ifactor)]
-        if ifactor == 0:
-            # Go panics (integer divide by zero); the apiserver answers 500.
-            return [_E(_COMPOSITE, None, "runtime error: integer divide by zero")]
-        if data % ifactor != 0:
-            return [_E(_MULTIPLE_OF, name, f"{name} in {_IN} should be a multiple of {ifactor}", data)]
+def _bound_error(name: str, value: Any, bound: Any, exclusive: bool, is_max: bool, reported: Any) -> list[_E] | None:
+    """kube-openapi ``Maximum``/``MaximumInt``/``Minimum``/``MinimumInt``."""
+    if is_max:
+        bad = value >= bound if exclusive else value > bound
+        word = "less than" if exclusive else "less than or equal to"
+        code = _MAX
+    else:
+        bad = value <= bound if exclusive else value < bound
+        word = "greater than" if exclusive else "greater than or equal to"
+        code = _MIN
+    if not bad:
         return None
-    fdata = float(_go_num(data))
-    if factor < 0:
+    return [_E(code, name, f"{name} in {_IN} should be {word} {_fmt_num(bound)}", reported)]
+
+
+def _multiple_of_native(name: str, data: Any, kind: str, factor: float) -> list[_E] | None:
+    """kube-openapi ``MultipleOfNativeType``: ``MultipleOfInt`` for an int64, else ``MultipleOf``."""
+    if kind != "int":
+        return _multiple_of_float(name, float(data), factor)
+    ifactor = _go_f2i(factor)
+    if ifactor <= 0:
+        msg = f"factor MultipleOf declared for {name} must be positive: {ifactor}"
+        return [_E(_MULTIPLE_OF_POSITIVE, name, msg, ifactor)]
+    # Go's truncated division: mult*factor == data exactly when factor divides data
+    if abs(data) % ifactor != 0:
+        return [_E(_MULTIPLE_OF, name, f"{name} in {_IN} should be a multiple of {ifactor}", data)]
+    return None
+
+
+def _multiple_of_float(name: str, fdata: float, factor: float) -> list[_E] | None:
+    """kube-openapi ``MultipleOf`` (float64)."""
+    if factor <= 0:
         msg = f"factor MultipleOf declared for {name} must be positive: {go_float(factor)}"
         return [_E(_MULTIPLE_OF_POSITIVE, name, msg, factor)]
     try:
         mult = (1 / factor * fdata) if factor < 1 else (fdata / factor)
-    except ZeroDivisionError:
-        mult = math.nan if fdata == 0 else math.copysign(math.inf, fdata)
+    except ZeroDivisionError:  # pragma: no cover - factor > 0
+        mult = math.nan
+    except OverflowError:
+        mult = math.inf
     if not _is_json_integer(mult):
         return [_E(_MULTIPLE_OF, name, f"{name} in {_IN} should be a multiple of {go_float(factor)}", fdata)]
     return None
@@ -1259,16 +1357,18 @@ def _slice_validate(s: Schema, name: str, data: list[Any] | tuple[Any, ...]) -> 
 def _object_validate(s: Schema, name: str, data: dict[str, Any]) -> tuple[Errs, int]:
     """kube-openapi ``objectValidator`` (patternProperties are forbidden in CRDs)."""
     num_keys = len(data)
+    res: Errs = None
+    count = 0
+    # kube-openapi object_validator.go (as pinned by v0.36): both bounds are checked and the
+    # property checks still run.
     min_props = _int_of(s.get("minProperties"))
     if min_props is not None and num_keys < min_props:
         msg = f"{name} in {_IN} should have at least {min_props} properties"
-        return [_E(_TOO_FEW_PROPS, name, msg, num_keys, valid=min_props)], 0
+        res = _add(res, [_E(_TOO_FEW_PROPS, name, msg, num_keys, valid=min_props)])
     max_props = _int_of(s.get("maxProperties"))
     if max_props is not None and num_keys > max_props:
         msg = f"{name} in {_IN} should have at most {max_props} properties"
-        return [_E(_TOO_MANY_PROPS, name, msg, num_keys, valid=max_props)], 0
-    res: Errs = None
-    count = 0
+        res = _add(res, [_E(_TOO_MANY_PROPS, name, msg, num_keys, valid=max_props)])
     props = s.get("properties")
     if not isinstance(props, dict):
         props = {}
@@ -1432,13 +1532,14 @@ def _enum_value_string(v: Any) -> str:
         return ""
 
 
-def _to_field_error(fld_path: Path, e: _E) -> FieldError:
-    """One entry of upstream ``kubeOpenAPIResultToFieldErrors``."""
+def _to_field_error(fld_path: Path | None, e: _E) -> FieldError:
+    """One entry of upstream ``kubeOpenAPIResultToFieldErrors`` (``fld_path`` None: a nil path)."""
     if e.name is None:
-        return invalid(fld_path, "", e.message)
-    err_path = fld_path
+        # not an *errors.Validation: field.Invalid(fldPath, "", err.Error())
+        return invalid(NIL_PATH if fld_path is None else fld_path, "", e.message)
+    err_path = Path("") if fld_path is None else fld_path
     if e.name and e.name != ".":
-        err_path = fld_path.child(e.name[1:] if e.name.startswith(".") else e.name)
+        err_path = err_path.child(e.name[1:] if e.name.startswith(".") else e.name)
     value = "" if e.value is None else e.value
     if e.code == _REQUIRED:
         return required(err_path, "")

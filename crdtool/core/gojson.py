@@ -1,0 +1,148 @@
+"""Numbers as Go's ``encoding/json`` writes and reads them, and JSON text with Go's floats.
+
+A Kubernetes manifest reaches the apiserver as JSON written by Go: kubectl
+turns YAML into JSON with ``sigs.k8s.io/yaml`` (go-yaml v2 values, then
+``json.Marshal``), and the apiserver decodes JSON numbers as ``int64`` when
+the text is an integer that fits, else as ``float64``. So what a float
+*means* depends on the text Go writes for it: ``1.0`` is written ``1`` and
+read back as an int; ``-9223372036854775809`` (a float64 for go-yaml, as it
+fits no int64 or uint64) is written with the shortest decimal digits that
+round-trip, ``-9223372036854776000``, which fits no int64, so it stays a
+float.
+
+Mirrors ``encoding/json`` ``floatEncoder`` (``strconv.AppendFloat(b, f, 'f' or
+'e', -1, 64)``, exponent form below 1e-6 and from 1e21, ``e-07`` trimmed to
+``e-7``) and ``k8s.io/apimachinery/pkg/util/json`` number conversion
+(``convertNumber``: ``Int64()`` first, then ``Float64()``).
+
+Pure and light (standard library only): the CLI imports it at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["go_json_dumps", "go_json_float", "json_number"]
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def go_json_float(f: float) -> str:
+    """The text ``encoding/json`` writes for the float64 ``f``.
+
+    ``'f'`` format with the shortest digits that round-trip (``1.0`` ->
+    ``1``, ``1e20`` -> ``100000000000000000000``, ``0.1`` -> ``0.1``), the
+    ``'e'`` format below 1e-6 and from 1e21 (``1e-07`` -> ``1e-7``,
+    ``1e21`` -> ``1e+21``). ``f`` must be finite (Go refuses NaN and
+    infinities: ``json: unsupported value``).
+    """
+    a = abs(f)
+    if a != 0 and (a < 1e-6 or a >= 1e21):
+        sign, digits, exponent = Decimal(repr(f)).normalize().as_tuple()
+        ds = "".join(str(d) for d in digits)
+        exp10 = int(exponent) + len(ds) - 1
+        mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+        # strconv 'e' writes at least two exponent digits; encoding/json trims "e-07" to "e-7".
+        exp = f"{'-' if exp10 < 0 else '+'}{abs(exp10):02d}"
+        if exp[0] == "-" and exp[1] == "0":
+            exp = "-" + exp[2:]
+        return f"{'-' if sign else ''}{mantissa}e{exp}"
+    return format(Decimal(repr(f)).normalize(), "f")
+
+
+def json_number(f: float) -> int | float:
+    """The float64 ``f`` after ``json.Marshal`` and the apiserver's JSON decoding.
+
+    An ``int`` when Go's text for ``f`` (:func:`go_json_float`) is an integer
+    that fits int64 (``3.0`` -> ``3``, ``9.223372036854775e18`` ->
+    ``9223372036854775000``), else ``f`` itself (the text parses back to the
+    same float64). ``f`` must be finite.
+    """
+    text = go_json_float(f)
+    body = text[1:] if text.startswith("-") else text
+    if body.isdigit():
+        n = int(text)
+        if _INT64_MIN <= n <= _INT64_MAX:
+            return n
+    return f
+
+
+def go_json_dumps(value: Any, indent: int | None = 2) -> str:
+    """``json.dumps(value, indent=indent, ensure_ascii=False)`` with floats as Go writes them.
+
+    In: plain JSON data (dict, list, str, int, float, bool, None; tuples as
+    lists; anything else as ``str()``). Out: the same text Python's
+    ``json.dumps`` gives, except every finite float is written by
+    :func:`go_json_float` (``1e+20`` becomes ``100000000000000000000``,
+    ``1e-07`` becomes ``1e-7``, ``2.0`` becomes ``2``); non-finite floats
+    are written as strings (``"NaN"``, ``"+Inf"``). Key order is kept.
+    Iterative: any nesting depth.
+    """
+    out: list[str] = []
+    newline = "\n" if indent is not None else ""
+    pad = " " * indent if indent is not None else ""
+    item_sep = "," if indent is not None else ", "
+    # work items: a value with its depth, or literal text
+    stack: list[tuple[bool, Any, int]] = [(False, value, 0)]
+    while stack:
+        literal, item, depth = stack.pop()
+        if literal:
+            out.append(item)
+            continue
+        if isinstance(item, dict):
+            if not item:
+                out.append("{}")
+                continue
+            inner = newline + pad * (depth + 1)
+            pending: list[tuple[bool, Any, int]] = [(True, "{", 0)]
+            for i, (k, v) in enumerate(item.items()):
+                pending.append((True, (item_sep if i else "") + inner + _json_key(k) + ": ", 0))
+                pending.append((False, v, depth + 1))
+            pending.append((True, newline + pad * depth + "}", 0))
+            stack.extend(reversed(pending))
+        elif isinstance(item, (list, tuple)):
+            if not item:
+                out.append("[]")
+                continue
+            inner = newline + pad * (depth + 1)
+            pending = [(True, "[", 0)]
+            for i, v in enumerate(item):
+                pending.append((True, (item_sep if i else "") + inner, 0))
+                pending.append((False, v, depth + 1))
+            pending.append((True, newline + pad * depth + "]", 0))
+            stack.extend(reversed(pending))
+        else:
+            out.append(_scalar(item))
+    return "".join(out)
+
+
+def _scalar(v: Any) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(int(v))
+    if isinstance(v, float):
+        if math.isfinite(v):
+            return go_json_float(v)
+        return _json_str("NaN" if v != v else ("+Inf" if v > 0 else "-Inf"))
+    return _json_str(v if isinstance(v, str) else str(v))
+
+
+def _json_key(k: Any) -> str:
+    """A mapping key as ``json.dumps`` converts it (``True`` -> ``"true"``, ``None`` -> ``"null"``)."""
+    if isinstance(k, str):
+        return _json_str(k)
+    if k is None or isinstance(k, (bool, int, float)):
+        return _json_str(_scalar(k).strip('"'))
+    return _json_str(str(k))
+
+
+def _json_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)

@@ -1,0 +1,78 @@
+"""Numbers as Go's encoding/json writes them and as the apiserver reads them back.
+
+Expected texts are Go's (``encoding/json`` ``floatEncoder``: ``strconv.AppendFloat(f, 'f' | 'e', -1, 64)``,
+``e`` below 1e-6 and from 1e21, ``e-07`` trimmed to ``e-7``), and the int/float decision is
+``k8s.io/apimachinery/pkg/util/json`` ``convertNumber`` (``Int64()`` of that text, else ``Float64()``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crdtool.core.gojson import go_json_dumps, go_json_float, json_number
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1.0, "1"), (-1.0, "-1"), (0.0, "0"), (-0.0, "-0"), (0.1, "0.1"), (1.5, "1.5"),
+        (1e20, "100000000000000000000"), (1e21, "1e+21"), (1.5e21, "1.5e+21"), (123456789.0, "123456789"),
+        (1e-6, "0.000001"), (1e-7, "1e-7"), (1.25e-10, "1.25e-10"), (5e-324, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (-9223372036854775809.0, "-9223372036854776000"), (9.223372036854775e18, "9223372036854775000"),
+    ],
+)
+def test_go_json_float(value: float, text: str) -> None:
+    assert go_json_float(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (3.0, 3),
+        (1e3, 1000),
+        (1.5, 1.5),
+        # the shortest digits decide, not the exact binary value
+        (9.223372036854775e18, 9223372036854775000),
+        (-9223372036854775808.0, -9223372036854775808.0),  # written -9223372036854776000: no int64
+        (-9223372036854775809.0, -9223372036854775809.0),
+        (1e20, 1e20),
+        (1e-7, 1e-7),
+    ],
+)
+def test_json_number(value: float, expected: int | float) -> None:
+    got = json_number(value)
+    assert got == expected and type(got) is type(expected)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_json_number_is_what_go_text_means(value: float) -> None:
+    text = go_json_float(value)
+    assert float(text) == value  # shortest digits round-trip
+    got = json_number(value)
+    if isinstance(got, int):
+        assert got == int(text) and -(2**63) <= got < 2**63
+    else:
+        assert got is value
+
+
+def test_go_json_dumps_matches_json_dumps_but_for_floats() -> None:
+    data = {"a": [1, 2.5, {"b": None, "c": True, "é": "x\"y"}], "d": {}, "e": [], "f": 1e20, "g": 1e-7, "h": 2.0}
+    assert go_json_dumps(data) == json.dumps(data, indent=2, ensure_ascii=False).replace(
+        "1e+20", "100000000000000000000").replace("1e-07", "1e-7").replace("2.0", "2")
+    assert go_json_dumps(data, indent=None) == json.dumps(data, ensure_ascii=False).replace(
+        "1e+20", "100000000000000000000").replace("1e-07", "1e-7").replace("2.0", "2")
+    assert go_json_dumps({"x": math.inf}) == '{\n  "x": "+Inf"\n}'
+
+
+def test_go_json_dumps_is_iterative() -> None:
+    deep: list[object] = []
+    for _ in range(5000):
+        deep = [deep]
+    text = go_json_dumps(deep, indent=None)
+    assert text == "[" * 5001 + "]" * 5001
