@@ -156,6 +156,25 @@ def test_nulls_the_apiserver_prunes_or_defaults_are_accepted() -> None:
     assert not _accepts(_schema(_spec_schema({"opt": {"type": "string"}}), prunes=False), _obj({"opt": None}))
 
 
+def test_null_items_are_accepted_only_where_the_items_default_fills_them() -> None:
+    # structuraldefaulting algorithm.go: `if isNonNullableNull(x[i], s.Items)` -> the items' default;
+    # PruneNonNullableNullsWithoutDefaults never removes array items
+    out = _schema(_spec_schema({"ports": {"type": "array", "items": {"type": "integer", "default": 80}},
+                                "names": {"type": "array", "items": {"type": "string"}}}))
+    assert _accepts(out, _obj({"ports": [None, 443]}))
+    assert not _accepts(out, _obj({"names": [None]}))
+    obj = _obj({"ports": [None, 443]})
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+           "metadata": {"name": "widgets.example.com"},
+           "spec": {"group": "example.com", "scope": "Namespaced",
+                    "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                    "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": _spec_schema({
+                        "ports": {"type": "array", "items": {"type": "integer", "default": 80}},
+                        "names": {"type": "array", "items": {"type": "string"}}})}}]}}
+    assert not apply_create(obj, prepare_crd(crd)).errors  # crdtool (the create path) accepts it too
+    assert apply_create(_obj({"names": [None]}), prepare_crd(crd)).errors
+
+
 def test_open_api_3_exclusive_bounds_become_2020_12_numbers() -> None:
     out = _schema(_spec_schema({"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 10,
                                       "exclusiveMaximum": False}}))

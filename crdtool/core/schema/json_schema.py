@@ -252,7 +252,11 @@ def _convert(s: Mapping[str, Any], ctx: _Context, *, role: str = "", junctor: bo
             out["properties"] = {**implicit, **out.get("properties", {})}
         out["additionalProperties"] = False
     if isinstance(s.get("items"), dict):
-        out["items"] = _convert(s["items"], ctx, junctor=junctor)
+        items = s["items"]
+        out["items"] = _convert(items, ctx, junctor=junctor)
+        if ctx.prunes and not junctor and "default" in items and items.get("nullable") is not True:
+            # upstream Default (structuraldefaulting algorithm.go) fills null items from the items' default
+            out["items"] = _accept_null(out["items"], user_junctors=_has_junctors(items), enum_applies=False)
     if s.get("x-kubernetes-list-type") == "set":
         out["uniqueItems"] = True
     for key in ("allOf", "anyOf", "oneOf"):
