@@ -21,6 +21,8 @@ from dataclasses import field as dc_field
 from enum import Enum
 from typing import Any, Iterable
 
+from crdtool.core.gojson import GoStruct, go_json_marshal
+
 
 class ErrorType(str, Enum):
     """Upstream ``field.ErrorType``: the machine-readable reason of an error."""
@@ -150,7 +152,8 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        out = {str(k): _jsonable(v) for k, v in value.items()}
+        return GoStruct(out) if isinstance(value, GoStruct) else out
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
@@ -243,12 +246,14 @@ def format_value(value: Any) -> str:
     """Render a bad value as upstream's ``ErrorBody`` does.
 
     Numbers and booleans as Go ``%v``, strings as Go ``%q``, ``None`` as
-    ``"null"`` (upstream turns a nil value into the string ``null``). Composite values (Go would print ``%#v`` of its typed struct)
-    are rendered as compact JSON, the closest stable form for plain data.
+    ``null``, and
+    composite values as Go's ``json.Marshal`` writes them (map keys sorted,
+    HTML characters escaped; a :class:`~crdtool.core.gojson.GoStruct` in field
+    order), as ``field.Error.ErrorBody`` of apimachinery v0.36 does.
     """
     if value is None:
-        # Upstream substitutes the string "null" for a nil value, then prints it with %q.
-        return '"null"'
+        # json.Marshal(nil): apimachinery v0.36 prints a nil value as null (older releases printed "null")
+        return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -257,10 +262,7 @@ def format_value(value: Any) -> str:
         return go_float(value)
     if isinstance(value, str):
         return go_quote(value)
-    try:
-        return json.dumps(_jsonable(value), separators=(",", ":"), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(value)
+    return go_json_marshal(_jsonable(value))
 
 
 # --- constructors (upstream field.Required, field.Invalid, ...) -------------

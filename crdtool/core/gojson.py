@@ -25,7 +25,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["go_json_dumps", "go_json_float", "json_number"]
+__all__ = ["GoStruct", "go_json_dumps", "go_json_float", "go_json_marshal", "json_number"]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -146,3 +146,68 @@ def _json_key(k: Any) -> str:
 
 def _json_str(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
+
+
+class GoStruct(dict):  # type: ignore[type-arg]
+    """A Go struct value for :func:`go_json_marshal`: its fields in declaration order.
+
+    A plain ``dict`` stands for a Go map, whose keys ``json.Marshal`` sorts;
+    a ``GoStruct`` keeps its order (the struct's field order), as ``json.Marshal``
+    writes a struct. Build it with the JSON names Go would use (the field name
+    itself for a type without ``json`` tags, e.g. apiextensions' internal types).
+    """
+
+
+_HTML_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _go_json_str(s: str) -> str:
+    """A string as ``encoding/json`` writes it (``encodeState.string`` with ``escapeHTML``)."""
+    out = json.dumps(s, ensure_ascii=False)
+    if any(c in s for c in "<>&\u2028\u2029"):
+        out = "".join(_HTML_ESCAPES.get(c, c) for c in out)
+    return out
+
+
+def go_json_marshal(value: Any) -> str:
+    """``json.Marshal(value)`` of Go: compact JSON as the apiserver writes it into messages.
+
+    In: plain JSON data (dict = Go map: keys sorted; :class:`GoStruct` =
+    struct: order kept; list/tuple; str, int, float, bool, None). Out: the
+    text Go writes: no spaces, ``<``, ``>``, ``&``, U+2028 and U+2029
+    escaped as ``\\u003c`` ... (``escapeHTML``), floats as
+    :func:`go_json_float`; non-finite floats (which Go refuses to marshal)
+    as quoted strings. Iterative: any nesting depth.
+
+    Mirrors ``encoding/json`` ``Marshal`` (``mapEncoder`` sorts keys,
+    ``structEncoder`` keeps field order), as ``field.Error.ErrorBody`` in
+    ``k8s.io/apimachinery/pkg/util/validation/field/errors.go`` uses it.
+    """
+    out: list[str] = []
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    while stack:
+        literal, item = stack.pop()
+        if literal:
+            out.append(item)
+            continue
+        if isinstance(item, dict):
+            keys = list(item) if isinstance(item, GoStruct) else sorted(item, key=str)
+            pending: list[tuple[bool, Any]] = [(True, "{")]
+            for i, k in enumerate(keys):
+                pending.append((True, ("," if i else "") + _go_json_str(str(k) if not isinstance(k, str) else k) + ":"))
+                pending.append((False, item[k]))
+            pending.append((True, "}"))
+            stack.extend(reversed(pending))
+        elif isinstance(item, (list, tuple)):
+            pending = [(True, "[")]
+            for i, v in enumerate(item):
+                if i:
+                    pending.append((True, ","))
+                pending.append((False, v))
+            pending.append((True, "]"))
+            stack.extend(reversed(pending))
+        elif isinstance(item, str):
+            out.append(_go_json_str(item))
+        else:
+            out.append(_scalar(item))
+    return "".join(out)

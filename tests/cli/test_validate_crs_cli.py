@@ -158,7 +158,7 @@ def test_cel_rules_and_the_blocking_error(tmp_path: Path) -> None:
     errors = data["documents"][0]["errors"]
     assert [(e["type"], e["field"]) for e in errors] == [("FieldValueNotSupported", "spec.size"), ("FieldValueInvalid", "<nil>")]
     assert errors[1]["message"] == (
-        '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; '
+        '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; '
         "correct the existing errors to complete validation"
     )
     assert (errors[1]["line"], errors[1]["column"]) == (None, None)

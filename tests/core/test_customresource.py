@@ -464,7 +464,7 @@ def test_cel_is_skipped_after_a_blocking_error(fake_cel: list[Any], spec: dict[s
     last = errors[-1]
     assert (last.field, last.bad_value, last.detail) == ("<nil>", None, BLOCKING_ERROR_DETAIL)
     assert str(last) == (
-        '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; '
+        '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; '
         "correct the existing errors to complete validation"
     )
 

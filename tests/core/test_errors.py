@@ -41,8 +41,14 @@ def test_path_rendering_like_field_path() -> None:
         (invalid(Path("spec", "preserveUnknownFields"), True, "cannot set to true"), "spec.preserveUnknownFields: Invalid value: true: cannot set to true"),
         (invalid(Path("a"), 3, ""), "a: Invalid value: 3"),
         (invalid(Path("a"), 1.5, "x"), "a: Invalid value: 1.5: x"),
-        # A nil value becomes the string "null", printed with %q.
-        (invalid(Path("a"), None, "x"), 'a: Invalid value: "null": x'),
+        # apimachinery v0.36 field/errors_test.go "invalid untyped nil": json.Marshal(nil) is null.
+        (invalid(Path("a"), None, "x"), "a: Invalid value: null: x"),
+        # "invalid map": json.Marshal sorts a map's keys; "invalid list"; HTML characters escaped as Go does.
+        (invalid(Path("path.to.field"), {"one": 1, "two": 2, "three": 3}, "the details"),
+         'path.to.field: Invalid value: {"one":1,"three":3,"two":2}: the details'),
+        (invalid(Path("path.to.field"), ["one", "two", "three"], "the details"),
+         'path.to.field: Invalid value: ["one","two","three"]: the details'),
+        (invalid(Path("a"), {"rule": "a < b && c > d"}, "x"), 'a: Invalid value: {"rule":"a \\u003c b \\u0026\\u0026 c \\u003e d"}: x'),
         (type_invalid(Path("a"), "s", "must be integer"), 'a: Invalid value: "s": must be integer'),
         (
             not_supported(Path("spec", "scope"), "Global", ["Cluster", "Namespaced"]),

@@ -350,9 +350,16 @@ def test_cel_compile_errors() -> None:
         "'.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n"
         " | self ==\n | .......^"
     )
-    assert errs[0].bad_value == {"rule": "self ==", "message": "m"}
     assert errs[1].detail == "messageExpression must evaluate to a string"
-    assert str(errs[0]).startswith(f"{V}[0].rule: Invalid value: ")
+    # The bad value is the internal apiextensions.ValidationRule (no json tags), as json.Marshal writes it.
+    assert str(errs[0]).startswith(
+        f'{V}[0].rule: Invalid value: {{"Rule":"self ==","Message":"m","MessageExpression":"","Reason":null,'
+        '"FieldPath":"","OptionalOldSelf":null}: compilation failed: '
+    )
+    assert str(errs[1]).startswith(
+        f'{V}[1].messageExpression: Invalid value: {{"Rule":"self.startsWith(\'a\')","Message":"",'
+        '"MessageExpression":"42","Reason":null,"FieldPath":"","OptionalOldSelf":null}: messageExpression must'
+    )
 
 
 def test_cel_skipped_when_schema_errors_exist() -> None:

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from crdtool.core.cel.env import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
+from crdtool.core.crd.internal_json import internal_validation_rule
 from crdtool.core.schema.cel_decltype import DeclType, escape, schema_decl_type
 from crdtool.core.schema.structural import Structural
 
@@ -255,9 +256,9 @@ def validate_rules(
             if kind == "Required":
                 errs.append(required(rule_path, detail))
             else:
-                errs.append(invalid(rule_path, dict(rule), detail))
+                errs.append(invalid(rule_path, internal_validation_rule(dict(rule)), detail))
         if cr.message_expression_error is not None:
-            errs.append(invalid(p.child("messageExpression"), dict(rule), cr.message_expression_error[1]))
+            errs.append(invalid(p.child("messageExpression"), internal_validation_rule(dict(rule)), cr.message_expression_error[1]))
         elif cr.has_message_expression:
             msg_path = p.child("messageExpression")
             if not suppress_per_expression_cost and cr.message_expression_max_cost > STATIC_ESTIMATED_COST_LIMIT:

@@ -25,6 +25,7 @@ import re
 from typing import Any, Mapping
 
 from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors, validate_rules
+from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_array
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
@@ -414,7 +415,7 @@ def _list_map_checks(s: Schema, p: Path, map_keys: list[str]) -> list[FieldError
     if raw_items is None:
         errs.append(required(p.child("items"), "must have a schema if x-kubernetes-list-type is map"))
     if raw_items is not None and items is None:
-        errs.append(invalid(p.child("items"), raw_items, "must only have a single schema if x-kubernetes-list-type is map"))
+        errs.append(invalid(p.child("items"), internal_schema_or_array(raw_items), "must only have a single schema if x-kubernetes-list-type is map"))
     if items is not None:
         item_type = items.get("type") or ""
         if item_type != "object":
@@ -533,7 +534,7 @@ def _status_root_errors(schema: Schema, p: Path) -> list[FieldError]:
             continue
         if go_name not in ALLOWED_FIELDS_AT_ROOT_SCHEMA:
             allowed = "[" + " ".join(ALLOWED_FIELDS_AT_ROOT_SCHEMA) + "]"
-            return [invalid(p.child("openAPIV3Schema"), dict(schema),
+            return [invalid(p.child("openAPIV3Schema"), internal_schema(dict(schema)),
                             f"only {allowed} fields are allowed at the root of the schema if the status subresource is enabled")]
     return []
 

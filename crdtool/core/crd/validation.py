@@ -29,6 +29,7 @@ import dataclasses
 import unicodedata
 from typing import Any, Mapping, Sequence
 
+from crdtool.core.crd.internal_json import internal_versions
 from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
 from crdtool.core.crd.schema_validation import (
     StructuralError,
@@ -375,7 +376,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         errs.append(
             invalid(
                 versions_path,
-                raw_versions,
+                internal_versions(raw_versions),
                 "per-version schemas may not all be set to identical values (top-level validation should be used instead)",
             )
         )
@@ -383,7 +384,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         errs.append(
             invalid(
                 versions_path,
-                raw_versions,
+                internal_versions(raw_versions),
                 "per-version subresources may not all be set to identical values "
                 "(top-level subresources should be used instead)",
             )
@@ -392,16 +393,16 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         errs.append(
             invalid(
                 versions_path,
-                raw_versions,
+                internal_versions(raw_versions),
                 "per-version additionalPrinterColumns may not all be set to identical values "
                 "(top-level additionalPrinterColumns should be used instead)",
             )
         )
 
     if not unique_names:
-        errs.append(invalid(versions_path, raw_versions, "must contain unique version names"))
+        errs.append(invalid(versions_path, internal_versions(raw_versions), "must contain unique version names"))
     if storage_flag_count != 1:
-        errs.append(invalid(versions_path, raw_versions, "must have exactly one version marked as storage version"))
+        errs.append(invalid(versions_path, internal_versions(raw_versions), "must have exactly one version marked as storage version"))
     spec_version = _str(spec.get("version"))
     if spec_version:
         version_errs = is_dns1035_label(spec_version)

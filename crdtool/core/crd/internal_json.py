@@ -1,0 +1,179 @@
+"""The internal apiextensions types as ``json.Marshal`` writes them into error messages.
+
+Upstream validates the *internal* CRD (``k8s.io/apiextensions-apiserver/pkg/apis/apiextensions``),
+and some errors carry an internal struct as their bad value: ``field.Invalid(fldPath.Child("versions"),
+spec.Versions, "must have exactly one version marked as storage version")``, the root schema when
+fields other than those allowed sit beside the status subresource, a list-map's ``items`` array,
+a rule that does not compile. apimachinery v0.36's ``field.Error.ErrorBody`` renders such a value
+with ``json.Marshal``. The internal types have **no json tags**, so every field is written under its
+Go name, in declaration order, with no ``omitempty`` (``""``, ``false``, ``0``, ``null``), and
+``JSONSchemaPropsOrBool``/``OrArray``/``OrStringArray`` (which have no ``MarshalJSON`` in the
+internal package) as plain structs::
+
+    [{"Name":"v1","Served":true,"Storage":false,"Deprecated":false,"DeprecationWarning":null,
+      "Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]
+
+The functions here take the internal CRD's parts as crdtool holds them (decoded dicts in the
+v1beta1 JSON shape, see :mod:`crdtool.core.crd.conversion`) and return :class:`GoStruct` trees
+that :func:`crdtool.core.gojson.go_json_marshal` writes exactly as Go does. Struct layouts mirror
+``pkg/apis/apiextensions/types.go`` and ``types_jsonschema.go`` (v0.36.3). Iterative: any nesting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.gojson import GoStruct
+
+__all__ = ["internal_schema", "internal_schema_or_array", "internal_validation_rule", "internal_versions"]
+
+# struct name -> fields: (Go name, key in the decoded dict, type spec)
+_STRUCTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "CustomResourceDefinitionVersion": (
+        ("Name", "name", "string"), ("Served", "served", "bool"), ("Storage", "storage", "bool"),
+        ("Deprecated", "deprecated", "bool"), ("DeprecationWarning", "deprecationWarning", "*string"),
+        ("Schema", "schema", "*CustomResourceValidation"), ("Subresources", "subresources", "*CustomResourceSubresources"),
+        ("AdditionalPrinterColumns", "additionalPrinterColumns", "[]CustomResourceColumnDefinition"),
+        ("SelectableFields", "selectableFields", "[]SelectableField"),
+    ),
+    "CustomResourceValidation": (("OpenAPIV3Schema", "openAPIV3Schema", "*JSONSchemaProps"),),
+    "CustomResourceSubresources": (
+        ("Status", "status", "*CustomResourceSubresourceStatus"), ("Scale", "scale", "*CustomResourceSubresourceScale"),
+    ),
+    "CustomResourceSubresourceStatus": (),
+    "CustomResourceSubresourceScale": (
+        ("SpecReplicasPath", "specReplicasPath", "string"), ("StatusReplicasPath", "statusReplicasPath", "string"),
+        ("LabelSelectorPath", "labelSelectorPath", "*string"),
+    ),
+    "CustomResourceColumnDefinition": (
+        ("Name", "name", "string"), ("Type", "type", "string"), ("Format", "format", "string"),
+        ("Description", "description", "string"), ("Priority", "priority", "int"), ("JSONPath", "JSONPath", "string"),
+    ),
+    "SelectableField": (("JSONPath", "jsonPath", "string"),),
+    "ExternalDocumentation": (("Description", "description", "string"), ("URL", "url", "string")),
+    "ValidationRule": (
+        ("Rule", "rule", "string"), ("Message", "message", "string"), ("MessageExpression", "messageExpression", "string"),
+        ("Reason", "reason", "*string"), ("FieldPath", "fieldPath", "string"), ("OptionalOldSelf", "optionalOldSelf", "*bool"),
+    ),
+    "JSONSchemaProps": (
+        ("ID", "id", "string"), ("Schema", "$schema", "string"), ("Ref", "$ref", "*string"),
+        ("Description", "description", "string"), ("Type", "type", "string"), ("Nullable", "nullable", "bool"),
+        ("Format", "format", "string"), ("Title", "title", "string"), ("Default", "default", "*JSON"),
+        ("Maximum", "maximum", "*float"), ("ExclusiveMaximum", "exclusiveMaximum", "bool"),
+        ("Minimum", "minimum", "*float"), ("ExclusiveMinimum", "exclusiveMinimum", "bool"),
+        ("MaxLength", "maxLength", "*int"), ("MinLength", "minLength", "*int"), ("Pattern", "pattern", "string"),
+        ("MaxItems", "maxItems", "*int"), ("MinItems", "minItems", "*int"), ("UniqueItems", "uniqueItems", "bool"),
+        ("MultipleOf", "multipleOf", "*float"), ("Enum", "enum", "[]JSON"),
+        ("MaxProperties", "maxProperties", "*int"), ("MinProperties", "minProperties", "*int"),
+        ("Required", "required", "[]string"), ("Items", "items", "*OrArray"),
+        ("AllOf", "allOf", "[]JSONSchemaProps"), ("OneOf", "oneOf", "[]JSONSchemaProps"),
+        ("AnyOf", "anyOf", "[]JSONSchemaProps"), ("Not", "not", "*JSONSchemaProps"),
+        ("Properties", "properties", "map JSONSchemaProps"), ("AdditionalProperties", "additionalProperties", "*OrBool"),
+        ("PatternProperties", "patternProperties", "map JSONSchemaProps"),
+        ("Dependencies", "dependencies", "map OrStringArray"), ("AdditionalItems", "additionalItems", "*OrBool"),
+        ("Definitions", "definitions", "map JSONSchemaProps"), ("ExternalDocs", "externalDocs", "*ExternalDocumentation"),
+        ("Example", "example", "*JSON"), ("XPreserveUnknownFields", "x-kubernetes-preserve-unknown-fields", "*bool"),
+        ("XEmbeddedResource", "x-kubernetes-embedded-resource", "bool"),
+        ("XIntOrString", "x-kubernetes-int-or-string", "bool"),
+        ("XListMapKeys", "x-kubernetes-list-map-keys", "[]string"), ("XListType", "x-kubernetes-list-type", "*string"),
+        ("XMapType", "x-kubernetes-map-type", "*string"), ("XValidations", "x-kubernetes-validations", "[]ValidationRule"),
+    ),
+}
+
+_ZERO = {"string": "", "bool": False, "int": 0}
+
+
+def _convert(value: Any, spec: str) -> Any:  # noqa: C901 - one case per Go kind
+    """The Go value of type ``spec`` behind decoded ``value``, ready for ``go_json_marshal``."""
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, str, Any, Any]] = [(value, spec, holder, 0)]
+    while stack:
+        v, t, container, slot = stack.pop()
+        if t.startswith("*"):
+            if v is None:
+                container[slot] = None
+                continue
+            t = t[1:]
+        if t in _ZERO:
+            container[slot] = v if v is not None and not (t == "int" and isinstance(v, bool)) else _ZERO[t]
+        elif t == "float":
+            container[slot] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+        elif t == "JSON":
+            container[slot] = v
+        elif t.startswith("[]"):
+            if not isinstance(v, list):
+                container[slot] = None
+                continue
+            out: list[Any] = [None] * len(v)
+            container[slot] = out
+            stack.extend((x, t[2:], out, i) for i, x in enumerate(v))
+        elif t.startswith("map "):
+            if not isinstance(v, dict):
+                container[slot] = None
+                continue
+            m: dict[str, Any] = {}
+            container[slot] = m
+            for k, x in v.items():
+                m[k] = None
+                stack.append((x, t[4:], m, k))
+        elif t == "OrBool":
+            # JSONSchemaPropsOrBool{Allows, Schema}: a schema means Allows: true
+            s = GoStruct(Allows=isinstance(v, dict) or v is True, Schema=None)
+            container[slot] = s
+            if isinstance(v, dict):
+                stack.append((v, "JSONSchemaProps", s, "Schema"))
+        elif t == "OrArray":
+            s = GoStruct(Schema=None, JSONSchemas=None)
+            container[slot] = s
+            if isinstance(v, dict):
+                stack.append((v, "JSONSchemaProps", s, "Schema"))
+            elif isinstance(v, list):
+                stack.append((v, "[]JSONSchemaProps", s, "JSONSchemas"))
+        elif t == "OrStringArray":
+            s = GoStruct(Schema=None, Property=None)
+            container[slot] = s
+            if isinstance(v, dict):
+                stack.append((v, "JSONSchemaProps", s, "Schema"))
+            elif isinstance(v, list):
+                stack.append((v, "[]string", s, "Property"))
+        else:
+            src = v if isinstance(v, dict) else {}
+            st = GoStruct()
+            container[slot] = st
+            for go_name, key, ft in _STRUCTS[t]:
+                st[go_name] = None
+                stack.append((src.get(key), ft, st, go_name))
+    return holder[0]
+
+
+def internal_versions(versions: list[Any]) -> list[GoStruct] | None:
+    """``spec.Versions`` ([]CustomResourceDefinitionVersion) of an internal CRD, as Go marshals it.
+
+    In: the internal spec's ``versions`` list (decoded dicts). Out: a list of
+    :class:`GoStruct` (``None`` for a nil slice when ``versions`` is not a list).
+    """
+    out = _convert(versions, "[]CustomResourceDefinitionVersion")
+    return out if isinstance(out, list) else None
+
+
+def internal_schema(schema: dict[str, Any]) -> GoStruct:
+    """A ``JSONSchemaProps`` value (``*schema``) as Go marshals the internal type."""
+    out = _convert(schema, "JSONSchemaProps")
+    assert isinstance(out, GoStruct)
+    return out
+
+
+def internal_schema_or_array(items: Any) -> GoStruct | None:
+    """A ``*JSONSchemaPropsOrArray`` (a schema's ``items``) as Go marshals the internal type; None for nil."""
+    out = _convert(items, "*OrArray")
+    return out if isinstance(out, GoStruct) else None
+
+
+def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
+    """One ``ValidationRule`` of ``x-kubernetes-validations`` as Go marshals the internal type.
+
+    ``{"Rule":"self.x \\u003e 0","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}``
+    """
+    out = _convert(rule, "ValidationRule")
+    assert isinstance(out, GoStruct)
+    return out
