@@ -145,7 +145,9 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
                 out.print(f"    [magenta]{escape(e['message'])}[/magenta]")
                 continue
             where = _where(escape(r.file), e.get("line"), e.get("column"))
-            out.print(f"    {where}: [red]{escape(e['message'])}[/red]")
+            # multi-line details (a CEL compilation error's source excerpt) stay under their error
+            message = escape(e["message"]).replace("\n", "\n      ")
+            out.print(f"    {where}: [red]{message}[/red]")
         if quiet:
             continue
         for w in r.warnings:

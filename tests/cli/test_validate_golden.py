@@ -19,6 +19,7 @@ GOLDEN = ROOT / "tests" / "golden" / "validate"
 
 CASES = {
     "invalid-v1-and-v1beta1": ["tests/cases/crd/property-without-type.yaml", "tests/cases/crd/v1beta1-no-schema.yaml", "tests/cases/crd/unknown-field.yaml"],
+    "cel-compilation": ["tests/cases/crd/cel-type-errors.yaml", "tests/cases/crd/cel-cost-budget.yaml"],
     "samples": ["samples/"],
 }
 
