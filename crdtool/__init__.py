@@ -7,6 +7,8 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`default_crd` — the ``SetDefaults`` of a manifest's apiVersion.
 - :func:`validate_crd` — upstream ``ValidateCustomResourceDefinition`` of a CRD object as given (status included).
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
+- :func:`validate_crd_update` — upstream ``ValidateCustomResourceDefinitionUpdate`` of two CRD objects as given;
+  :func:`check_crd_update` — the update of a cluster's CRD from one manifest to another (``crdtool diff``).
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
 - :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
@@ -33,6 +35,9 @@ _EXPORTS = {
     "Finding": "crdtool.core.crd.manifest",
     "check_crd_manifest": "crdtool.core.crd.manifest",
     "validate_crd": "crdtool.core.crd.manifest",
+    "UpdateVerdict": "crdtool.core.crd.update",
+    "check_crd_update": "crdtool.core.crd.update",
+    "validate_crd_update": "crdtool.core.crd.update",
     "default_crd": "crdtool.core.crd.defaults",
     "convert_crd": "crdtool.core.crd.upgrade",
     "upgrade_crd": "crdtool.core.crd.upgrade",
@@ -86,6 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from crdtool.core.crd.defaults import default_crd
     from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
+    from crdtool.core.crd.update import UpdateVerdict, check_crd_update, validate_crd_update
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
     from crdtool.core.customresource import (
         CreateResult,
