@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "default fuzz-roundtrip review serve sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "default diff fuzz-roundtrip review serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -17,6 +17,21 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    diff)
+        case "$prev" in
+        --base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --stored-versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --fail-on) COMPREPLY=($(compgen -W "error breaking warning info" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

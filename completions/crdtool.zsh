@@ -4,6 +4,7 @@ _crdtool() {
     local -a commands
     commands=(
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
+        'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
         'serve:Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).'
@@ -24,6 +25,17 @@ _crdtool() {
             '(--no-prune)'--no-prune'[Apply defaults only; do not prune unknown fields.]' \
             '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
             '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    diff)
+        _arguments -s \
+            '(--base)'--base'[Compare each PATH with its version at this git ref (git show REF\:PATH), e.g. origin/main.]:file:_files' \
+            '(--objects)'--objects'[Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).]:file:_files' \
+            '(--stored-versions)'--stored-versions'[The cluster'\''s status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1).]:file:_files' \
+            '(--fail-on)'--fail-on'[Exit 1 when something this severe or worse is found (error > breaking > warning > info).]:value:(error breaking warning info)' \
+            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--field-validation)'--field-validation'[Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -14,6 +14,9 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
   (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
 - :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+- :func:`compare_crds` — what changes for clients and stored objects between two CRDs (:class:`Change` records).
+- :func:`validate_object_update`, :func:`apply_update` — the apiserver's update path for a custom resource,
+  with validation ratcheting.
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).
@@ -38,6 +41,8 @@ _EXPORTS = {
     "UpdateVerdict": "crdtool.core.crd.update",
     "check_crd_update": "crdtool.core.crd.update",
     "validate_crd_update": "crdtool.core.crd.update",
+    "Change": "crdtool.core.crd.compare",
+    "compare_crds": "crdtool.core.crd.compare",
     "default_crd": "crdtool.core.crd.defaults",
     "convert_crd": "crdtool.core.crd.upgrade",
     "upgrade_crd": "crdtool.core.crd.upgrade",
@@ -56,6 +61,9 @@ _EXPORTS = {
     "prune": "crdtool.core.customresource",
     "prune_non_nullable_nulls": "crdtool.core.customresource",
     "validate_object": "crdtool.core.customresource",
+    "UpdateResult": "crdtool.core.customresource_update",
+    "apply_update": "crdtool.core.customresource_update",
+    "validate_object_update": "crdtool.core.customresource_update",
     "ConversionError": "crdtool.core.conversion_review",
     "convert_from_response": "crdtool.core.conversion_review",
     "converted_objects_from_response": "crdtool.core.conversion_review",
@@ -91,6 +99,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from crdtool.core.crd.defaults import default_crd
     from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
+    from crdtool.core.crd.compare import Change, compare_crds
     from crdtool.core.crd.update import UpdateVerdict, check_crd_update, validate_crd_update
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
     from crdtool.core.customresource import (
@@ -104,5 +113,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         prune_non_nullable_nulls,
         validate_object,
     )
+    from crdtool.core.customresource_update import UpdateResult, apply_update, validate_object_update
     from crdtool.core.errors import ErrorType, FieldError, Path
     from crdtool.core.versions import compare_versions, sort_versions

@@ -121,6 +121,49 @@ def validate(
     return validate_cmd.run(paths, output, crd_paths=crd or [], field_validation=field_validation.value)
 
 
+class Severity(str, enum.Enum):
+    error = "error"
+    breaking = "breaking"
+    warning = "warning"
+    info = "info"
+
+
+@app.command("diff")
+@handled
+def diff(
+    paths: list[str] = typer.Argument(
+        ..., help="OLD and NEW CRD manifests; with --base, the files (or directories) to compare with their version at REF."
+    ),
+    base: Optional[str] = typer.Option(
+        None, "--base", help="Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main."
+    ),
+    objects: Optional[list[str]] = typer.Option(
+        None, "--objects", help="Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable)."
+    ),
+    stored_versions: Optional[str] = typer.Option(
+        None, "--stored-versions", help="The cluster's status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1)."
+    ),
+    fail_on: Severity = typer.Option(
+        Severity.breaking, "--fail-on", help="Exit 1 when something this severe or worse is found (error > breaking > warning > info)."
+    ),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    field_validation: FieldValidation = typer.Option(
+        FieldValidation.Strict, "--field-validation", case_sensitive=False,
+        help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
+    ),
+) -> int:
+    """Check a CRD update as kube-apiserver would: is it accepted, what breaks for clients, which stored objects stop validating.
+
+    Exit 0 when nothing at or above --fail-on is found, 1 when something is, 2 on usage or input errors.
+    """
+    from crdtool.cli import diff as diff_cmd
+
+    return diff_cmd.run(
+        paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value, output=output,
+        field_validation=field_validation.value,
+    )
+
+
 @app.command("sort-versions")
 @handled
 def sort_versions(

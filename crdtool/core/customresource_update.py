@@ -43,6 +43,7 @@ from typing import Any
 
 from crdtool.core.customresource import (
     BLOCKING_ERROR_DETAIL,
+    DEFAULT_NAMESPACE,
     BLOCKING_ERROR_TYPES,
     FIELD_VALIDATION_DIRECTIVES,
     CrdVersion,
@@ -69,9 +70,11 @@ class UpdateResult:
     why the update would fail (decoding findings first, then validation in
     upstream order). ``warnings``: what the apiserver returns as warnings,
     including the CEL rule violations it ratcheted. ``ratcheted``: the
-    OpenAPI schema errors the same object would get without ratcheting (a
-    create, or a change of the value) that the update tolerates because the
-    value is unchanged.
+    errors the same object would get on a create that the update tolerates:
+    OpenAPI schema errors of values equal to their old values (validation
+    ratcheting), and list-type (set/map uniqueness) errors, which are only
+    checked when the stored object passes them. ``ratcheted_rules``: the CEL
+    rule violations ratcheted, as the warning texts.
     """
 
     stored: dict[str, Any]
@@ -80,6 +83,8 @@ class UpdateResult:
     errors: list[FieldError]
     warnings: list[str]
     ratcheted: list[FieldError] = field(default_factory=list)
+    #: the CEL rule violations ratcheted (also among ``warnings``, as the apiserver returns them)
+    ratcheted_rules: list[str] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -101,7 +106,9 @@ def apply_update(
         new_obj: the object the client sends (plain JSON data; not modified).
         old_obj: the object as stored (e.g. from ``kubectl get -o yaml``); it
             is read at ``new_obj``'s version (its ``apiVersion`` is taken to be
-            that version's, as a ``None`` conversion would give it).
+            that version's, as a ``None`` conversion would give it); a
+            namespaced object without a namespace is taken to be in
+            ``default``, where kubectl creates it.
         crd: the CRD manifest dict or a :class:`PreparedCrd`.
         version: the CRD version of the request; default: ``new_obj``'s.
         field_validation: ``Strict`` (unknown and duplicate fields of the
@@ -134,12 +141,12 @@ def apply_update(
     if any(e.type == "UnmarshalTypeError" for e in request.errors):
         return UpdateResult(request.stored, old_view, request.pruned, list(request.errors), warnings)
     new_view = before_update(request.stored, old_view, prepared, ver)
-    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings)
+    ratcheted_rules: list[str] = []
+    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules)
     errors = [*request.errors, *errors]
     if not errors:  # rest.BeforeUpdate asks WarningsOnUpdate only once validation passed
         warnings.extend(_added_finalizer_warnings(new_view, old_view))
-    stored = {k: v for k, v in new_view.items()}
-    return UpdateResult(stored, old_view, request.pruned, errors, warnings, ratcheted)
+    return UpdateResult(new_view, old_view, request.pruned, errors, warnings, ratcheted, ratcheted_rules)
 
 
 def validate_object_update(
@@ -169,7 +176,12 @@ def _read_stored(old_obj: dict[str, Any], new_obj: dict[str, Any], prepared: Pre
     if old.get("kind") != prepared.kind:
         raise CustomResourceError(f"the stored object is a {old.get('kind')}, not a {prepared.kind}", "kind-mismatch")
     decoded = decode_object(old, prepared, ver.name)
-    return decoded.stored
+    stored = decoded.stored
+    meta = stored.get("metadata")
+    if prepared.namespaced and isinstance(meta, dict) and not meta.get("namespace"):
+        # a stored namespaced object always has one; a manifest without one was created in kubectl's default
+        stored = {**stored, "metadata": {**meta, "namespace": DEFAULT_NAMESPACE}}
+    return stored
 
 
 def before_update(new: dict[str, Any], old: Mapping[str, Any], prepared: PreparedCrd, ver: CrdVersion) -> dict[str, Any]:
@@ -215,7 +227,12 @@ def before_update(new: dict[str, Any], old: Mapping[str, Any], prepared: Prepare
 
 
 def _validate_update(
-    new: dict[str, Any], old: dict[str, Any], prepared: PreparedCrd, ver: CrdVersion, warnings: list[str]
+    new: dict[str, Any],
+    old: dict[str, Any],
+    prepared: PreparedCrd,
+    ver: CrdVersion,
+    warnings: list[str],
+    ratcheted_rules: list[str],
 ) -> tuple[list[FieldError], list[FieldError]]:
     """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors)."""
     from crdtool.core.customresource import _validate_scale  # the scale replicas checks of validator.go
@@ -249,17 +266,21 @@ def _validate_update(
     if ver.has_list_types and ver.schema is not None:
         if not validate_list_sets_and_maps(Path(""), ver.schema, old):
             errs.extend(validate_list_sets_and_maps(Path(""), ver.schema, new))
+        else:  # not checked while the stored object itself breaks them
+            ratcheted.extend(validate_list_sets_and_maps(Path(""), ver.schema, new))
     if ver.has_cel:
         if any(e.type in BLOCKING_ERROR_TYPES for e in errs):
             errs.append(invalid("<nil>", None, BLOCKING_ERROR_DETAIL))
         else:
-            cel_errors, cel_warnings = evaluate_cel_update(new, old, ver)
+            cel_errors, cel_ratcheted, cel_notes = evaluate_cel_update(new, old, ver)
             errs.extend(cel_errors)
-            warnings.extend(cel_warnings)
+            warnings.extend(cel_notes)
+            warnings.extend(cel_ratcheted)
+            ratcheted_rules.extend(cel_ratcheted)
     return errs, ratcheted
 
 
-def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[FieldError], list[str]]:
+def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[FieldError], list[str], list[str]]:
     """The CEL rules of an UPDATE: the one place where CEL meets the update path.
 
     Upstream ``celValidator.Validate(ctx, nil, s, new, old,
@@ -278,16 +299,19 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
     the value it points at); transition rules are not evaluated, and a warning
     says so.
 
-    Returns ``(errors, warnings)``.
+    Returns ``(errors, ratcheted, notes)``: the field errors; the ratcheted
+    violations as the warnings the apiserver returns (``field: message``);
+    crdtool's own notes on what was not evaluated.
     """
     from crdtool.core.schema import cel_eval
 
     root = Path("")
     if _cel_takes_old_object():
         result = cel_eval.validate_cel(new, ver.structural, root, is_resource_root=True, budget=None, old_obj=old)  # type: ignore[call-arg]
-        return list(result.errors), [str(w) for w in getattr(result, "warnings", ())]
+        return list(result.errors), [str(w) for w in getattr(result, "warnings", ())], []
     result = cel_eval.validate_cel(new, ver.structural, root, is_resource_root=True, budget=None)
     errors: list[FieldError] = []
+    ratcheted: list[str] = []
     warnings: list[str] = []
     skipped = getattr(result, "skipped_transition_rules", ())
     count = skipped if isinstance(skipped, int) else len(skipped)
@@ -300,10 +324,10 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
         ratchet = _cel_ratcheting_by_path(new, old, ver.schema or {})
         for e in result.errors:
             if _ratchets(e.field, ratchet):
-                warnings.append(str(e))
+                ratcheted.append(str(e))
             else:
                 errors.append(e)
-    return errors, warnings
+    return errors, ratcheted, warnings
 
 
 def _cel_ratcheting_by_path(new: Any, old: Any, schema: dict[str, Any]) -> dict[str, bool]:

@@ -283,7 +283,7 @@ def _version_changes(old: Obj, new: Obj, stored: Sequence[str]) -> Iterator[Chan
             yield Change(name, f"{path}.served", "version-served", "info", f"version {name} is now served")
         if v.get("deprecated") is True and before.get("deprecated") is not True:
             warning = v.get("deprecationWarning")
-            text = f" with the warning {json.dumps(warning)}" if isinstance(warning, str) else " (clients get a deprecation warning)"
+            text = f" with the warning {json.dumps(warning, ensure_ascii=False)}" if isinstance(warning, str) else " (clients get a deprecation warning)"
             yield Change(name, f"{path}.deprecated", "version-deprecated", "info", f"version {name} is now deprecated{text}")
         elif before.get("deprecated") is True and v.get("deprecated") is not True:
             yield Change(name, f"{path}.deprecated", "version-undeprecated", "info", f"version {name} is no longer deprecated")
@@ -585,13 +585,13 @@ def _string_changes(old: Obj, new: Obj, new_types: tuple[str, ...], change: Any)
     a, b = _str(old.get("pattern")), _str(new.get("pattern"))
     if a != b:
         if not b:
-            yield change("pattern-removed", "info", f"pattern {json.dumps(a)} removed")
+            yield change("pattern-removed", "info", f"pattern {_code(a)} removed")
         elif not a:
-            yield change("pattern-added", "breaking", f"pattern {json.dumps(b)} added: values not matching it fail on their next change")
+            yield change("pattern-added", "breaking", f"pattern {_code(b)} added: values not matching it fail on their next change")
         else:
             yield change(
                 "pattern-changed", "breaking",
-                f"pattern changed from {json.dumps(a)} to {json.dumps(b)}: values matching only the old pattern fail on their next change",
+                f"pattern changed from {_code(a)} to {_code(b)}: values matching only the old pattern fail on their next change",
             )
     a, b = _str(old.get("format")), _str(new.get("format"))
     if a != b:
@@ -703,16 +703,16 @@ def _rule_changes(old: Obj, new: Obj, change: Any) -> Iterator[Change]:
     for i, j in changed:
         yield change(
             "cel-rule-changed", "breaking",
-            f"CEL rule changed from {json.dumps(old_texts[i])} to {json.dumps(new_texts[j])}{_transition(new_rules[j])}: "
+            f"CEL rule changed from {_code(old_texts[i])} to {_code(new_texts[j])}{_transition(new_rules[j])}: "
             "it cannot be told whether it is stricter; objects it now rejects fail on their next change",
         )
     for j in added:
         yield change(
             "cel-rule-added", "breaking",
-            f"CEL rule added (tightening): {json.dumps(new_texts[j])}{_message(new_rules[j])}{_transition(new_rules[j])}",
+            f"CEL rule added (tightening): {_code(new_texts[j])}{_message(new_rules[j])}{_transition(new_rules[j])}",
         )
     for i in removed:
-        yield change("cel-rule-removed", "info", f"CEL rule removed (loosening): {json.dumps(old_texts[i])}")
+        yield change("cel-rule-removed", "info", f"CEL rule removed (loosening): {_code(old_texts[i])}")
     for j, rule in enumerate(new_rules):
         text = new_texts[j]
         if text not in old_texts:
@@ -724,13 +724,13 @@ def _rule_changes(old: Obj, new: Obj, change: Any) -> Iterator[Change]:
             yield change(
                 "cel-rule-message-changed" if set(diffs) <= {"message", "messageExpression"} else "cel-rule-details-changed",
                 severity,
-                f"CEL rule {json.dumps(text)}: {', '.join(diffs)} changed",
+                f"CEL rule {_code(text)}: {', '.join(diffs)} changed",
             )
 
 
 def _message(rule: Obj) -> str:
     message = rule.get("message")
-    return f" ({json.dumps(message)})" if isinstance(message, str) and message else ""
+    return f" ({json.dumps(message, ensure_ascii=False)})" if isinstance(message, str) and message else ""
 
 
 def _mentions_old_self(text: str) -> bool:
@@ -874,6 +874,11 @@ def _json(value: Any) -> str:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
+
+
+def _code(text: str) -> str:
+    """Rule text or a pattern shown as written (in backticks, which neither CEL nor RE2 uses)."""
+    return f"`{text}`"
 
 
 def _values(values: Sequence[Any]) -> str:
