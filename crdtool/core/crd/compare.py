@@ -437,12 +437,17 @@ def _node_changes(
     old_props, new_props = _map(old.get("properties")), _map(new.get("properties"))
     for field in new_required:
         if field not in old_required:
-            yield change(
-                "required-added", "breaking",
-                f"{field} is now required: creates without it fail, and so does any update that changes "
-                f"{_describe(path)} of an object that lacks it (validation ratcheting only spares unchanged objects)",
-                _child(path, field),
-            )
+            if path == ".":
+                consequence = (
+                    "creates and updates of objects without it fail, even updates that change nothing (validation "
+                    "ratcheting never spares the object's root, whose metadata the schema does not describe)"
+                )
+            else:
+                consequence = (
+                    f"creates without it fail, and so does any update of an object that lacks it and changes something "
+                    f"in {path} (validation ratcheting only spares unchanged values)"
+                )
+            yield change("required-added", "breaking", f"{field} is now required: {consequence}", _child(path, field))
     for field in old_required:
         if field not in new_required:
             yield change("required-removed", "info", f"{field} is no longer required", _child(path, field))
@@ -840,10 +845,6 @@ _SIMPLE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456
 def _child(path: str, field: str) -> str:
     step = f".{field}" if field and all(c in _SIMPLE for c in field) else f"[{json.dumps(field)}]"
     return (path if path != "." else "") + step
-
-
-def _describe(path: str) -> str:
-    return "the object" if path == "." else path
 
 
 def _number(value: Any) -> float | None:
