@@ -113,8 +113,8 @@ def test_the_replay_covers_every_enabled_case_but_those_awaiting_old_self() -> N
 
 
 def test_awaiting_cases_show_what_is_missing() -> None:
-    # Upstream rejects the no-op update of "CEL Optional OldSelf" (a transition rule is never
-    # ratcheted); without oldSelf evaluation crdtool accepts it and says why in a warning.
+    # Upstream rejects the second apply (the unchanged myStringField fails the transition rule, which is
+    # never ratcheted); without oldSelf evaluation crdtool accepts it (and says so in a warning).
     case = next(c for c in DATA["cases"] if c["name"] == "CEL_transition_rules_should_not_ratchet")
     outcomes = replay(case)
     assert [o[1] for o in outcomes] == [False, True, False]

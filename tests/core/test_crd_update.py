@@ -1,0 +1,139 @@
+"""The CRD update path around ``ValidateCustomResourceDefinitionUpdate``: strategy, BeforeUpdate, manifests.
+
+Rules from apiextensions-apiserver v0.36.3 ``pkg/registry/customresourcedefinition/strategy.go``
+(``PrepareForUpdate``, ``WarningsOnUpdate``), apimachinery ``ValidateObjectMetaAccessorUpdate`` /
+``ValidateNoNewFinalizers``, apiserver ``webhook.ValidateCABundle`` (client-go's CA parsing; the
+certificate is upstream validation_test.go's ``exampleCert``), each test naming the rule it checks.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import pathlib
+from typing import Any
+
+import yaml
+
+from crdtool import check_crd_update
+from crdtool.core.crd.update import prepare_for_update, update_options, warnings_on_update
+from crdtool.core.errors import Path
+from crdtool.core.objectmeta import validate_object_meta_update
+from crdtool.core.webhook import validate_ca_bundle
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SAMPLE = yaml.safe_load((ROOT / "samples" / "crontab-v1.yaml").read_text())
+UPDATE_CASES = yaml.safe_load((pathlib.Path(__file__).parent / "crd_update_upstream" / "update_cases.yaml").read_text())["cases"]
+
+
+def internal(spec_versions: list[dict[str, Any]], stored: list[str], generation: int = 3) -> dict[str, Any]:
+    return {
+        "metadata": {"name": "plural.group.com", "generation": generation},
+        "spec": {"group": "group.com", "versions": spec_versions},
+        "status": {"storedVersions": stored, "acceptedNames": {"plural": "plural"}},
+    }
+
+
+def test_prepare_for_update_carries_status_and_bumps_generation() -> None:
+    # strategy.go PrepareForUpdate: newCRD.Status = oldCRD.Status; Generation+1 on spec change;
+    # the storage version appended to storedVersions
+    old = internal([{"name": "v1", "served": True, "storage": True}], ["v1"])
+    new = internal([{"name": "v1", "served": True, "storage": False}, {"name": "v2", "served": True, "storage": True}], ["ignored"], 3)
+    out = prepare_for_update(new, old)
+    assert out["status"] == {"storedVersions": ["v1", "v2"], "acceptedNames": {"plural": "plural"}}
+    assert out["metadata"]["generation"] == 4
+    assert prepare_for_update(old, old)["metadata"]["generation"] == 3
+    assert old["status"]["storedVersions"] == ["v1"]  # not mutated
+
+
+def test_warnings_on_update_only_for_new_unrecognized_formats() -> None:
+    def with_format(fmt: str) -> dict[str, Any]:
+        schema = {"openAPIV3Schema": {"type": "object", "properties": {"a": {"type": "string", "format": fmt}}}}
+        return {"spec": {"validation": schema}}
+
+    assert warnings_on_update(with_format("foo"), with_format("foo")) == []
+    assert warnings_on_update(with_format("bar"), with_format("foo")) == ['unrecognized format "bar"']
+
+
+def test_object_meta_update_rules() -> None:
+    old = {"name": "a", "resourceVersion": "1", "generation": 5, "deletionTimestamp": "2024-01-01T00:00:00Z", "finalizers": ["x/y"]}
+    new = {**old, "generation": 4, "finalizers": ["x/y", "b/c", "a/b"]}
+    errors = [str(e) for e in validate_object_meta_update(new, old, Path("metadata"))]
+    assert errors == [
+        'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, '
+        'found new finalizers []string{"a/b", "b/c"}',
+        "metadata.generation: Invalid value: 4: must not be decremented",
+    ]
+
+
+CA_CASE = next(c for c in UPDATE_CASES if c["name"] == "webhookconfig: existing valid CABundle should be able to transition to invalid pre-serving")
+EXAMPLE_CERT = CA_CASE["old"]["spec"]["conversion"]["webhookClientConfig"]["caBundle"]
+
+
+def test_ca_bundle() -> None:
+    assert base64.b64decode(EXAMPLE_CERT).startswith(b"-----BEGIN CERTIFICATE-----")
+    assert validate_ca_bundle(Path("caBundle"), EXAMPLE_CERT) == []
+    key_only = base64.b64encode(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").decode()
+    assert [e.detail for e in validate_ca_bundle(Path("caBundle"), key_only)] == [
+        "unable to load root certificates: no valid certificate authority data seen"
+    ]
+    broken = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n").decode()
+    assert [e.detail for e in validate_ca_bundle(Path("caBundle"), broken)] == [
+        "unable to load root certificates: failed to parse certificate: x509: malformed certificate"
+    ]
+
+
+def test_update_options_follow_the_old_object() -> None:
+    case = next(c for c in UPDATE_CASES if c["name"] == "non-structural updates allowed if old object has non-structural schema")
+    from crdtool.core.crd.update import _decode_as_given
+
+    old, _ = _decode_as_given(case["old"])
+    new, _ = _decode_as_given(case["resource"])
+    opts = update_options(new, old)
+    assert not opts.require_structural_schema and not opts.require_immutable_names
+    assert opts.versions_with_unchanged_schemas == frozenset()
+
+
+# --- manifests (crdtool diff) --------------------------------------------------------------
+
+
+def test_a_manifest_update_assumes_an_established_crd() -> None:
+    new = copy.deepcopy(SAMPLE)
+    new["spec"]["scope"] = "Cluster"
+    verdict = check_crd_update(new, SAMPLE)
+    assert [(f.error.field, f.error.detail) for f in verdict.findings] == [("spec.scope", "field is immutable")]
+    assert check_crd_update(new, SAMPLE, established=False).accepted
+
+
+def test_stored_versions_of_the_cluster() -> None:
+    new = copy.deepcopy(SAMPLE)
+    new["spec"]["versions"][0]["name"] = "v2"
+    assert not check_crd_update(new, SAMPLE).accepted  # v1 was the stored version
+    verdict = check_crd_update(new, SAMPLE, stored_versions=["v2"])
+    assert verdict.accepted and verdict.old_stored_versions == ("v2",) and verdict.stored_versions == ("v2",)
+
+
+def test_paths_are_those_of_the_new_manifest_and_strict_decoding_applies() -> None:
+    new = copy.deepcopy(SAMPLE)
+    new["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["cronSpec"]["type"] = "str"
+    new["spec"]["bogus"] = 1
+    verdict = check_crd_update(new, SAMPLE)
+    assert [(f.error.type, f.error.field) for f in verdict.findings] == [
+        ("UnknownField", "spec.bogus"),
+        ("FieldValueNotSupported", "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[cronSpec].type"),
+    ]
+    assert verdict.findings[1].upstream_field == "spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type"
+    warned = check_crd_update(new, SAMPLE, field_validation="Warn")
+    assert 'unknown field "spec.bogus"' in warned.warnings and len(warned.findings) == 1
+
+
+def test_a_v1beta1_old_crd_that_preserved_unknown_fields_may_keep_them() -> None:
+    # validatePreserveUnknownFields: no-op when the old CRD had preserveUnknownFields: true
+    old = {
+        "apiVersion": "apiextensions.k8s.io/v1beta1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "crontabs.stable.example.com"},
+        "spec": {"group": "stable.example.com", "version": "v1", "scope": "Namespaced",
+                 "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab"}},
+    }
+    assert check_crd_update(old, old).accepted
