@@ -211,6 +211,9 @@ def test_match_crds() -> None:
     assert match_crds([a], [b]) == ([(0, 0)], [], [])  # one each: paired whatever the names
     assert match_crds([a, b], [b]) == ([(1, 0)], [0], [])
     assert match_crds([a], [a, b]) == ([(0, 0)], [], [1])
+    c = crd()
+    c["metadata"]["name"] = "things.example.com"
+    assert match_crds([a, b], [a, c]) == ([(0, 0)], [1], [1])  # several CRDs: only by name
 
 
 def test_not_a_crd() -> None:

@@ -13,6 +13,7 @@ import copy
 import pathlib
 from typing import Any
 
+import pytest
 import yaml
 
 from crdtool import check_crd_update
@@ -137,3 +138,73 @@ def test_a_v1beta1_old_crd_that_preserved_unknown_fields_may_keep_them() -> None
                  "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab"}},
     }
     assert check_crd_update(old, old).accepted
+
+
+# --- strategy_test.go TestValidateAPIApproval (the update cases go through ValidateCustomResourceDefinitionUpdate) ---
+
+MISSING = (
+    'metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation '
+    '"api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111'
+)
+INVALID = (
+    'metadata.annotations[api-approved.kubernetes.io]: Invalid value: "invalid": protected groups must have approval '
+    'annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", '
+    "see https://github.com/kubernetes/enhancements/pull/1111"
+)
+API_APPROVAL_CASES = [
+    # (name, group, annotation, old annotation or None for a create, the aggregate error or None)
+    ("ignore non-k8s group", "other.io", "invalid", None, None),
+    ("invalid annotation create", "sigs.k8s.io", "invalid", None, INVALID),
+    ("invalid annotation update", "sigs.k8s.io", "invalid", "invalid", None),
+    ("invalid annotation to missing", "sigs.k8s.io", "", "invalid", MISSING),
+    ("missing to invalid annotation", "sigs.k8s.io", "invalid", "", INVALID),
+    ("missing annotation", "sigs.k8s.io", "", None, MISSING),
+    ("missing annotation update", "sigs.k8s.io", "", "", None),
+    ("url", "sigs.k8s.io", "https://github.com/kubernetes/kubernetes/pull/79724", None, None),
+    ("unapproved", "sigs.k8s.io", "unapproved, other reason", None, None),
+]
+
+
+def approval_crd(group: str, annotation: str) -> dict[str, Any]:
+    return {
+        "metadata": {"name": f"foos.{group}", "annotations": {"api-approved.kubernetes.io": annotation}, "resourceVersion": "1"},
+        "spec": {
+            "group": group, "scope": "Namespaced", "version": "v1",
+            "versions": [{"name": "v1", "storage": True, "served": True}],
+            "names": {"plural": "foos", "singular": "foo", "kind": "Foo", "listKind": "FooList"},
+            "validation": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
+        },
+        "status": {"storedVersions": ["v1"]},
+    }
+
+
+@pytest.mark.parametrize("name,group,annotation,old_annotation,expected", API_APPROVAL_CASES, ids=[c[0] for c in API_APPROVAL_CASES])
+def test_validate_api_approval_upstream(name: str, group: str, annotation: str, old_annotation: str | None, expected: str | None) -> None:
+    from crdtool import validate_crd, validate_crd_update
+
+    crd = approval_crd(group, annotation)
+    errors = validate_crd(crd) if old_annotation is None else validate_crd_update(crd, approval_crd(group, old_annotation))
+    assert [str(e) for e in errors] == ([expected] if expected else [])
+
+
+# --- strategy_test.go TestWarningsOnUpdate ---------------------------------------------------------
+
+
+def formats_crd(*formats: str) -> dict[str, Any]:
+    props = {f"field{i + 1}": {"type": "string", "format": f} for i, f in enumerate(formats)}
+    return {"spec": {"versions": [{"name": "v1", "served": True, "storage": True,
+                                   "schema": {"openAPIV3Schema": {"type": "object", "properties": props}}}]}}
+
+
+@pytest.mark.parametrize(
+    "old,new,expected",
+    [
+        (("date-time",), ("date-time",), []),  # no unrecognized formats
+        (("date-time",), ("invalidformat",), ['unrecognized format "invalidformat"']),  # newly introduced
+        (("invalidformat",), ("invalidformat",), []),  # existing unrecognized format - no warning (ratcheting)
+        (("date-time",), ("unknownformat1", "unknownformat2"),
+         ['unrecognized format "unknownformat1"', 'unrecognized format "unknownformat2"']),  # multiple
+    ],
+)
+def test_warnings_on_update_upstream(old: tuple[str, ...], new: tuple[str, ...], expected: list[str]) -> None:
+    assert sorted(warnings_on_update(formats_crd(*new), formats_crd(*old))) == expected

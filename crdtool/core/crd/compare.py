@@ -121,10 +121,10 @@ def match_crds(
 ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """Pair the CRDs of an old and a new set of manifests.
 
-    By ``metadata.name`` first; then, if exactly one old and one new CRD are
-    left (``crdtool diff OLD NEW`` of one CRD each, whatever their names), the
-    two. Out: ``(pairs of (old index, new index), unmatched old indices,
-    unmatched new indices)``, each in input order.
+    By ``metadata.name``; when each side holds a single CRD (``crdtool diff
+    OLD NEW`` of one CRD each), the two are paired whatever their names. Out:
+    ``(pairs of (old index, new index), unmatched old indices, unmatched new
+    indices)``, each in input order.
     """
     new_by_name: dict[str, int] = {}
     for j, doc in enumerate(news):
@@ -140,7 +140,7 @@ def match_crds(
         else:
             unmatched_old.append(i)
     unmatched_new = [j for j in range(len(news)) if j not in used]
-    if len(unmatched_old) == 1 and len(unmatched_new) == 1:
+    if len(olds) == 1 and len(news) == 1 and unmatched_old and unmatched_new:
         pairs.append((unmatched_old[0], unmatched_new[0]))
         unmatched_old, unmatched_new = [], []
     pairs.sort()
