@@ -5,10 +5,19 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "default diff fuzz-roundtrip review serve sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
+    completion)
+        case "$prev" in
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "-h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
+        fi
+        ;;
     default)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -16,7 +25,7 @@ _crdtool() {
         --output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -27,7 +36,7 @@ _crdtool() {
         --objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --stored-versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --fail-on) COMPREPLY=($(compgen -W "error breaking warning info" -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -46,7 +55,7 @@ _crdtool() {
         --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output -h --help" -- "$cur"))
@@ -61,6 +70,18 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    schema)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --version -o --output-dir --strict -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -100,7 +121,7 @@ _crdtool() {
         case "$prev" in
         --to) COMPREPLY=($(compgen -W "v1 v1beta1" -- "$cur")); return ;;
         -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--to -o --output-file --in-place --check --diff --fix --output -h --help" -- "$cur"))
@@ -111,11 +132,14 @@ _crdtool() {
     validate)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --skip-kind) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --field-validation -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

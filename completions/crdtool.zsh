@@ -3,10 +3,12 @@
 _crdtool() {
     local -a commands
     commands=(
+        'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
+        'schema:Export each CRD version'\''s structural schema as JSON Schema (draft 2020-12), for editors and other validators.'
         'serve:Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).'
         'sort-versions:Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings).'
         'upgrade-manifest:Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.'
@@ -17,14 +19,20 @@ _crdtool() {
         return
     fi
     case ${words[2]} in
+    completion)
+        _arguments -s \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '1:value:(bash zsh fish)'
+        ;;
     default)
         _arguments -s \
-            '(--crd)'--crd'[The CRD manifest whose schema applies.]:file:_files' \
+            '(--crd)'--crd'[CRD manifest(s) whose schemas apply, matched by group and kind (repeatable).]:file:_files' \
             '(--version)'--version'[CRD version to use (default\: each object'\''s apiVersion).]:file:_files' \
             '(--output)'--output'[yaml (default) or json (a JSON list).]:value:(yaml json)' \
             '(--no-prune)'--no-prune'[Apply defaults only; do not prune unknown fields.]' \
             '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
             '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
+            '(--only-custom-resources)'--only-custom-resources'[Leave out documents that are not custom resources of the given CRDs.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -34,7 +42,7 @@ _crdtool() {
             '(--objects)'--objects'[Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).]:file:_files' \
             '(--stored-versions)'--stored-versions'[The cluster'\''s status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1).]:file:_files' \
             '(--fail-on)'--fail-on'[Exit 1 when something this severe or worse is found (error > breaking > warning > info).]:value:(error breaking warning info)' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--field-validation)'--field-validation'[Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
@@ -50,7 +58,7 @@ _crdtool() {
             '(--seed)'--seed'[Seed for a reproducible run.]:file:_files' \
             '(--timeout)'--timeout'[Seconds one conversion call may take.]:file:_files' \
             '(--replay)'--replay'[Replay only the failures saved by earlier runs.]' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -58,6 +66,15 @@ _crdtool() {
         _arguments -s \
             '(--crd)'--crd'[The CRD manifest the conversion is for.]:file:_files' \
             '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    schema)
+        _arguments -s \
+            '(--crd)'--crd'[CRD manifest(s)\: every CRD in them is exported (repeatable).]:file:_files' \
+            '(--version)'--version'[Export only this version (default\: every version).]:file:_files' \
+            '(-o --output-dir)'{-o,--output-dir}'[Write DIR/{kind}_{version}.json for each (default\: the one schema on stdout).]:file:_files' \
+            '(--strict)'--strict'[additionalProperties\: false where the apiserver prunes unknown fields.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -94,14 +111,19 @@ _crdtool() {
             '(--check)'--check'[Exit 1 if anything would change; write nothing (for CI).]' \
             '(--diff)'--diff'[Print a unified diff instead of the result.]' \
             '(--fix)'--fix'[Repair what can be repaired mechanically (e.g. type\: object beside properties).]' \
-            '(--output)'--output'[json (with --check, --in-place or -o) reports the changes as JSON.]:value:(text json)' \
+            '(--output)'--output'[text (stderr), or with --check, --in-place or -o\: json, github, sarif or junit on stdout (github is the default there when GITHUB_ACTIONS=true).]:value:(text json github sarif junit)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
     validate)
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s) to validate the custom resources among PATHS against (repeatable).]:file:_files' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--quiet -q --no-quiet)'{--quiet,-q,--no-quiet}'[Show only failures and the summary.]' \
+            '(--exclude)'--exclude'[Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable.]:file:_files' \
+            '(--skip-kind)'--skip-kind'[Skip documents of this kind (Kind or apiVersion/Kind); repeatable.]:file:_files' \
+            '(--exit-zero --no-exit-zero)'{--exit-zero,--no-exit-zero}'[Exit 0 even when there are findings (input errors still exit 2).]' \
+            '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(--field-validation)'--field-validation'[Server-side field validation, as kubectl'\''s\: unknown and duplicate fields are errors (Strict, the default), warnings (Warn\: the verdict is validation'\''s alone) or ignored (Ignore).]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'

@@ -19,3 +19,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if skipped and exitstatus == 0:
         reporter.write_line(f"{len(skipped)} test(s) skipped: skips are failures in this suite", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def _no_github_actions_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as a developer would, also under GitHub Actions: there `--output` would default to github
+    (tests that check that choice set GITHUB_ACTIONS themselves)."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)

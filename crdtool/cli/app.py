@@ -11,14 +11,17 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import signal
 import sys
 import tempfile
 import traceback
 from typing import Any, Callable, Optional
 
 import typer
+import typer.core
 
 from crdtool.cli.report import OutputFormat
+from crdtool.cli.reporters import CheckOutput
 
 
 class ExitStatus(enum.IntEnum):
@@ -31,9 +34,34 @@ class ExitStatus(enum.IntEnum):
     INTERRUPTED = 130
 
 
+#: Shown at the end of every --help.
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 findings (an invalid manifest, a change --check would make, a failed round trip); "
+    "2 usage or input error; 3 a crdtool bug (a crash log is written and its path printed); 130 interrupted."
+)
+
+class _Command(typer.core.TyperCommand):
+    """Usage lines in the POSIX style: ``crdtool validate [OPTIONS] PATH...``.
+
+    Typer would print a required argument's metavar in braces (``{paths}...``).
+    """
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name != "argument":
+                continue
+            name = param.metavar or (param.name or "").upper()
+            if param.nargs != 1 and not name.endswith("..."):
+                name += "..."
+            pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
 app = typer.Typer(
     name="crdtool",
     help="Validate, convert and test Kubernetes CustomResourceDefinitions offline, as kube-apiserver does.",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -42,6 +70,15 @@ app = typer.Typer(
 )
 
 OUTPUT_HELP = "Output format: text for people, json for machines."
+CHECK_OUTPUT_HELP = (
+    "Output format: text (people), json (machines), github (workflow annotations; the default when "
+    "GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML)."
+)
+QUIET_HELP = "Show only failures and the summary."
+EXCLUDE_HELP = "Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable."
+SKIP_KIND_HELP = "Skip documents of this kind (Kind or apiVersion/Kind); repeatable."
+EXIT_ZERO_HELP = "Exit 0 even when there are findings (input errors still exit 2)."
+CONFIG_HELP = "Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards)."
 
 
 class FieldValidation(str, enum.Enum):
@@ -81,6 +118,9 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
     def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
             status = int(command(*args, **kwargs) or 0)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _end_on_closed_pipe()
         except KeyboardInterrupt:
             print("crdtool: interrupted", file=sys.stderr)
             status = ExitStatus.INTERRUPTED
@@ -96,14 +136,44 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-@app.command("validate")
+def _config(command: str, path: Optional[str]) -> Any:
+    """The configuration for ``command``; a broken file is a usage error (exit 2)."""
+    from crdtool.cli.config import ConfigError, load_config
+
+    try:
+        return load_config(command, path)
+    except ConfigError as exc:
+        print(f"crdtool: {exc}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE)) from None
+
+
+def _output_name(cli: Optional[enum.Enum], config: Any, allowed: tuple[str, ...]) -> str:
+    """``--output``, else the configuration's ``output``, else github under GitHub Actions, else text."""
+    from crdtool.cli.reporters import choose_output
+
+    configured = config.get("output")
+    if configured is not None and configured not in allowed:
+        print(f"crdtool: {config.path}: output must be one of {', '.join(allowed)}, not {configured!r}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE))
+    name = choose_output(cli.value if cli is not None else None, configured)
+    return name if name in allowed else "text"
+
+
+@app.command("validate", cls=_Command, epilog=EXIT_CODES)
 @handled
 def validate(
-    paths: list[str] = typer.Argument(..., help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin."),
-    crd: Optional[list[str]] = typer.Option(
-        None, "--crd", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
+    paths: list[str] = typer.Argument(
+        ..., metavar="PATH...", help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin.", show_default=False
     ),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    crd: Optional[list[str]] = typer.Option(
+        None, "--crd", metavar="FILE", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
+    ),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    quiet: Optional[bool] = typer.Option(None, "--quiet/--no-quiet", "-q", help=QUIET_HELP, show_default=False),
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help=EXCLUDE_HELP),
+    skip_kind: Optional[list[str]] = typer.Option(None, "--skip-kind", metavar="KIND", help=SKIP_KIND_HELP),
+    exit_zero: Optional[bool] = typer.Option(None, "--exit-zero/--no-exit-zero", help=EXIT_ZERO_HELP, show_default=False),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
     field_validation: FieldValidation = typer.Option(
         FieldValidation.Strict,
         "--field-validation",
@@ -114,11 +184,25 @@ def validate(
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
-    Exit 0 when everything is valid, 1 when anything is invalid, 2 on input errors.
+    Exit 0 when everything is valid, 1 when anything is invalid, 2 on usage or input errors.
     """
     from crdtool.cli import validate as validate_cmd
+    from crdtool.cli.config import pick
+    from crdtool.cli.progress import DelayedProgress
 
-    return validate_cmd.run(paths, output, crd_paths=crd or [], field_validation=field_validation.value)
+    settings = _config("validate", config)
+    kinds = [k.strip() for value in pick(skip_kind, settings, "skip-kind", []) for k in value.split(",") if k.strip()]
+    return validate_cmd.run(
+        paths,
+        _output_name(output, settings, tuple(m.value for m in CheckOutput)),
+        crd_paths=pick(crd, settings, "crd", []),
+        field_validation=field_validation.value,
+        quiet=bool(pick(quiet, settings, "quiet", False)),
+        exclude=pick(exclude, settings, "exclude", []),
+        skip_kinds=kinds,
+        exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
+        progress=DelayedProgress("validating"),
+    )
 
 
 class Severity(str, enum.Enum):
@@ -128,17 +212,19 @@ class Severity(str, enum.Enum):
     info = "info"
 
 
-@app.command("diff")
+@app.command("diff", cls=_Command, epilog=EXIT_CODES)
 @handled
 def diff(
     paths: list[str] = typer.Argument(
-        ..., help="OLD and NEW CRD manifests; with --base, the files (or directories) to compare with their version at REF."
+        ..., metavar="PATH...", show_default=False,
+        help="OLD and NEW CRD manifests; with --base, the files (or directories) to compare with their version at REF.",
     ),
     base: Optional[str] = typer.Option(
         None, "--base", help="Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main."
     ),
     objects: Optional[list[str]] = typer.Option(
-        None, "--objects", help="Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable)."
+        None, "--objects", metavar="PATH",
+        help="Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).",
     ),
     stored_versions: Optional[str] = typer.Option(
         None, "--stored-versions", help="The cluster's status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1)."
@@ -146,7 +232,7 @@ def diff(
     fail_on: Severity = typer.Option(
         Severity.breaking, "--fail-on", help="Exit 1 when something this severe or worse is found (error > breaking > warning > info)."
     ),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
     field_validation: FieldValidation = typer.Option(
         FieldValidation.Strict, "--field-validation", case_sensitive=False,
         help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
@@ -157,17 +243,20 @@ def diff(
     Exit 0 when nothing at or above --fail-on is found, 1 when something is, 2 on usage or input errors.
     """
     from crdtool.cli import diff as diff_cmd
+    from crdtool.cli.reporters import choose_output
 
     return diff_cmd.run(
-        paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value, output=output,
-        field_validation=field_validation.value,
+        paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value,
+        output=choose_output(output.value if output is not None else None), field_validation=field_validation.value,
     )
 
 
-@app.command("sort-versions")
+@app.command("sort-versions", cls=_Command, epilog=EXIT_CODES)
 @handled
 def sort_versions(
-    versions: Optional[list[str]] = typer.Argument(None, help="Versions to sort; read one per line from stdin when absent."),
+    versions: Optional[list[str]] = typer.Argument(
+        None, metavar="VERSION...", help="Versions to sort; read one per line from stdin when absent.", show_default=False
+    ),
     crd: Optional[str] = typer.Option(None, "--crd", help="Sort the spec.versions of the CRD in this file."),
     output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
 ) -> int:
@@ -182,10 +271,10 @@ class UpgradeTarget(str, enum.Enum):
     v1beta1 = "v1beta1"
 
 
-@app.command("upgrade-manifest")
+@app.command("upgrade-manifest", cls=_Command, epilog=EXIT_CODES)
 @handled
 def upgrade_manifest(
-    paths: list[str] = typer.Argument(..., help="CRD manifests: files, directories or - for stdin."),
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="CRD manifests: files, directories or - for stdin.", show_default=False),
     to: UpgradeTarget = typer.Option(..., "--to", help="Target apiextensions.k8s.io version."),
     output_file: Optional[str] = typer.Option(
         None, "-o", "--output-file", help="Write the result (or the diff) here, atomically (default: stdout)."
@@ -194,8 +283,10 @@ def upgrade_manifest(
     check: bool = typer.Option(False, "--check", help="Exit 1 if anything would change; write nothing (for CI)."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the result."),
     fix: bool = typer.Option(False, "--fix", help="Repair what can be repaired mechanically (e.g. type: object beside properties)."),
-    output: OutputFormat = typer.Option(
-        OutputFormat.text, "--output", help="json (with --check, --in-place or -o) reports the changes as JSON."
+    output: Optional[CheckOutput] = typer.Option(
+        None, "--output", show_default=False,
+        help="text (stderr), or with --check, --in-place or -o: json, github, sarif or junit on stdout (github is the "
+        "default there when GITHUB_ACTIONS=true).",
     ),
 ) -> int:
     """Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.
@@ -205,8 +296,13 @@ def upgrade_manifest(
     """
     from crdtool.cli import upgrade as upgrade_cmd
 
+    from crdtool.cli.reporters import choose_output
+
+    name = choose_output(output.value if output is not None else None)
+    if output is None and not (check or in_place or output_file):
+        name = "text"  # stdout carries the manifests: GitHub annotations only where it is free
     return upgrade_cmd.run(
-        paths, to.value, output_file=output_file, in_place=in_place, check=check, diff=diff, fix=fix, output=output
+        paths, to.value, output_file=output_file, in_place=in_place, check=check, diff=diff, fix=fix, output=name
     )
 
 
@@ -215,29 +311,35 @@ class DefaultOutput(str, enum.Enum):
     json = "json"
 
 
-@app.command("default")
+@app.command("default", cls=_Command, epilog=EXIT_CODES)
 @handled
 def default(
-    objects: list[str] = typer.Argument(..., help="Custom resources: files, directories or - for stdin."),
-    crd: str = typer.Option(..., "--crd", help="The CRD manifest whose schema applies."),
+    objects: list[str] = typer.Argument(..., metavar="OBJECT...", help="Custom resources: files, directories or - for stdin.", show_default=False),
+    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s) whose schemas apply, matched by group and kind (repeatable)."),
     version: Optional[str] = typer.Option(None, "--version", help="CRD version to use (default: each object's apiVersion)."),
     output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", help="yaml (default) or json (a JSON list)."),
     no_prune: bool = typer.Option(False, "--no-prune", help="Apply defaults only; do not prune unknown fields."),
     show_pruned: bool = typer.Option(False, "--show-pruned", help="List the pruned paths on stderr."),
     in_place: bool = typer.Option(False, "--in-place", help="Rewrite each object file atomically in place."),
+    only_custom_resources: bool = typer.Option(
+        False, "--only-custom-resources", help="Leave out documents that are not custom resources of the given CRDs."
+    ),
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
-    Exit 0 on success, 2 on usage or input errors (objects not matching the CRD, unserved versions).
+    Documents that are not custom resources of the given CRDs pass through unchanged. Exit 0 on success, 2 on
+    usage or input errors (objects of versions the CRD does not define or serve); the other objects are still
+    printed.
     """
     from crdtool.cli import default as default_cmd
 
     return default_cmd.run(
-        objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned, in_place=in_place
+        objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned,
+        in_place=in_place, only_custom_resources=only_custom_resources,
     )
 
 
-@app.command("fuzz-roundtrip")
+@app.command("fuzz-roundtrip", cls=_Command, epilog=EXIT_CODES)
 @handled
 def fuzz_roundtrip(
     target: Optional[str] = typer.Argument(
@@ -256,21 +358,23 @@ def fuzz_roundtrip(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible run."),
     timeout: float = typer.Option(5.0, "--timeout", min=0.001, help="Seconds one conversion call may take."),
     replay: bool = typer.Option(False, "--replay", help="Replay only the failures saved by earlier runs."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
 ) -> int:
     """Property-test a conversion function: round trips between every pair of the CRD's versions.
 
     Exit 0 when all properties hold, 1 on any failure, 2 on usage errors.
     """
     from crdtool.cli import fuzz as fuzz_cmd
+    from crdtool.cli.reporters import choose_output
 
     return fuzz_cmd.run(
-        target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay, output=output,
+        target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay,
+        output=choose_output(output.value if output is not None else None),
         webhook=webhook, ca_bundle=ca_bundle, batch=batch,
     )
 
 
-@app.command("review")
+@app.command("review", cls=_Command, epilog=EXIT_CODES)
 @handled
 def review(
     request: str = typer.Argument(..., help="The ConversionReview the apiserver sent (JSON or YAML; - for stdin)."),
@@ -287,7 +391,7 @@ def review(
     return review_cmd.run(crd, request, response, output=output)
 
 
-@app.command("serve")
+@app.command("serve", cls=_Command, epilog=EXIT_CODES)
 @handled
 def serve(
     target: str = typer.Argument(..., help="The conversion function: module:function or path/to/file.py:function."),
@@ -325,6 +429,62 @@ def serve(
         insecure_http=insecure_http, tls_names=tls_name or [], workers=workers, timeout=timeout,
         max_body_bytes=max_body_bytes, max_objects=max_objects,
     )
+
+
+@app.command("schema", cls=_Command, epilog=EXIT_CODES)
+@handled
+def schema(
+    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s): every CRD in them is exported (repeatable)."),
+    version: Optional[str] = typer.Option(None, "--version", help="Export only this version (default: every version)."),
+    output_dir: Optional[str] = typer.Option(
+        None, "-o", "--output-dir", metavar="DIR", help="Write DIR/{kind}_{version}.json for each (default: the one schema on stdout)."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="additionalProperties: false where the apiserver prunes unknown fields."),
+) -> int:
+    """Export each CRD version's structural schema as JSON Schema (draft 2020-12), for editors and other validators.
+
+    apiVersion and kind are pinned by const; CEL, list-map and metadata rules are not expressible (each schema's
+    description says so). Exit 0 on success, 2 on usage or input errors (an invalid CRD, an unknown version).
+    """
+    from crdtool.cli import schema as schema_cmd
+
+    return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict)
+
+
+class Shell(str, enum.Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command("completion", cls=_Command, epilog=EXIT_CODES)
+@handled
+def completion(shell: Shell = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish.", show_default=False)) -> int:
+    """Print the shell completion script for bash, zsh or fish (see the README for where to put it)."""
+    from crdtool.cli.completion import GENERATORS, command_specs
+    from crdtool.cli.reporters import write_text
+
+    write_text(sys.stdout, GENERATORS[shell.value](command_specs()))
+    return 0
+
+
+def _end_on_closed_pipe() -> None:
+    """The reader of stdout went away (``crdtool ... | head``): end as POSIX tools do, by SIGPIPE.
+
+    No message, no crash log and no exit status that could pass for a verdict:
+    the shell sees 141 (128 + SIGPIPE), as for ``yes | head``. Python's docs
+    recipe first points stdout at /dev/null so that no later flush fails.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sigpipe = getattr(signal, "SIGPIPE", None)
+    if sigpipe is not None:
+        signal.signal(sigpipe, signal.SIG_DFL)
+        os.kill(os.getpid(), sigpipe)
+    raise typer.Exit(128 + (sigpipe or 13))
 
 
 def _crash_log(exc: BaseException) -> str:

@@ -1,6 +1,7 @@
 """Static bash, zsh and fish completion scripts generated from the CLI's own definition.
 
-``python -m crdtool.cli.completion DIR`` writes ``DIR/crdtool.{bash,zsh,fish}``.
+``crdtool completion bash|zsh|fish`` prints one; ``python -m crdtool.cli.completion DIR``
+writes ``DIR/crdtool.{bash,zsh,fish}`` (the shipped ``completions/``), the same text.
 The scripts are static (no call back into Python on every TAB), so completion
 stays instant; ``tests/cli/test_completion.py`` fails when they are stale.
 """
@@ -30,6 +31,8 @@ class CommandSpec:
     name: str
     help: str
     options: tuple[OptionSpec, ...]
+    #: the choices of the command's positional argument (``completion SHELL``), empty for files
+    arg_choices: tuple[str, ...] = ()
 
 
 def _first_line(text: str | None) -> str:
@@ -60,7 +63,11 @@ def command_specs() -> list[CommandSpec]:
         if cmd is None:
             continue
         options = []
+        arg_choices: tuple[str, ...] = ()
         for param in cmd.params:
+            if param.param_type_name == "argument":
+                arg_choices = arg_choices or _choices(param)
+                continue
             if param.param_type_name != "option":
                 continue
             choices = _choices(param)
@@ -74,7 +81,7 @@ def command_specs() -> list[CommandSpec]:
                 )
             )
         options.append(OptionSpec(("-h", "--help"), "Show help and exit.", (), False, False))
-        specs.append(CommandSpec(name, _first_line(cmd.help), tuple(options)))
+        specs.append(CommandSpec(name, _first_line(cmd.help), tuple(options), arg_choices))
     return specs
 
 
@@ -105,7 +112,10 @@ def bash_script(specs: list[CommandSpec]) -> str:
         lines.append('        if [[ "$cur" == -* ]]; then')
         lines.append(f"            COMPREPLY=($(compgen -W \"{all_opts}\" -- \"$cur\"))")
         lines.append("        else")
-        lines.append('            COMPREPLY=($(compgen -f -- "$cur"))')
+        if spec.arg_choices:
+            lines.append(f"            COMPREPLY=($(compgen -W \"{' '.join(spec.arg_choices)}\" -- \"$cur\"))")
+        else:
+            lines.append('            COMPREPLY=($(compgen -f -- "$cur"))')
         lines.append("        fi")
         lines.append("        ;;")
     lines.append("    esac")
@@ -141,7 +151,10 @@ def zsh_script(specs: list[CommandSpec]) -> str:
             else:
                 action = ""
             args.append(f"'{exclusive}'{names}'[{_zsh_escape(opt.help)}]{action}'")
-        args.append("'*:file:_files'")
+        if spec.arg_choices:
+            args.append(f"'1:value:({' '.join(spec.arg_choices)})'")
+        else:
+            args.append("'*:file:_files'")
         lines.append("        _arguments -s \\")
         lines.extend(f"            {a} \\" for a in args[:-1])
         lines.append(f"            {args[-1]}")
@@ -165,7 +178,10 @@ def fish_script(specs: list[CommandSpec]) -> str:
         )
     for spec in specs:
         cond = f"-n '__fish_seen_subcommand_from {spec.name}'"
-        lines.append(f"complete -c crdtool {cond} -F")
+        if spec.arg_choices:
+            lines.append(f"complete -c crdtool {cond} -x -a '{' '.join(spec.arg_choices)}'")
+        else:
+            lines.append(f"complete -c crdtool {cond} -F")
         for opt in spec.options:
             parts = []
             for n in opt.names:

@@ -1,17 +1,24 @@
 """``crdtool default``: print custom resources as the apiserver decodes them.
 
-Every object goes through the apiserver's request decoding exactly as
+Every custom resource is matched to its CRD by group and kind among *all*
+the CRD documents of the ``--crd`` files (repeatable), then goes through the
+apiserver's request decoding exactly as
 ``crdtool.core.customresource.decode_object`` does (pruning, non-nullable
 nulls, ObjectMeta, defaulting; nothing of the create strategy, so ``status``
-is kept); the result is printed as
-YAML documents (``---`` separated) or, with ``--output json``, as one JSON list.
-``--in-place`` rewrites each object file atomically instead, keeping the
-comments and layout of what did not change.
+is kept). Documents that are not
+custom resources of a given CRD (a ConfigMap in an examples file, the CRDs
+themselves) pass through unchanged, or are left out with
+``--only-custom-resources``; one whose group is a given CRD's but whose kind
+none of them defines gets a note on stderr (a typo in ``kind`` would
+otherwise pass silently). The result is printed as YAML documents (``---``
+separated) or, with ``--output json``, as one JSON list; ``--in-place``
+rewrites each object file atomically instead, keeping the comments and
+layout of what did not change.
 
-Nothing is printed or written unless every object can be processed: a
-malformed input, an object of another kind or group, or a version the CRD
-does not define or serve is a one-line ``file:line: message`` on stderr and
-exit 2.
+A document that cannot be defaulted (malformed input, a version the CRD does
+not define or serve, the wrong version for ``--version``) is a one-line
+``file:line: message`` on stderr naming the CRD; every other document is
+still printed (``--in-place`` leaves that file alone) and the exit status is 2.
 """
 
 from __future__ import annotations
@@ -45,47 +52,75 @@ class _Output:
     doc: Document
     result: dict[str, Any]
     pruned: list[str] = field(default_factory=list)  # paths within the document
+    defaulted: bool = True  # False: passed through unchanged (not a custom resource of a given CRD)
 
 
 def run(
     objects: list[str],
-    crd: str,
+    crd: str | list[str],
     *,
     version: str | None,
     output: str,
     no_prune: bool,
     show_pruned: bool,
     in_place: bool,
+    only_custom_resources: bool = False,
 ) -> int:
-    """Default every object of ``objects`` with the CRD(s) in ``crd``; 0 on success, 2 on any error."""
+    """Default every custom resource of ``objects`` with its CRD among those of ``crd``.
+
+    Returns 0 on success, 2 when a CRD cannot be loaded (nothing is printed)
+    or some document cannot be defaulted (the others are still printed).
+    """
+    crd_paths = [crd] if isinstance(crd, str) else list(crd)
+    from crdtool.cli.selection import Selection, no_input_message, select_files
+
+    selection = Selection()
+    for _ in select_files(objects, (), selection):
+        pass
+    if selection.nothing_found:
+        print(f"crdtool default: {no_input_message(objects)}", file=sys.stderr)
+        return 2
     try:
-        crds = _load_crds(crd)
-        outputs, errors = _process(objects, crds, version=version, prune=not no_prune)
+        crds = _load_crds(crd_paths)
     except _UsageError as exc:
         print(f"crdtool default: {exc}", file=sys.stderr)
         return 2
-    if errors:
-        for message in errors:
-            print(message, file=sys.stderr)
-        return 2
+    outputs, errors, notes = _process(objects, crds, version=version, prune=not no_prune)
+    for message in notes:
+        print(message, file=sys.stderr)
+    for _, message in errors:
+        print(message, file=sys.stderr)
+    if outputs and not any(o.defaulted for o in outputs) and not errors:
+        print(f"crdtool default: no custom resource of {_crd_names(crds)} among the inputs; "
+              "every document is passed through unchanged", file=sys.stderr)
     if show_pruned:
         _print_pruned(outputs)
+    status = 2 if errors else 0
     if in_place:
-        return _write_in_place(outputs)
+        failed_files = {file for file, _ in errors}
+        return max(status, _write_in_place([o for o in outputs if o.doc.file not in failed_files]))
+    shown = [o for o in outputs if o.defaulted or not only_custom_resources]
     if output == "json":
-        sys.stdout.write(go_json_dumps([o.result for o in outputs], indent=2) + "\n")
+        text = go_json_dumps([o.result for o in shown], indent=2) + "\n"
     else:
-        sys.stdout.write(_yaml_stream([o.result for o in outputs]))
-    return 0
+        text = _yaml_stream([o.result for o in shown])
+    from crdtool.cli.reporters import write_text
+
+    write_text(sys.stdout, text)
+    return status
 
 
 # --- loading ------------------------------------------------------------------------
 
 
-def _load_crds(path: str) -> list[tuple[Document, PreparedCrd]]:
-    """Every CRD document of ``path``, prepared; a usage error when there is none or one is broken."""
+def _crd_names(crds: Sequence[tuple[Document, PreparedCrd]]) -> str:
+    return ", ".join(f"{p.name} ({d.file}:{d.line})" for d, p in crds)
+
+
+def _load_crds(paths: list[str]) -> list[tuple[Document, PreparedCrd]]:
+    """Every CRD document of ``paths``, prepared; a usage error when there is none or one is broken."""
     crds: list[tuple[Document, PreparedCrd]] = []
-    for item in load_inputs([path], stdin=sys.stdin.buffer):
+    for item in load_inputs(paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError):
             raise _UsageError(str(item))
         if not is_crd(item.data):
@@ -95,35 +130,61 @@ def _load_crds(path: str) -> list[tuple[Document, PreparedCrd]]:
         except CustomResourceError as exc:
             raise _UsageError(f"{item.file}:{item.line}: {exc}") from None
     if not crds:
-        raise _UsageError(f"{path}: no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found")
+        raise _UsageError(f"{', '.join(paths)}: no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found")
     return crds
 
 
-def _pick_crd(obj: dict[str, Any], crds: Sequence[tuple[Document, PreparedCrd]]) -> PreparedCrd:
-    """The CRD whose group and kind the object has; the first CRD when none matches (it then explains)."""
+def _group_kind(obj: dict[str, Any]) -> tuple[str | None, Any]:
     api_version = obj.get("apiVersion")
     group = api_version.rpartition("/")[0] if isinstance(api_version, str) else None
+    return group, obj.get("kind")
+
+
+def _pick_crd(obj: dict[str, Any], crds: Sequence[tuple[Document, PreparedCrd]]) -> PreparedCrd | None:
+    """The first CRD (in ``--crd`` order) defining the object's group and kind, or None."""
+    group, kind = _group_kind(obj)
     for _, prepared in crds:
-        if prepared.group == group and prepared.kind == obj.get("kind"):
+        if prepared.group == group and prepared.kind == kind:
             return prepared
-    return crds[0][1]
+    return None
 
 
 def _process(
     paths: list[str], crds: Sequence[tuple[Document, PreparedCrd]], *, version: str | None, prune: bool
-) -> tuple[list[_Output], list[str]]:
+) -> tuple[list[_Output], list[tuple[str, str]], list[str]]:
+    """``(outputs, errors, notes)``: every document's result; ``(file, one-line message)`` errors; notes."""
+    from crdtool.cli.selection import helm_hint
+
     outputs: list[_Output] = []
-    errors: list[str] = []
+    errors: list[tuple[str, str]] = []
+    notes: list[str] = []
     stdin = sys.stdin.buffer if "-" in paths else None
     for item in load_inputs(paths, stdin=stdin):
         if isinstance(item, InputError):
-            errors.append(str(item))
+            errors.append((item.file, str(helm_hint(item) if item.file != STDIN_NAME else item)))
             continue
         try:
-            outputs.append(_process_document(item, crds, version=version, prune=prune))
+            out = _process_document(item, crds, version=version, prune=prune)
         except CustomResourceError as exc:
-            errors.append(str(exc))
-    return outputs, errors
+            errors.append((item.file, str(exc)))
+            continue
+        outputs.append(out)
+        if not out.defaulted:
+            note = _passthrough_note(item, item.data, "", crds)
+            if note:
+                notes.append(note)
+    return outputs, errors, notes
+
+
+def _passthrough_note(doc: Document, obj: dict[str, Any], prefix: str, crds: Sequence[tuple[Document, PreparedCrd]]) -> str | None:
+    """A note for an object in a given CRD's group whose kind no given CRD defines (a likely typo)."""
+    group, kind = _group_kind(obj)
+    same_group = [p for _, p in crds if p.group == group]
+    if not same_group or not isinstance(kind, str):
+        return None
+    kinds = ", ".join(sorted({p.kind for p in same_group}))
+    return (f"{doc.file}:{_line(doc, prefix)}: note: {kind} in group \"{group}\" is not defined by any CRD given "
+            f"({_crd_names(crds)}; kinds of that group: {kinds}); passed through unchanged")
 
 
 def _is_list(data: dict[str, Any]) -> bool:
@@ -133,36 +194,42 @@ def _is_list(data: dict[str, Any]) -> bool:
 def _process_document(
     doc: Document, crds: Sequence[tuple[Document, PreparedCrd]], *, version: str | None, prune: bool
 ) -> _Output:
-    """Default one document (a custom resource, or a ``v1`` ``List`` of them)."""
+    """Default one document (a custom resource, or a ``v1`` ``List`` of them); others pass through."""
     if not _is_list(doc.data):
-        stored, pruned = _default_one(doc, doc.data, "", crds, version=version, prune=prune)
+        prepared = _pick_crd(doc.data, crds)
+        if prepared is None:
+            return _Output(doc, doc.data, defaulted=False)
+        stored, pruned = _default_one(doc, doc.data, "", prepared, version=version, prune=prune)
         return _Output(doc, stored, pruned)
     items = []
     pruned_all: list[str] = []
+    defaulted = False
     for i, item in enumerate(doc.data["items"]):
         prefix = f"items[{i}]"
-        if not isinstance(item, dict):
-            line = _line(doc, prefix)
-            raise CustomResourceError(f"{doc.file}:{line}: {prefix} is not an object", "not-an-object")
-        stored, pruned = _default_one(doc, item, prefix, crds, version=version, prune=prune)
+        prepared = _pick_crd(item, crds) if isinstance(item, dict) else None
+        if prepared is None:
+            items.append(item)
+            continue
+        stored, pruned = _default_one(doc, item, prefix, prepared, version=version, prune=prune)
         items.append(stored)
+        defaulted = True
         pruned_all.extend(f"{prefix}.{p}" for p in pruned)
     result = dict(doc.data)
     result["items"] = items
-    return _Output(doc, result, pruned_all)
+    return _Output(doc, result, pruned_all, defaulted=defaulted)
 
 
 def _default_one(
     doc: Document,
     obj: dict[str, Any],
     prefix: str,
-    crds: Sequence[tuple[Document, PreparedCrd]],
+    prepared: PreparedCrd,
     *,
     version: str | None,
     prune: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     try:
-        result = decode_object(obj, _pick_crd(obj, crds), version, prune=prune)
+        result = decode_object(obj, prepared, version, prune=prune)
     except CustomResourceError as exc:
         raise CustomResourceError(f"{doc.file}:{_line(doc, prefix)}: {exc}", exc.reason) from None
     return result.stored, list(result.pruned)

@@ -10,6 +10,7 @@ renders and picks the exit code.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.cli.inputs import Document, InputError, expand_path, load_inputs, load_text
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.report import console
 from crdtool.core.crd.compare import SEVERITIES, Change, compare_crds, match_crds, severity_rank
 from crdtool.core.crd.manifest import is_crd
 from crdtool.core.errors import FieldError
@@ -68,13 +69,14 @@ def run(
     objects: list[str],
     stored_versions: str | None,
     fail_on: str,
-    output: OutputFormat,
+    output: str,
     field_validation: str = "Strict",
 ) -> int:
     """Compare OLD and NEW (or each PATH with ``base``), report, and return the exit status.
 
-    0: nothing at or above ``fail_on``; 1: something is; 2: usage or input
-    errors (messages on stderr, the rest is still reported).
+    ``output`` names a reporter (``text``, ``json``, ``github``, ``sarif``,
+    ``junit``). 0: nothing at or above ``fail_on``; 1: something is; 2: usage
+    or input errors (messages on stderr, the rest is still reported).
     """
     err = console(stderr=True)
     try:
@@ -99,13 +101,14 @@ def run(
     for problem in input_errors:
         err.print(f"crdtool diff: {problem}", markup=False)
     if not reports and not input_errors:
+        if base is not None:  # e.g. a pre-commit hook given files without CRDs: nothing to compare
+            err.print("crdtool diff: no CustomResourceDefinition among the files", markup=False)
+            return 0
         err.print("crdtool diff: no CustomResourceDefinition to compare", markup=False)
         return 2
-    if output == OutputFormat.json:
-        data = [r.to_dict() for r in reports]
-        write_json(data[0] if len(data) == 1 else data)
-    else:
-        report_text(reports, fail_on)
+    from crdtool.cli.reporters import report
+
+    report(diff_run(reports, fail_on), output)
     if input_errors:
         return 2
     threshold = severity_rank(fail_on)
@@ -134,7 +137,14 @@ def _files_against_base(paths: list[str], base: str) -> list[tuple[list[Document
     """For each file of ``paths``: (its documents at ``base``, its documents now). A file absent at ``base`` has none."""
     if not paths:
         raise UsageError("--base needs the paths to compare")
-    _git(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], os.getcwd(), f"{base!r} is not a commit (git rev-parse)")
+    try:
+        _git(["rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"], os.getcwd(), f"{base!r} is not a commit (git rev-parse)")
+        empty_history = False
+    except UsageError:
+        # a repository without any commit yet (a pre-commit hook on the first commit): every file is new
+        if _git(["rev-list", "-n", "1", "--all"], os.getcwd(), f"{base!r} is not a commit (git rev-parse)").strip():
+            raise
+        empty_history = True
     out = []
     for arg in paths:
         if arg == "-":
@@ -144,7 +154,7 @@ def _files_against_base(paths: list[str], base: str) -> list[tuple[list[Document
                 out.append(([], [item]))
                 continue
             directory, name = os.path.split(os.path.abspath(item))
-            old_text = _git_show(base, directory, name)
+            old_text = None if empty_history else _git_show(base, directory, name)
             old_items: list[Document | InputError] = load_text(old_text, f"{base}:{item}") if old_text is not None else []
             out.append((old_items, _load(item)))
     return out
@@ -395,6 +405,125 @@ def _object_error(doc: Document, prefix: str, error: FieldError) -> dict[str, An
         "line": pos[0] if pos else None,
         "column": pos[1] if pos else None,
     }
+
+
+# --- reporters -------------------------------------------------------------------------------
+
+
+def json_payload(reports: list[PairReport]) -> Any:
+    """One pair's ``{"crd", "update", "changes", "objects"}``, or a list of those for several."""
+    data = [r.to_dict() for r in reports]
+    return data[0] if len(data) == 1 else data
+
+
+def diff_run(reports: list[PairReport], fail_on: str) -> Any:
+    """The reports as a :class:`~crdtool.cli.reporters.CheckRun`: a case per CRD and per object.
+
+    Findings at or above ``fail_on`` are errors, ``breaking`` and ``warning`` ones below it warnings,
+    ``info`` notes; each points at its line in the new manifest (a schema change at the property's
+    schema, or its nearest existing ancestor).
+    """
+    from crdtool.cli.reporters import Case, CheckRun, Finding
+
+    threshold = severity_rank(fail_on)
+
+    def level(severity: str) -> str:
+        if severity_rank(severity) <= threshold:
+            return "error"
+        return "note" if severity == "info" else "warning"
+
+    cases: list[Case] = []
+    for r in reports:
+        doc = r.new or r.old
+        assert doc is not None
+        findings: list[Finding] = []
+        for e in r.errors:
+            findings.append(Finding(e["type"], "error", e["message"], doc.file, e["line"], e["column"], e["field"]))
+        for w in r.warnings:
+            findings.append(Finding("Warning", "warning", w, doc.file, doc.line, doc.column))
+        for c in r.changes:
+            pos = doc.position(_manifest_path(c, doc.data)) if r.new is not None else None
+            where = " ".join(x for x in (c.version, c.path) if x)
+            findings.append(
+                Finding(c.kind, level(c.severity), f"{c.severity}: {where}: {c.message}", doc.file,
+                        pos[0] if pos else doc.line, pos[1] if pos else doc.column, c.path)
+            )
+        failed = (r.accepted is False and threshold >= 0) or any(severity_rank(c.severity) <= threshold for c in r.changes)
+        cases.append(Case(r.name, doc.file, doc.line, "failed" if failed else "passed", tuple(findings)))
+        for o in r.objects:
+            severity = OBJECT_SEVERITY.get(o["status"])
+            obj_findings = [
+                Finding(e["type"], level(severity or "info"), e["message"], o["file"], e["line"], e["column"], e["field"])
+                for e in o["errors"]
+            ]
+            obj_findings += [
+                Finding("Tolerated", "warning", f"tolerated, a create would fail: {e['message']}", o["file"], e["line"], e["column"], e["field"])
+                for e in o["ratcheted"]
+            ]
+            obj_findings += [Finding("ToleratedRule", "warning", f"tolerated while unchanged: {m}", o["file"], o["line"]) for m in o["ratchetedRules"]]
+            obj_findings += [Finding("Pruned", "warning", f"pruned on the next write: {p}", o["file"], o["line"], None, p) for p in o["pruned"]]
+            who = "/".join(str(x) for x in (o["namespace"], o["name"]) if x)
+            outcome = "skipped" if o["status"] == "skipped" else (
+                "failed" if severity is not None and severity_rank(severity) <= threshold else "passed"
+            )
+            cases.append(Case(f"{o['kind']} {who}", o["file"], o["line"], outcome, tuple(obj_findings),
+                              note="; ".join(o["warnings"]) if outcome == "skipped" else None))
+    total = {s: sum(1 for r in reports for c in r.changes if c.severity == s) for s in SEVERITIES}
+    rejected = sum(1 for r in reports if r.accepted is False)
+    summary = f"{len(reports)} CRDs: {rejected} updates rejected; changes: " + ", ".join(f"{total[s]} {s}" for s in SEVERITIES)
+    return CheckRun(
+        command="diff",
+        cases=cases,
+        render_text=lambda: report_text(reports, fail_on),
+        json_payload=lambda: json_payload(reports),
+        summary=summary,
+    )
+
+
+def _manifest_path(change: Change, crd: dict[str, Any]) -> str:
+    """Where a change is in the new CRD manifest, in the field-path syntax :meth:`Document.position` reads."""
+    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    versions = spec.get("versions") if isinstance(spec.get("versions"), list) else []
+    index = next((i for i, v in enumerate(versions) if isinstance(v, dict) and v.get("name") == change.version), None)
+    path = change.path
+    if path.startswith("spec.versions[") and index is not None:
+        name_end = path.index("]")
+        return f"spec.versions[{index}]" + path[name_end + 1:]
+    if not path.startswith("."):
+        return path
+    if isinstance(spec.get("validation"), dict):
+        base = "spec.validation.openAPIV3Schema"
+    elif index is not None:
+        base = f"spec.versions[{index}].schema.openAPIV3Schema"
+    else:
+        return "spec"
+    return base + _schema_steps(path)
+
+
+def _schema_steps(path: str) -> str:
+    """``.spec.a[*].b.*`` -> ``.properties[spec].properties[a].items.properties[b].additionalProperties``."""
+    out, i = "", 0
+    while i < len(path):
+        if path.startswith("[*]", i):
+            out += ".items"
+            i += 3
+        elif path.startswith(".*", i) and (i + 2 == len(path) or path[i + 2] in ".["):
+            out += ".additionalProperties"
+            i += 2
+        elif path.startswith('["', i):
+            end = path.index('"]', i + 2)
+            out += f".properties[{json.loads(path[i + 1:end + 1])}]"
+            i = end + 2
+        elif path[i] == ".":
+            j = i + 1
+            while j < len(path) and path[j] not in ".[":
+                j += 1
+            if j > i + 1:
+                out += f".properties[{path[i + 1:j]}]"
+            i = j
+        else:
+            i += 1
+    return out
 
 
 # --- text -------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ version, a schema the generator cannot satisfy).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -27,12 +28,14 @@ import inspect
 import os
 import random
 import sys
+import time
 import traceback
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from rich.markup import escape
 
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.report import OutputFormat, console
 
 CACHE_ENV = "CRDTOOL_CACHE_DIR"
 DEFAULT_CACHE_DIR = ".crdtool-cache"
@@ -120,12 +123,32 @@ def _run(
     seed: int | None,
     timeout: float,
     replay: bool,
-    output: OutputFormat,
+    output: Any,
+    webhook: bool,
+    batch: int,
+) -> int:
+    """Run every pair with hypothesis's storage under the cache directory (see :func:`hypothesis_storage`)."""
+    with hypothesis_storage(hypothesis_dir()):
+        return _run_pairs(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed, timeout=timeout,
+                          replay=replay, output=output, webhook=webhook, batch=batch)
+
+
+def _run_pairs(
+    convert: Callable[..., Any],
+    target: str,
+    target_id: str,
+    crd_doc: dict[str, Any],
+    selected: list[Any],
+    *,
+    examples: int,
+    seed: int | None,
+    timeout: float,
+    replay: bool,
+    output: Any,
     webhook: bool,
     batch: int,
 ) -> int:
     err = console(stderr=True)
-
     from crdtool.core.fuzz import apiserver_validator
     from crdtool.core.fuzz.properties import PairResult, run_pair
 
@@ -142,7 +165,9 @@ def _run(
         err.print("crdtool: --webhook needs at least two versions to convert between")
         return 2
     results: list[PairResult] = []
-    with _Progress(err.is_terminal, examples) as progress:
+    from crdtool.cli.progress import wanted
+
+    with _Progress(wanted(), examples) as progress:
         for a, b in pairs:
             tick = progress.start(f"{a.version} → {b.version}")
             batching: dict[str, Any] = {}
@@ -158,10 +183,18 @@ def _run(
             )
             progress.finish()
 
-    if output is OutputFormat.json:
-        write_json(_json_report(results, examples, seed))
-    else:
-        _text_report(results, target, first, examples, seed, replay, extra is not None)
+    from crdtool.cli.reporters import CheckRun, report
+
+    name = str(getattr(output, "value", output))
+    run_report = CheckRun(
+        command="fuzz-roundtrip",
+        cases=_cases(results, target, convert, crd_doc),
+        render_text=lambda: _text_report(results, target, first, examples, seed, replay, extra is not None),
+        json_payload=lambda: _json_report(results, examples, seed),
+        summary=_summary(results),
+        rules={f"fuzz-{p}": d for p, d in RULES.items()},
+    )
+    report(run_report, name)
     gave_up = [r for r in results if r.gave_up]
     for r in gave_up:
         err.print(f"crdtool: {escape(r.from_version)} → {escape(r.to_version)}: {escape(r.gave_up or '')}")
@@ -251,10 +284,15 @@ def load_target(target: str) -> tuple[Callable[..., Any], str]:
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
-    if is_file:
-        module, target_id = _import_file(module_part), os.path.abspath(module_part) + ":" + attr
-    else:
-        module, target_id = _import_module(module_part), target
+    # No __pycache__ beside the user's converter: the run writes nothing outside the cache directory.
+    saved_dont_write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        if is_file:
+            module, target_id = _import_file(module_part), os.path.abspath(module_part) + ":" + attr
+        else:
+            module, target_id = _import_module(module_part), target
+    finally:
+        sys.dont_write_bytecode = saved_dont_write
     fn: Any = module
     for part in attr.split("."):
         if not hasattr(fn, part):
@@ -333,6 +371,32 @@ def cache_dir() -> str:
     return os.path.join(os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR, "fuzz")
 
 
+def hypothesis_dir() -> str:
+    """hypothesis's own storage (what it would put in ``./.hypothesis``): ``$CRDTOOL_CACHE_DIR/hypothesis``."""
+    return os.path.join(os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR, "hypothesis")
+
+
+@contextlib.contextmanager
+def hypothesis_storage(path: str) -> Iterator[None]:
+    """Point hypothesis's storage directory (constants and Unicode caches, ``.hypothesis``) at ``path``
+    for the duration, so that a run writes nothing outside the cache directory; restored afterwards
+    (the command may run inside a process that uses hypothesis itself, such as a test suite)."""
+    import hypothesis.configuration as configuration
+
+    saved_env = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    saved_home = vars(configuration).get("__hypothesis_home_directory")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = path
+    configuration.set_hypothesis_home_dir(path)
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            os.environ.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+        else:
+            os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = saved_env
+        configuration.set_hypothesis_home_dir(saved_home)
+
+
 def open_database() -> tuple[Any, str | None]:
     """A hypothesis directory database under :func:`cache_dir`, or an in-memory one if it is not writable."""
     from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
@@ -353,17 +417,32 @@ def open_database() -> tuple[Any, str | None]:
 
 
 class _Progress:
-    """A Rich progress bar per version pair on a terminal (stderr); nothing otherwise."""
+    """A Rich progress bar per version pair on stderr, where a person watches (:func:`crdtool.cli.progress.wanted`),
+    once the run has lasted the progress delay (about 2 s); nothing otherwise."""
 
     def __init__(self, enabled: bool, total: int) -> None:
+        from crdtool.cli.progress import _delay
+
         self.enabled = enabled
         self.total = total
+        self.delay = _delay()
+        self.started = time.monotonic()
         self.progress: Any = None
         self.task: Any = None
+        self.description = ""
         self.done = 0
 
     def __enter__(self) -> _Progress:
-        if self.enabled:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def _show(self) -> bool:
+        if self.progress is None:
+            if time.monotonic() - self.started < self.delay:
+                return False
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.progress = Progress(
@@ -371,30 +450,98 @@ class _Progress:
                 console=console(stderr=True),
             )
             self.progress.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.progress is not None:
-            self.progress.stop()
+        if self.task is None:
+            self.task = self.progress.add_task(self.description, total=self.total, completed=self.done)
+        return True
 
     def start(self, description: str) -> Callable[[], None] | None:
-        if self.progress is None:
+        if not self.enabled:
             return None
         self.done = 0
-        self.task = self.progress.add_task(description, total=self.total)
+        self.description = description
+        self.task = None
+        self._show()
         return self._tick
 
     def _tick(self) -> None:
         if self.done < self.total:
             self.done += 1
-            self.progress.update(self.task, completed=self.done)
+            if self._show():
+                self.progress.update(self.task, completed=self.done)
 
     def finish(self) -> None:
-        if self.progress is not None and self.task is not None:
+        if self.enabled and self._show():
             self.progress.update(self.task, completed=self.total)
 
 
 # --- reports ---------------------------------------------------------------------------------------
+
+
+#: The properties of ``crdtool.core.fuzz.properties.PROPERTIES`` as reporter rules (``fuzz-call``, ...).
+RULES = {
+    "call": "The conversion function raised, returned something other than a dict, or timed out.",
+    "unchanged": "An object already at the desired version did not come back unchanged.",
+    "metadata": "The converted object changed apiVersion/kind, or metadata other than labels and annotations.",
+    "schema": "The converted object is not valid for the desired version's schema, or loses fields to pruning.",
+    "roundtrip": "A -> B -> A did not give back the original object.",
+}
+
+
+def _summary(results: list[Any]) -> str:
+    bad = sum(1 for r in results if r.failure is not None)
+    untested = sum(1 for r in results if r.gave_up)
+    return f"{len(results)} version pairs: {len(results) - bad - untested} passed, {bad} failed, {untested} not tested"
+
+
+def _target_location(convert: Callable[..., Any]) -> tuple[str | None, int | None]:
+    """The file (relative to the current directory when inside it) and line of the conversion function."""
+    try:
+        path = inspect.getsourcefile(convert)
+        line = inspect.getsourcelines(convert)[1]
+    except (TypeError, OSError):
+        return None, None
+    if path is None:
+        return None, None
+    rel = os.path.relpath(path)
+    return (path if rel.startswith("..") else rel), line
+
+
+def _error_frame(error: str | None, path: str | None) -> int | None:
+    """The deepest traceback line in the converter's own file (where it raised), if the error shows one."""
+    if not error or not path:
+        return None
+    import re
+
+    absolute = os.path.abspath(path)
+    line = None
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', error):
+        if os.path.abspath(m.group(1)) == absolute:
+            line = int(m.group(2))
+    return line
+
+
+def _cases(results: list[Any], target: str, convert: Callable[..., Any], crd_doc: dict[str, Any]) -> list[Any]:
+    """One reporter case per version pair; a failure is located in the converter's source."""
+    from crdtool.cli.reporters import Case, Finding
+
+    path, def_line = _target_location(convert)
+    file = path or target
+    cases = []
+    for r in results:
+        name = f"{r.from_version} -> {r.to_version}"
+        if r.failure is not None:
+            f = r.failure
+            head = (f.error or "").splitlines()[0] if f.error else RULES.get(f.property, f.property)
+            message = f"{name}: {f.property} failed: {head}"
+            line = _error_frame(f.error, path) or def_line
+            finding = Finding(f"fuzz-{f.property}", "error", message, file, line)
+            cases.append(Case(name, file, def_line, "failed", (finding,)))
+        elif r.gave_up:
+            finding = Finding("fuzz-not-tested", "warning", f"{name}: not tested: {r.gave_up}", file, def_line)
+            cases.append(Case(name, file, def_line, "skipped", (finding,), note=r.gave_up))
+        else:
+            cases.append(Case(name, file, def_line, "passed"))
+    return cases
 
 
 def _json_report(results: list[Any], examples: int, seed: int) -> dict[str, Any]:
@@ -417,6 +564,15 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
+def _split_traceback(error: str) -> tuple[str, str]:
+    """``(what happened, traceback)``: the text before a ``Traceback`` line and from it on."""
+    lines = error.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return error, ""
+
+
 def _text_report(
     results: list[Any], target: str, first: Any, examples: int, seed: int, replay: bool, cel: bool
 ) -> None:
@@ -437,6 +593,7 @@ def _text_report(
             status = f"[green]ok[/green]  {r.examples} examples"
         out.print(f"  {escape(pair):<24} {status}")
     failures = [r for r in results if r.failure is not None]
+    seen_tracebacks: dict[str, int] = {}
     for n, r in enumerate(failures, 1):
         f = r.failure
         out.print()
@@ -444,7 +601,15 @@ def _text_report(
         for note in r.notes:
             out.print(f"  [yellow]note[/yellow]: {escape(note)}")
         if f.error:
-            out.print(_indent(f.error, "  "), markup=False, highlight=False)
+            head, trace = _split_traceback(f.error)
+            if trace and trace in seen_tracebacks:
+                # Several version pairs failing the same way: the traceback once, a pointer after that.
+                out.print(_indent(head, "  "), markup=False, highlight=False)
+                out.print(f"  (the same traceback as failure {seen_tracebacks[trace]})", markup=False, highlight=False)
+            else:
+                if trace:
+                    seen_tracebacks[trace] = n
+                out.print(_indent(f.error, "  "), markup=False, highlight=False)
         out.print("  [bold]input[/bold] (shrunk):")
         out.print(_indent(_yaml(f.input)), markup=False)
         if f.converted is not None:

@@ -1,15 +1,20 @@
-"""Reporters: render results for people (Rich text) or machines (JSON).
+"""Rendering shared by the commands: the Rich console, JSON, and ``validate``'s document results.
 
-A registry looked up by name, as check-jsonschema's ``REPORTER_BY_NAME``.
-Colour only on a terminal; Rich honours ``NO_COLOR`` (and ``FORCE_COLOR``).
+The reporters by name (text, json, github, sarif, junit) are in
+:mod:`crdtool.cli.reporters`; :func:`validate_run` turns ``validate``'s results
+into the :class:`~crdtool.cli.reporters.CheckRun` they render. Colour and
+styles only on a terminal; ``NO_COLOR`` (any non-empty value) turns off every
+escape code, bold included (Rich alone would keep bold), and ``FORCE_COLOR``
+is honoured by Rich.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,18 +25,40 @@ class OutputFormat(str, enum.Enum):
     json = "json"
 
 
+class _Console(Console):
+    """A Rich console that lets a closed pipe surface as :class:`BrokenPipeError`.
+
+    Rich's own ``on_broken_pipe`` exits with status 1, which would read as
+    "findings" to a caller; the one error handler in :mod:`crdtool.cli.app`
+    ends the process as POSIX tools end on a closed pipe instead.
+    """
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def no_color() -> bool:
+    """``NO_COLOR`` is set to a non-empty value (https://no-color.org)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
 def console(stderr: bool = False) -> Console:
-    """A Rich console that never wraps (stable output for pipes and golden files)."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+    """A Rich console that never wraps (stable output for pipes and golden files).
+
+    Styles only on a terminal (or with ``FORCE_COLOR``); none at all, bold
+    included, when ``NO_COLOR`` is set.
+    """
+    kwargs: dict[str, Any] = {"color_system": None} if no_color() else {}
+    return _Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, **kwargs)
 
 
 def write_json(data: Any, stream: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON with a trailing newline (floats as Go's encoding/json writes them)."""
+    """Print ``data`` as indented JSON with a trailing newline (floats as Go's encoding/json writes them),
+    in pieces (see :func:`crdtool.cli.reporters.write_text`)."""
+    from crdtool.cli.reporters import write_text
     from crdtool.core.gojson import go_json_dumps
 
-    out = stream or sys.stdout
-    out.write(go_json_dumps(data, indent=2))
-    out.write("\n")
+    write_text(stream or sys.stdout, go_json_dumps(data, indent=2) + "\n")
 
 
 @dataclass
@@ -91,11 +118,16 @@ def _where(file: str, line: int | None, column: int | None = None) -> str:
     return f"{file}:{line}:{column}" if column else f"{file}:{line}"
 
 
-def report_validate_text(results: list[DocumentResult]) -> None:
-    """Grouped by file: one header line per document, then its errors and warnings."""
+def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> None:
+    """Grouped by file: one header line per document, then its errors and warnings.
+
+    ``quiet``: only invalid and unreadable documents (with their errors), then the summary.
+    """
     out = console()
     current_file: str | None = None
     for r in results:
+        if quiet and r.status not in ("invalid", "error"):
+            continue
         if r.file != current_file:
             if current_file is not None:
                 out.print()
@@ -114,10 +146,12 @@ def report_validate_text(results: list[DocumentResult]) -> None:
                 continue
             where = _where(escape(r.file), e.get("line"), e.get("column"))
             out.print(f"    {where}: [red]{escape(e['message'])}[/red]")
+        if quiet:
+            continue
         for w in r.warnings:
             out.print(f"    [yellow]warning[/yellow]: {escape(w)}")
     s = summary(results)
-    if results:
+    if current_file is not None:
         out.print()
     out.print(
         f"{s['documents']} documents: [green]{s['valid']} valid[/green], "
@@ -126,7 +160,48 @@ def report_validate_text(results: list[DocumentResult]) -> None:
     )
 
 
-REPORTER_BY_NAME: dict[str, Callable[[list[DocumentResult]], None]] = {
-    OutputFormat.text.value: report_validate_text,
-    OutputFormat.json.value: report_validate_json,
-}
+def summary_line(results: list[DocumentResult]) -> str:
+    """The text summary without styles: ``N documents: V valid, I invalid, S skipped, E input errors``."""
+    s = summary(results)
+    return (f"{s['documents']} documents: {s['valid']} valid, {s['invalid']} invalid, "
+            f"{s['skipped']} skipped, {s['errors']} input errors")
+
+
+_OUTCOME = {"valid": "passed", "invalid": "failed", "skipped": "skipped", "error": "error"}
+
+
+def document_case(r: DocumentResult) -> Any:
+    """One document as a reporter :class:`~crdtool.cli.reporters.Case` (a JUnit testcase)."""
+    from crdtool.cli.reporters import Case, Finding
+
+    findings = [
+        Finding(
+            rule=str(e.get("type") or "FieldValueInvalid"),
+            level="error",
+            message=str(e.get("message", "")),
+            file=r.file,
+            line=e.get("line") or (r.line if r.line > 0 else None),
+            column=e.get("column") if e.get("line") else None,
+            field=e.get("field") or None,
+        )
+        for e in r.errors
+    ]
+    findings += [Finding("Warning", "warning", w, r.file, r.line if r.line > 0 else None) for w in r.warnings]
+    what = " ".join(p for p in (r.kind, r.name) if p) or ("input" if r.status == "error" else "document")
+    name = f"{what} (document {r.index + 1}, line {r.line})" if r.line > 0 else what
+    return Case(name=name, file=r.file, line=r.line if r.line > 0 else None, outcome=_OUTCOME[r.status],
+                findings=tuple(findings), note=r.note)
+
+
+def validate_run(results: list[DocumentResult], quiet: bool = False, command: str = "validate") -> Any:
+    """``validate``'s results as a :class:`~crdtool.cli.reporters.CheckRun` for any reporter."""
+    from crdtool.cli.reporters import CheckRun
+
+    return CheckRun(
+        command=command,
+        cases=[document_case(r) for r in results],
+        render_text=lambda: report_validate_text(results, quiet=quiet),
+        json_payload=lambda: {"summary": summary(results), "documents": [r.to_dict() for r in results]},
+        summary=summary_line(results),
+    )
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -15,6 +16,14 @@ def _read_stdin_versions() -> list[str]:
     data = sys.stdin.buffer.read()
     text = data.decode("utf-8", errors="replace")
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _json_rows(crd: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table's columns as JSON: ``[{"name", "served", "storage", "deprecated", "kubectlDefault"}]``, priority order."""
+    return [
+        {"name": r.name, "served": r.served, "storage": r.storage, "deprecated": r.deprecated, "kubectlDefault": r.preferred}
+        for r in crd_version_rows(crd)
+    ]
 
 
 def _run_crd(path: str, output: OutputFormat) -> int:
@@ -35,9 +44,9 @@ def _run_crd(path: str, output: OutputFormat) -> int:
         return 2
     if output is OutputFormat.json:
         if len(crds) == 1:
-            write_json([r.name for r in crd_version_rows(crds[0].data)])
+            write_json(_json_rows(crds[0].data))
         else:
-            write_json({str((c.data.get("metadata") or {}).get("name")): [r.name for r in crd_version_rows(c.data)] for c in crds})
+            write_json({str((c.data.get("metadata") or {}).get("name")): _json_rows(c.data) for c in crds})
         return 0
     out = console()
     for doc in crds:

@@ -33,9 +33,10 @@ Reports go to stderr (text, Rich): one header per converted document
 (``FILE:LINE: NAME: converted FROM -> TO``; ``would convert`` with ``--check``)
 and one line per note of ``upgrade_crd``: ``FILE:LINE: KIND: PATH: CHANGE
 (REASON)`` -- for a "manual" note, the apiserver's message ``PATH: REASON``.
-LINE is the line in the *converted* text (what stdout, ``-o`` and
-``--in-place`` write, the ``+++`` side of ``--diff``). A summary line ends the
-report. Input errors are one line each, ``FILE:LINE:COLUMN: MESSAGE``; the
+FILE and LINE are the *input*'s (a value copied or moved is shown where it
+came from, a field added at its nearest ancestor), notes sorted by line;
+the JSON report also gives ``outputLine``, the line in the converted text.
+A summary line ends the report. Input errors are one line each, ``FILE:LINE:COLUMN: MESSAGE``; the
 other files and documents are still processed, and on stdout a document that
 cannot be loaded is passed through as it is (``--in-place`` leaves its file
 alone, ``-o`` writes nothing).
@@ -59,8 +60,10 @@ alone, ``-o`` writes nothing).
           "from": str, "to": str, # full apiVersions
           "changed": bool,        # false when the conversion changed nothing (a decode error)
           "layout": str,          # patched | expanded | regenerated | unchanged (see yamledit)
+          "outputLine": int,      # line of the document in the converted text
           "notes": [{"kind": str, "path": str, "change": str, "reason": str,
-                     "line": int}]   # line in the converted text
+                     "line": int,         # line in the input (sorted by it)
+                     "outputLine": int}]  # line in the converted text
         }],
         "errors": [{"file", "line", "column", "message", "index"}]
       }]
@@ -89,7 +92,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_text
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.report import OutputFormat, console
 
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -120,7 +123,8 @@ class DocumentResult:
     target: str
     changed: bool
     layout: str
-    notes: list[tuple[Any, int]] = field(default_factory=list)  # (Note, line in the converted text)
+    notes: list[tuple[Any, int]] = field(default_factory=list)  # (Note, line in the input), sorted by line
+    note_out_lines: list[int] = field(default_factory=list)  # each note's line in the converted text
     out_line: int = 0  # line of the document in the converted text
 
     @property
@@ -136,9 +140,11 @@ class DocumentResult:
             "to": self.target,
             "changed": self.changed,
             "layout": self.layout,
+            "outputLine": self.out_line,
             "notes": [
-                {"kind": n.kind, "path": str(n.path), "change": n.change, "reason": n.reason, "line": line}
-                for n, line in self.notes
+                {"kind": n.kind, "path": str(n.path), "change": n.change, "reason": n.reason, "line": line,
+                 "outputLine": out}
+                for (n, line), out in zip(self.notes, self.note_out_lines or [line for _, line in self.notes])
             ],
         }
 
@@ -183,7 +189,7 @@ def run(
     check: bool = False,
     diff: bool = False,
     fix: bool = False,
-    output: OutputFormat = OutputFormat.text,
+    output: Any = OutputFormat.text,
     stdin: BinaryIO | None = None,
 ) -> int:
     """Convert every CRD document of ``paths`` to ``to`` (``v1``/``v1beta1``); see the module docstring.
@@ -200,7 +206,13 @@ def run(
         err.print(f"crdtool: {usage}", markup=False)
         return 2
 
-    results = [_process(file, raw, target, fix) for file, raw in _read_inputs(paths, stdin)]
+    inputs = _read_inputs(paths, stdin)
+    if not inputs:
+        from crdtool.cli.selection import no_input_message
+
+        err.print(f"crdtool: {no_input_message(paths)}", markup=False)
+        return 2
+    results = [_process(file, raw, target, fix) for file, raw in inputs]
 
     write_failed = False
     if in_place:
@@ -209,10 +221,19 @@ def run(
         stream = _diff_stream(results) if diff else _join([r.output for r in results])
         write_failed = _emit(stream, output_file, results, err)
 
-    if output == OutputFormat.json:
-        write_json(_json_report(results))
-    else:
-        _text_report(results, check, err)
+    from crdtool.cli.reporters import CheckRun, report
+
+    report(
+        CheckRun(
+            command="upgrade-manifest",
+            cases=_cases(results, check),
+            render_text=lambda: _text_report(results, check, err),
+            json_payload=lambda: _json_report(results),
+            summary=_summary(results, check),
+            rules=RULES,
+        ),
+        _output_name(output),
+    )
 
     input_errors = any(r.errors for r in results)
     if input_errors or write_failed:
@@ -225,7 +246,7 @@ def run(
 
 
 def _usage_error(
-    paths: list[str], target: str, output_file: str | None, in_place: bool, check: bool, diff: bool, output: OutputFormat
+    paths: list[str], target: str, output_file: str | None, in_place: bool, check: bool, diff: bool, output: Any
 ) -> str | None:
     if target not in _CRD_VERSIONS:
         return f"--to must be v1 or v1beta1, not {target.rsplit('/', 1)[-1]!r}"
@@ -237,11 +258,66 @@ def _usage_error(
         return "--check writes nothing; it cannot be combined with --in-place or -o/--output-file"
     if in_place and diff:
         return "--diff prints a diff instead of writing; it cannot be combined with --in-place"
-    if output == OutputFormat.json and not (check or in_place or output_file):
-        return "--output json prints the report on stdout, where the manifests go; use it with --check, --in-place or -o FILE"
-    if output == OutputFormat.json and diff and not output_file:
-        return "--output json and --diff both print on stdout; send the diff to a file with -o FILE"
+    name = _output_name(output)
+    if name != "text" and not (check or in_place or output_file):
+        return (f"--output {name} prints the report on stdout, where the manifests go; use it with --check, "
+                "--in-place or -o FILE")
+    if name != "text" and diff and not output_file:
+        return f"--output {name} and --diff both print on stdout; send the diff to a file with -o FILE"
     return None
+
+
+def _output_name(output: Any) -> str:
+    """The reporter name of ``output`` (an enum member or a plain string)."""
+    return str(getattr(output, "value", output))
+
+
+#: Reporter rules of upgrade-manifest's findings (github, sarif, junit).
+RULES = {
+    "WouldChange": "The CRD is not at the target apiextensions.k8s.io version: upgrade-manifest would convert it.",
+    "ManualFix": "The converted CRD still fails the apiserver's validation: fix what the note names.",
+    "UpgradeWarning": "Something the conversion changed or could not keep that deserves a look.",
+}
+
+
+def _summary(results: list[FileResult], check: bool) -> str:
+    changed = sum(r.changed for r in results)
+    documents = sum(len(r.documents) for r in results)
+    manual = sum(d.manual for r in results for d in r.documents)
+    errors = sum(len(r.errors) for r in results)
+    verb = "would change" if check else "changed"
+    return (f"{changed} of {len(results)} files {verb}, {documents} CRDs converted, {manual} need manual fixes, "
+            f"{errors} input errors")
+
+
+def _cases(results: list[FileResult], check: bool) -> list[Any]:
+    """One reporter case per converted CRD (and per unreadable input, and per file with nothing to convert)."""
+    from crdtool.cli.reporters import Case, Finding
+
+    cases = []
+    for r in results:
+        for e in r.errors:
+            finding = Finding("InputError", "error", str(e), r.file, e.line or None, e.column or None)
+            cases.append(Case(f"input error (line {e.line})" if e.line else "input error", r.file, e.line or None,
+                              "error", (finding,)))
+        for d in r.documents:
+            name = f"{d.name or 'CustomResourceDefinition'} ({d.source} -> {d.target})"
+            findings = []
+            if check and d.changed:
+                findings.append(Finding("WouldChange", "error", f"{d.name or 'CustomResourceDefinition'}: would convert "
+                                        f"{d.source} -> {d.target} (crdtool upgrade-manifest --to "
+                                        f"{d.target.rsplit('/', 1)[-1]} --in-place converts it)", r.file, d.line))
+            for note, line in d.notes:
+                if note.kind == "manual":
+                    findings.append(Finding("ManualFix", "error", _note_text(note), r.file, line, field=str(note.path) or None))
+                elif note.kind == "warning":
+                    findings.append(Finding("UpgradeWarning", "warning", _note_text(note), r.file, line,
+                                            field=str(note.path) or None))
+            failed = any(f.level == "error" for f in findings)
+            cases.append(Case(name, r.file, d.line, "failed" if failed else "passed", tuple(findings)))
+        if not r.errors and not r.documents:
+            cases.append(Case("nothing to convert", r.file, None, "passed"))
+    return cases
 
 
 # --------------------------------------------------------------------------
@@ -308,7 +384,9 @@ def _process(file: str, raw: bytes | InputError, target: str, fix: bool) -> File
     crlf = "\r\n" in original and "\n" not in original.replace("\r\n", "")
     text = original.replace("\r\n", "\n") if crlf else original
     result = FileResult(file, original, original, codec=codec, bom=bom)
-    items = load_text(text, file)
+    from crdtool.cli.selection import helm_hint
+
+    items = [helm_hint(i, text) if isinstance(i, InputError) else i for i in load_text(text, file)]
     result.errors = [e for e in items if isinstance(e, InputError)]
     if text.lstrip(" \t\r\n\f\v").startswith("{") and sum(isinstance(d, Document) for d in items) > 1:
         converted = _convert_json_stream(text, items, target, fix, result)
@@ -381,12 +459,61 @@ def _convert_document(
         notes.append(_note("", "written afresh", "the document's comments and layout could not be kept", "warning"))
     positioned = rewrite.document if rewrite.document is not None else doc
     shift = out_line - 1 if rewrite.document is not None else out_line - chunk_line
+    placed = []
     for note in notes:
         pos = positioned.position(str(note.path)) if note.path else None
-        line = (pos[0] if pos else positioned.line) + shift
-        doc_result.notes.append((note, line))
+        placed.append((input_line(doc, note), note, (pos[0] if pos else positioned.line) + shift))
+    placed.sort(key=lambda entry: entry[0])  # stable: notes of one line keep upgrade_crd's order
+    doc_result.notes = [(note, line) for line, note, _ in placed]
+    doc_result.note_out_lines = [out for _, _, out in placed]
     result.documents.append(doc_result)
     return rewrite.text
+
+
+_SOURCE_RE = re.compile(r"\b(?:copied|moved) from (spec[^\s,*]*(?:\[\*\][^\s,]*)?)")
+
+
+def input_line(doc: Document, note: Any) -> int:
+    """The line of the input document a note is about.
+
+    The note's path is a path of the *converted* manifest. A value copied or
+    moved (``"copied from spec.validation"``) is shown where it came from;
+    a path the input has (a removed field) where it is; a field the
+    conversion adds at its nearest ancestor the input has.
+    """
+    match = _SOURCE_RE.search(note.change or "")
+    path = match.group(1).replace("[*]", "[0]") if match else _input_path(doc.data, str(note.path))
+    if not path:
+        return doc.line
+    pos = doc.position(path)
+    return pos[0] if pos else doc.line
+
+
+# Per-version fields of v1 and the top-level fields v1beta1 may hold them in (v1beta1 -> v1 copies
+# them down, v1 -> v1beta1 hoists identical ones up).
+_PER_VERSION = (("schema", "validation"), ("subresources", "subresources"),
+                ("additionalPrinterColumns", "additionalPrinterColumns"))
+_VERSION_FIELD_RE = re.compile(r"spec\.versions\[(\d+)\]\.(schema|subresources|additionalPrinterColumns)(?=$|[.\[])")
+_TOP_FIELD_RE = re.compile(r"spec\.(validation|subresources|additionalPrinterColumns)(?=$|[.\[])")
+
+
+def _input_path(data: dict[str, Any], path: str) -> str:
+    """``path`` of the converted manifest as the input spells it, where a per-version field moved."""
+    from crdtool.cli.positions import _lookup
+
+    if not path or _lookup(data, path) is not None:
+        return path
+    m = _VERSION_FIELD_RE.match(path)
+    if m:
+        top = dict(_PER_VERSION)[m.group(2)]
+        if _lookup(data, f"spec.{top}") is not None:
+            return f"spec.{top}{path[m.end():]}"
+    m = _TOP_FIELD_RE.match(path)
+    if m:
+        per_version = {t: v for v, t in _PER_VERSION}[m.group(1)]
+        if _lookup(data, f"spec.versions[0].{per_version}") is not None:
+            return f"spec.versions[0].{per_version}{path[m.end():]}"
+    return path
 
 
 def _convert_json_stream(
@@ -413,7 +540,7 @@ def _convert_json_stream(
             changed = changed or not yamledit.same(data, new)
             doc_result = DocumentResult(doc.index, doc.line, _name(data), str(source), target,
                                         not yamledit.same(data, new), "regenerated")
-            doc_result.notes = [(n, doc.line) for n in notes]
+            doc_result.notes = sorted(((n, input_line(doc, n)) for n in notes), key=lambda entry: entry[1])
             result.documents.append(doc_result)
         parts.append(json.dumps(value, indent=indent, ensure_ascii=False))
     if not changed:
@@ -548,7 +675,7 @@ def _text_report(results: list[FileResult], check: bool, err: Any) -> None:
             if not d.changed:
                 verb = "cannot convert"
             what = escape(d.name) if d.name else "CustomResourceDefinition"
-            err.print(f"[bold]{escape(r.file)}:{d.out_line}[/]: {what}: {verb} {escape(d.source)} -> {escape(d.target)}")
+            err.print(f"[bold]{escape(r.file)}:{d.line}[/]: {what}: {verb} {escape(d.source)} -> {escape(d.target)}")
             for note, line in d.notes:
                 style = _KIND_STYLE.get(note.kind, "")
                 body = _note_text(note)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from crdtool.cli.inputs import Document, InputError, load_inputs
-from crdtool.cli.report import REPORTER_BY_NAME, DocumentResult, OutputFormat
+from crdtool.cli.positions import error_position
+from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
 from crdtool.core.customresource import (
     CustomResourceError,
@@ -139,7 +140,9 @@ def _worker_count(n_docs: int) -> int:
     return max(1, min(cpus, 8, n_docs // 4))
 
 
-def judge_documents(docs: list[Document], field_validation: str = "Strict") -> list[DocumentResult]:
+def judge_documents(
+    docs: list[Document], field_validation: str = "Strict", progress: Any = None
+) -> list[DocumentResult]:
     """``judge_document`` for each document, in order, spread over the machine's cores.
 
     Validating large schemas is CPU-bound Python; with several CRDs a pool of
@@ -149,18 +152,33 @@ def judge_documents(docs: list[Document], field_validation: str = "Strict") -> l
     """
     workers = _worker_count(len(docs))
     if workers <= 1:
-        return [judge_document(d, field_validation) for d in docs]
+        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(docs,)) as pool:
             judge = functools.partial(_judge_in_worker, field_validation)
-            return list(pool.map(judge, range(len(docs)), chunksize=1))
+            return [_ticked(r, progress) for r in pool.map(judge, range(len(docs)), chunksize=1)]
     except (OSError, BrokenProcessPool):
-        return [judge_document(d, field_validation) for d in docs]
+        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
+
+
+def _ticked(result: DocumentResult, progress: Any) -> DocumentResult:
+    if progress is not None:
+        progress.advance()
+    return result
 
 
 def run(
-    paths: list[str], output: OutputFormat, crd_paths: list[str] | None = None, field_validation: str = "Strict"
+    paths: list[str],
+    output: OutputFormat | str,
+    crd_paths: list[str] | None = None,
+    field_validation: str = "Strict",
+    *,
+    quiet: bool = False,
+    exclude: list[str] | tuple[str, ...] = (),
+    skip_kinds: list[str] | tuple[str, ...] = (),
+    exit_zero: bool = False,
+    progress: Any = None,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -169,9 +187,23 @@ def run(
     (matched by group and kind); other documents are skipped.
     ``field_validation`` (``Strict``, ``Warn``, ``Ignore``) is the
     server-side field validation of the requests: unknown and duplicate
-    fields are errors, warnings or nothing.
+    fields are errors, warnings or nothing. ``output`` names a reporter of
+    :data:`crdtool.cli.reporters.REPORTER_BY_NAME`; ``quiet`` shows only
+    failures and the summary (text); ``exclude`` drops files by glob;
+    documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
+    skipped; ``exit_zero`` turns exit 1 into 0 (input errors still exit 2).
+    ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
     """
-    items = list(load_inputs(paths, stdin=sys.stdin.buffer))
+    from crdtool.cli.reporters import report
+    from crdtool.cli.selection import Selection, load_selected, no_input_message
+
+    selection = Selection()
+    items = list(load_selected(paths, exclude, selection, stdin=sys.stdin.buffer))
+    if selection.nothing_found:
+        console(stderr=True).print(f"crdtool: {no_input_message(paths)}", markup=False)
+        return 2
+    if selection.all_excluded:
+        console(stderr=True).print(f"crdtool: all {selection.found} input files match --exclude; nothing to validate", markup=False)
     results: list[DocumentResult] = []
     catalog = CrdCatalog()
     for crd_item in _load_crd_flags(crd_paths or []):
@@ -185,11 +217,18 @@ def run(
         elif isinstance(item, Document):
             for item_doc in _list_crd_documents(item):
                 catalog.add(item_doc, from_flag=False)
-    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)]
-    crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation)))
+    skipped = {id(item) for item in items if isinstance(item, Document) and _kind_skipped(item.data, skip_kinds)}
+    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data) and id(item) not in skipped]
+    if progress is not None:
+        progress.set_total(sum(1 for i in items if isinstance(i, Document) and id(i) not in skipped))
+    crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress)))
     for item in items:
         if isinstance(item, InputError):
             results.append(input_error_result(item))
+        elif id(item) in skipped:
+            api_version, kind, name = _identity(item)
+            results.append(DocumentResult(item.file, item.index, item.line, api_version, kind, name, "skipped",
+                                          note="skipped by --skip-kind"))
         elif is_crd(item.data):
             result = crd_results[id(item)]
             catalog.record_verdict(item, result.status == "valid")
@@ -200,12 +239,28 @@ def run(
             )
         else:
             results.append(judge_custom_resource(item, catalog, field_validation))
-    REPORTER_BY_NAME[output.value](results)
+            if progress is not None:
+                progress.advance()
+    if progress is not None:
+        progress.stop()
+    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
+    report(validate_run(results, quiet=quiet), name)
     if any(r.status == "error" for r in results):
         return 2
     if any(r.status == "invalid" for r in results):
-        return 1
+        return 0 if exit_zero else 1
     return 0
+
+
+def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...]) -> bool:
+    """``data``'s kind is one of ``--skip-kind``'s ``Kind`` or ``apiVersion/Kind`` values."""
+    if not skip_kinds:
+        return False
+    kind, api_version = data.get("kind"), data.get("apiVersion")
+    if not isinstance(kind, str):
+        return False
+    full = f"{api_version}/{kind}" if isinstance(api_version, str) else None
+    return any(k == kind or (full is not None and k == full) for k in skip_kinds)
 
 
 def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
@@ -422,6 +477,6 @@ def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any
         entry["message"] = f"{path}: {error.body()}" if type(error) is FieldError else str(error).replace(
             go_quote(error.field), go_quote(path), 1
         )
-    pos = doc.position(path) if path else (doc.line, doc.column)
+    pos = error_position(doc, path, error) if path else (doc.line, doc.column)
     entry["line"], entry["column"] = pos if pos else (None, None)
     return entry

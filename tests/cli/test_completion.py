@@ -33,5 +33,8 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 
 def test_bash_completes_subcommands_and_choices() -> None:
     assert {"validate", "sort-versions"} <= set(_bash_complete(["crdtool", ""]))
-    assert _bash_complete(["crdtool", "validate", "--output", "j"]) == ["json"]
+    assert _bash_complete(["crdtool", "validate", "--output", "j"]) == ["json", "junit"]
+    assert _bash_complete(["crdtool", "validate", "--output", "s"]) == ["sarif"]
+    assert _bash_complete(["crdtool", "completion", ""]) == ["bash", "zsh", "fish"]
+    assert {"schema", "completion"} <= set(_bash_complete(["crdtool", ""]))
     assert "--crd" in _bash_complete(["crdtool", "sort-versions", "--c"])

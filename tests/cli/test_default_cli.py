@@ -134,14 +134,19 @@ def test_stdin(tmp_path: Path) -> None:
     assert len(json.loads(out.stdout)) == 2
 
 
-def test_kind_mismatch_is_exit_2(tmp_path: Path) -> None:
+def test_another_kind_of_the_crds_group_passes_through_with_a_note(tmp_path: Path) -> None:
     other = CR.replace("kind: CronTab", "kind: Other", 1)
     path = write(tmp_path, "cr.yaml", other)
     out = crdtool("--crd", CRONTAB, str(path))
     assert_clean(out)
-    assert out.returncode == 2
-    assert out.stdout == ""
-    assert out.stderr.startswith(f"{path}:2: Other in group \"stable.example.com\" is not the kind of CRD")
+    assert out.returncode == 0
+    docs = list(yaml.safe_load_all(out.stdout))
+    assert docs[0] == yaml.safe_load(other.split("---")[0])  # unchanged: not pruned, not defaulted
+    assert docs[1]["spec"] == {"replicas": 3}
+    assert out.stderr == (
+        f'{path}:2: note: Other in group "stable.example.com" is not defined by any CRD given '
+        f"(crontabs.stable.example.com ({CRONTAB}:3); kinds of that group: CronTab); passed through unchanged\n"
+    )
 
 
 def test_unknown_and_unserved_versions_are_exit_2(tmp_path: Path) -> None:
@@ -246,3 +251,97 @@ def test_floats_are_printed_as_go_encoding_json_prints_them(tmp_path: Path) -> N
     out = crdtool("--crd", str(crd), str(cr))
     assert out.returncode == 0, out.stderr
     assert "  small: 1e-7\n" in out.stdout and "  big: 100000000000000000000\n" in out.stdout
+
+
+CRDS_AND_EXAMPLES = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  a: b
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: cron
+spec:
+  cronSpec: "* * * * */5"
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec: {}
+"""
+
+WIDGET_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string, default: small}
+"""
+
+
+def test_each_object_gets_its_own_crd_among_all_crd_documents(tmp_path: Path) -> None:
+    """A multi-CRD --crd file and an examples file holding a ConfigMap (the issue's case)."""
+    crds = write(tmp_path, "crds.yaml", Path(CRONTAB).read_text() + "---\n" + WIDGET_CRD)
+    examples = write(tmp_path, "examples.yaml", CRDS_AND_EXAMPLES)
+    out = crdtool("--crd", str(crds), "--output", "json", str(examples))
+    assert_clean(out)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    configmap, cron, widget = json.loads(out.stdout)
+    assert configmap == {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "b"}}
+    assert cron["spec"] == {"cronSpec": "* * * * */5", "replicas": 1}  # the CronTab CRD's default
+    assert widget["spec"] == {"size": "small"}  # the second CRD of the file
+    # the same with the CRDs in two files, and --only-custom-resources leaving out the ConfigMap
+    widget_file = write(tmp_path, "widget.yaml", WIDGET_CRD)
+    out = crdtool("--crd", CRONTAB, "--crd", str(widget_file), "--only-custom-resources", str(examples))
+    assert out.returncode == 0, out.stderr
+    assert [d["kind"] for d in yaml.safe_load_all(out.stdout)] == ["CronTab", "Widget"]
+
+
+def test_an_object_that_cannot_be_defaulted_does_not_hide_the_others(tmp_path: Path) -> None:
+    crds = write(tmp_path, "crds.yaml", Path(CRONTAB).read_text() + "---\n" + WIDGET_CRD)
+    examples = write(tmp_path, "examples.yaml", CRDS_AND_EXAMPLES.replace("example.com/v1\nkind: Widget", "example.com/v9\nkind: Widget"))
+    out = crdtool("--crd", str(crds), str(examples))
+    assert_clean(out)
+    assert out.returncode == 2
+    assert out.stderr == (
+        f'{examples}:15: no matches for kind "Widget" in version "example.com/v9": '
+        'CRD widgets.example.com has no version "v9" (versions: v1)\n'
+    )
+    assert [d["kind"] for d in yaml.safe_load_all(out.stdout)] == ["ConfigMap", "CronTab"]
+    # --in-place leaves a file with such an object alone
+    before = examples.read_text()
+    assert crdtool("--crd", str(crds), "--in-place", str(examples)).returncode == 2
+    assert examples.read_text() == before
+
+
+def test_no_custom_resource_at_all_names_every_crd(tmp_path: Path) -> None:
+    crds = write(tmp_path, "crds.yaml", Path(CRONTAB).read_text() + "---\n" + WIDGET_CRD)
+    cm = write(tmp_path, "cm.yaml", CRDS_AND_EXAMPLES.split("---")[0])
+    out = crdtool("--crd", str(crds), str(cm))
+    assert out.returncode == 0
+    assert out.stderr == (
+        f"crdtool default: no custom resource of crontabs.stable.example.com ({crds}:3), "
+        f"widgets.example.com ({crds}:47) among the inputs; every document is passed through unchanged\n"
+    )
+    assert yaml.safe_load(out.stdout)["kind"] == "ConfigMap"

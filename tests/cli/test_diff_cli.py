@@ -150,3 +150,27 @@ def test_base_reads_the_old_version_with_git(tmp_path: Path) -> None:
     assert out.returncode == 1 and len(json.loads(out.stdout)) == 2
     out = run(["--base", "no-such-ref", str(crd)], cwd=tmp_path)
     assert out.returncode == 2 and "'no-such-ref' is not a commit" in out.stderr
+
+
+def test_finding_reporters() -> None:
+    github = run([OLD, NEW, "--output", "github"]).stdout.splitlines()
+    # each change is annotated at its schema in the new manifest: .spec.replicas -> line 33 ("replicas:")
+    replicas = next(ln for ln in github if "maximum-tightened" in ln)
+    assert replicas.startswith("::error file=tests/cases/diff/crontab-new.yaml,line=33,")
+    assert any(ln.startswith("::notice ") and "field-added" in ln for ln in github)
+    junit = run([OLD, CLUSTER, "--output", "junit"]).stdout
+    assert 'tests="1" failures="1"' in junit and "field is immutable" in junit
+    sarif = json.loads(run([OLD, CLUSTER, "--output", "sarif"]).stdout)
+    results = sarif["runs"][0]["results"]
+    assert results[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 22, "startColumn": 3}
+    assert run([OLD, NEW, "--output", "github"], env={"GITHUB_ACTIONS": "true"}).stdout.startswith("::")
+
+
+def test_base_in_a_repository_without_commits(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    shutil.copy(ROOT / OLD, tmp_path / "crd.yaml")
+    (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    out = run(["--base", "HEAD", "crd.yaml", "--output", "json"], cwd=tmp_path)
+    assert out.returncode == 0 and json.loads(out.stdout)["changes"][0]["kind"] == "crd-added"
+    out = run(["--base", "HEAD", "other.yaml"], cwd=tmp_path)  # no CRD at all: nothing to compare, not an error
+    assert out.returncode == 0 and "no CustomResourceDefinition among the files" in out.stderr

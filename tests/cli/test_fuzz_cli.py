@@ -270,11 +270,19 @@ def test_default_cache_is_in_the_current_directory(isolated: Path, monkeypatch: 
 def test_progress_bars_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(f"{CONVERTER}:convert_lossless", examples=5, output=OutputFormat.json) == 0
     assert capsys.readouterr().err == ""
-    monkeypatch.setenv("FORCE_COLOR", "1")  # Rich treats this as a terminal
+    # stderr on a terminal (crdtool.cli.progress.wanted), the ~2 s threshold lowered for the test
+    import crdtool.cli.progress
+
+    monkeypatch.setattr(crdtool.cli.progress, "wanted", lambda: True)
+    monkeypatch.setenv("CRDTOOL_PROGRESS_DELAY", "0")
     assert run(f"{CONVERTER}:convert_lossless", examples=5, output=OutputFormat.json) == 0
     captured = capsys.readouterr()
     assert "v1 → v2" in captured.err and "5/5" in captured.err
     assert json.loads(captured.out)["ok"] is True  # stdout stays clean JSON
+    # a run shorter than the threshold shows none
+    monkeypatch.setenv("CRDTOOL_PROGRESS_DELAY", "600")
+    assert run(f"{CONVERTER}:convert_lossless", examples=5, output=OutputFormat.json) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_missing_fuzz_dependencies_are_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -309,3 +317,51 @@ def test_heavy_dependencies_are_not_imported_at_start_up() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
+
+
+# --- rough edges (issue 10) ---------------------------------------------------------------------------
+
+
+def _fuzz_subprocess(cwd: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in (fuzz.CACHE_ENV, "HYPOTHESIS_STORAGE_DIRECTORY")}
+    base.update({"NO_COLOR": "1", "PYTHONPATH": str(ROOT), **env})
+    return subprocess.run([sys.executable, "-m", "crdtool", "fuzz-roundtrip", *args], cwd=cwd, env=base,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _files_under(path: Path) -> list[str]:
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
+
+
+@pytest.mark.parametrize("cache", ["default", "elsewhere"])
+def test_writes_nothing_outside_its_cache_directory(tmp_path: Path, cache: str) -> None:
+    work = tmp_path / "project"
+    work.mkdir()
+    converter = tmp_path / "conv" / "crontab_conversion.py"
+    converter.parent.mkdir()
+    shutil.copy(CONVERTER, converter)
+    env = {fuzz.CACHE_ENV: str(tmp_path / "cache")} if cache == "elsewhere" else {}
+    out = _fuzz_subprocess(work, f"{converter}:convert", "--crd", CRONTAB, "--examples", "10", "--seed", "3", env=env)
+    assert out.returncode == 1, out.stderr  # the literal converter fails: failures are saved
+    assert "Traceback" not in out.stderr
+    assert _files_under(converter.parent) == ["crontab_conversion.py"]  # no __pycache__ beside it
+    if cache == "default":
+        assert {p.split("/")[0] for p in _files_under(work)} == {".crdtool-cache"}
+        assert (work / ".crdtool-cache" / "fuzz").is_dir()
+        assert (work / ".crdtool-cache" / "hypothesis").is_dir()  # what hypothesis would put in .hypothesis/
+    else:
+        assert _files_under(work) == []
+        assert {p.split("/")[0] for p in _files_under(tmp_path / "cache")} == {"fuzz", "hypothesis"}
+        assert not (tmp_path / ".hypothesis").exists()
+
+
+def test_a_traceback_shared_by_several_pairs_is_printed_once(tmp_path: Path) -> None:
+    out = _fuzz_subprocess(tmp_path, "tests.fuzz_converters.raises:not_written_yet", "--crd", CRONTAB,
+                           "--examples", "5", "--seed", "1", env={fuzz.CACHE_ENV: str(tmp_path / "cache")})
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.count("Traceback (most recent call last):") == 1
+    assert out.stdout.count('raise NotImplementedError("conversion not written yet")') == 1
+    # every pair still says what failed, and where the traceback is
+    assert out.stdout.count("raised NotImplementedError: conversion not written yet") == 4
+    assert out.stdout.count("(the same traceback as failure 1)") == 3
+    assert "4 of 4 version pairs failed" in out.stdout

@@ -41,9 +41,29 @@ def test_crd_table_marks_kubectl_default() -> None:
     assert "kubectl default" in v2_line
 
 
-def test_crd_json_lists_versions_in_priority_order() -> None:
+def test_crd_json_carries_the_tables_columns_in_priority_order() -> None:
     out = crdtool("sort-versions", "--crd", str(SAMPLES / "crontab-multiversion-v1.yaml"), "--output", "json")
-    assert json.loads(out.stdout) == ["v2", "v1"]
+    assert out.returncode == 0, out.stderr
+    # samples/crontab-multiversion-v1.yaml: v1 served, v2 served + storage; v2 has priority (kubectl's default)
+    assert json.loads(out.stdout) == [
+        {"name": "v2", "served": True, "storage": True, "deprecated": False, "kubectlDefault": True},
+        {"name": "v1", "served": True, "storage": False, "deprecated": False, "kubectlDefault": False},
+    ]
+    table = crdtool("sort-versions", "--crd", str(SAMPLES / "crontab-multiversion-v1.yaml")).stdout
+    header = next(ln for ln in table.splitlines() if "version" in ln and "served" in ln)
+    assert [c.strip() for c in header.strip("┃│ ").replace("┃", "|").replace("│", "|").split("|")] == [
+        "version", "served", "storage", "deprecated", "default"]
+
+
+def test_crd_json_of_a_file_with_several_crds_is_keyed_by_name(tmp_path: Path) -> None:
+    text = (SAMPLES / "crontab-multiversion-v1.yaml").read_text() + "---\n" + (SAMPLES / "crontab-v1beta1.yaml").read_text().replace(
+        "crontabs.stable.example.com", "other.stable.example.com")
+    path = tmp_path / "crds.yaml"
+    path.write_text(text)
+    data = json.loads(crdtool("sort-versions", "--crd", str(path), "--output", "json").stdout)
+    assert list(data) == ["crontabs.stable.example.com", "other.stable.example.com"]
+    assert data["other.stable.example.com"] == [
+        {"name": "v1", "served": True, "storage": True, "deprecated": False, "kubectlDefault": True}]
 
 
 def test_crd_missing_file_is_input_error() -> None:

@@ -23,9 +23,13 @@ CASES = {
 }
 
 
+SUFFIX = {"text": "txt", "json": "json", "github": "github"}
+
+
 def _run(args: list[str], output: str) -> str:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "TERM": "dumb"}
-    extra = ["--output", "json"] if output == "json" else []
+    env.pop("GITHUB_ACTIONS", None)  # else github would be the default output
+    extra = ["--output", output] if output != "text" else []
     out = subprocess.run(
         [sys.executable, "-m", "crdtool", "validate", *args, *extra], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
@@ -33,11 +37,11 @@ def _run(args: list[str], output: str) -> str:
     return out.stdout
 
 
-@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("output", sorted(SUFFIX))
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_validate_output_matches_golden(case: str, output: str) -> None:
     got = _run(CASES[case], output)
-    expected = GOLDEN / f"{case}.{'json' if output == 'json' else 'txt'}"
+    expected = GOLDEN / f"{case}.{SUFFIX[output]}"
     if os.environ.get("CRDTOOL_REGEN_GOLDEN") == "1":
         expected.write_text(got, encoding="utf-8")
         pytest.skip(f"regenerated {expected.name}: review the diff before committing")

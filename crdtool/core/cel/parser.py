@@ -1155,26 +1155,32 @@ def _make_has(v: _Visitor, eid: int, target: A.Expr | None, args: list[A.Expr]) 
     raise _MacroError(arg.id, "invalid argument to has() macro")
 
 
+def _quantifier_parts(v: _Visitor, kind: str, pred: A.Expr) -> tuple[A.Expr, A.Expr, A.Expr, A.Expr]:
+    """Accumulator init, loop condition, step and result of ``all``/``exists``/``exists_one``.
+
+    The same for the one- and two-variable forms (cel-go ``parser/macro.go``
+    ``MakeAll``/``MakeExists``/``MakeExistsOne`` and ``ext/comprehensions.go``
+    ``quantifierAll``/``quantifierExists``/``quantifierExistsOne``); ids are
+    allocated in cel-go's order.
+    """
+    if kind == "all":
+        return (v.m_literal(A.LIT_BOOL, True), v.m_call("@not_strictly_false", v.m_accu()),
+                v.m_call("_&&_", v.m_accu(), pred), v.m_accu())
+    if kind == "exists":
+        return (v.m_literal(A.LIT_BOOL, False), v.m_call("@not_strictly_false", v.m_call("!_", v.m_accu())),
+                v.m_call("_||_", v.m_accu(), pred), v.m_accu())
+    init = v.m_literal(A.LIT_INT, 0)
+    cond = v.m_literal(A.LIT_BOOL, True)
+    step = v.m_call("_?_:_", pred, v.m_call("_+_", v.m_accu(), v.m_literal(A.LIT_INT, 1)), v.m_accu())
+    return init, cond, step, v.m_call("_==_", v.m_accu(), v.m_literal(A.LIT_INT, 1))
+
+
 def _quantifier(kind: str) -> _MacroExpander:
     def expand(v: _Visitor, eid: int, target: A.Expr | None, args: list[A.Expr]) -> A.Expr | None:
         assert target is not None
         name = _iter_var(v, args[0], "argument must be a simple name")
         pred = args[1]
-        if kind == "all":
-            init = v.m_literal(A.LIT_BOOL, True)
-            cond = v.m_call("@not_strictly_false", v.m_accu())
-            step = v.m_call("_&&_", v.m_accu(), pred)
-            result = v.m_accu()
-        elif kind == "exists":
-            init = v.m_literal(A.LIT_BOOL, False)
-            cond = v.m_call("@not_strictly_false", v.m_call("!_", v.m_accu()))
-            step = v.m_call("_||_", v.m_accu(), pred)
-            result = v.m_accu()
-        else:
-            init = v.m_literal(A.LIT_INT, 0)
-            cond = v.m_literal(A.LIT_BOOL, True)
-            step = v.m_call("_?_:_", pred, v.m_call("_+_", v.m_accu(), v.m_literal(A.LIT_INT, 1)), v.m_accu())
-            result = v.m_call("_==_", v.m_accu(), v.m_literal(A.LIT_INT, 1))
+        init, cond, step, result = _quantifier_parts(v, kind, pred)
         return v.m_comprehension(target, name, "", init, cond, step, result)
 
     return expand
@@ -1252,21 +1258,7 @@ def _two_var_quantifier(kind: str) -> _MacroExpander:
         assert target is not None
         n1, n2 = _two_var_names(v, args[0], args[1])
         pred = args[2]
-        if kind == "all":
-            init = v.m_literal(A.LIT_BOOL, True)
-            cond = v.m_call("@not_strictly_false", v.m_accu())
-            step = v.m_call("_&&_", v.m_accu(), pred)
-            result = v.m_accu()
-        elif kind == "exists":
-            init = v.m_literal(A.LIT_BOOL, False)
-            cond = v.m_call("@not_strictly_false", v.m_call("!_", v.m_accu()))
-            step = v.m_call("_||_", v.m_accu(), pred)
-            result = v.m_accu()
-        else:
-            init = v.m_literal(A.LIT_INT, 0)
-            cond = v.m_literal(A.LIT_BOOL, True)
-            step = v.m_call("_?_:_", pred, v.m_call("_+_", v.m_accu(), v.m_literal(A.LIT_INT, 1)), v.m_accu())
-            result = v.m_call("_==_", v.m_accu(), v.m_literal(A.LIT_INT, 1))
+        init, cond, step, result = _quantifier_parts(v, kind, pred)
         return v.m_comprehension(target, n1, n2, init, cond, step, result)
 
     return expand

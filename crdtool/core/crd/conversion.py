@@ -220,9 +220,24 @@ def _spread_top_level(spec: dict[str, Any], versions: list[dict[str, Any]], json
         moves.append(("additionalPrinterColumns", _columns(spec["additionalPrinterColumns"], "JSONPath", json_path_key)))
     if spec.get("selectableFields") is not None:
         moves.append(("selectableFields", spec["selectableFields"]))
-    for version in versions:
+    for i, version in enumerate(versions):
         for key, value in moves:
             version[key] = value
+        if moves:
+            versions[i] = _in_field_order(version)
+
+
+#: Field order of upstream's CustomResourceDefinitionVersion (v1 and v1beta1 ``types.go``), which is the
+#: order Go's encoding/json writes: a version entry filled from top-level fields reads as the apiserver
+#: would return it (and a v1 -> v1beta1 -> v1 round trip keeps the usual key order).
+_VERSION_FIELD_ORDER = ("name", "served", "storage", "deprecated", "deprecationWarning", "schema", "subresources",
+                        "additionalPrinterColumns", "selectableFields")
+
+
+def _in_field_order(version: dict[str, Any]) -> dict[str, Any]:
+    ordered = {k: version[k] for k in _VERSION_FIELD_ORDER if k in version}
+    ordered.update((k, v) for k, v in version.items() if k not in ordered)
+    return ordered
 
 
 def _conversion_v1_to_internal(conversion: dict[str, Any]) -> dict[str, Any]:

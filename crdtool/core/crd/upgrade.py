@@ -388,13 +388,37 @@ def _spec_view_v1(spec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Field order of upstream's v1 ``CustomResourceDefinitionVersion`` (the order Go's encoding/json writes).
+_V1_VERSION_FIELDS = ("name", "served", "storage", "deprecated", "deprecationWarning", "schema", "subresources",
+                      "additionalPrinterColumns", "selectableFields")
+
+
 def _version_view_v1(version: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """A version entry with the top-level fields copied in, each placed before the first of the entry's own
+    keys that follows it in upstream's field order (so that a v1 -> v1beta1 -> v1 round trip, whose v1beta1
+    entries kept some per-version fields, gives every entry its keys back in the usual order)."""
     out = {k: (_columns_view(v, "JSONPath", "jsonPath") if k == "additionalPrinterColumns" else v) for k, v in version.items()}
     for key, value in top.items():
         name = _VERSION_KEY[key]
         out.pop(name, None)
-        out[name] = _columns_view(value, "JSONPath", "jsonPath") if key == "additionalPrinterColumns" else value
+        out = _insert_in_field_order(
+            out, name, _columns_view(value, "JSONPath", "jsonPath") if key == "additionalPrinterColumns" else value
+        )
     return out
+
+
+def _insert_in_field_order(entry: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    rank = {k: i for i, k in enumerate(_V1_VERSION_FIELDS)}
+    keys = list(entry)
+    at = len(keys)
+    for i, k in enumerate(keys):
+        if k in rank and rank[k] > rank[name]:
+            at = i
+            break
+    keys.insert(at, name)
+    merged = dict(entry)
+    merged[name] = value
+    return {k: merged[k] for k in keys}
 
 
 def _conversion_view_v1(conversion: dict[str, Any]) -> dict[str, Any]:

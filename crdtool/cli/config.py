@@ -1,0 +1,177 @@
+"""The configuration file: defaults for command-line options, ``[tool.crdtool]`` or ``.crdtool.yaml``.
+
+Found by walking up from the current directory: in each directory a
+``.crdtool.yaml`` (or ``.crdtool.yml``) wins, else a ``pyproject.toml`` with a
+``[tool.crdtool]`` table; the walk stops after the directory that holds
+``.git`` (the repository root) or at the filesystem root. ``--config FILE``
+names the file instead. Keys (TOML and YAML alike)::
+
+    exclude = ["charts/*/templates/"]   # --exclude, repeatable
+    skip-kind = ["ConfigMap"]           # --skip-kind, repeatable
+    crd = ["deploy/crds/"]              # --crd (relative to the file's directory)
+    output = "text"                     # --output
+    quiet = true                        # --quiet
+    exit-zero = false                   # --exit-zero
+
+    [tool.crdtool.validate]             # per command: overrides the keys above
+    quiet = false
+
+Options given on the command line win; a list given there replaces the
+file's list. An unknown key or a value of the wrong type is a usage error
+(exit 2) naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema")
+_LIST_KEYS = ("exclude", "skip-kind", "crd")
+_BOOL_KEYS = ("quiet", "exit-zero")
+_STR_KEYS = ("output",)
+KEYS = _LIST_KEYS + _BOOL_KEYS + _STR_KEYS
+YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used: one line naming the file (and key)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings that apply to one command.
+
+    Attributes:
+        path: the file they came from, or None when there is none.
+        values: option name (``exclude``, ``skip-kind``, ``crd``, ``output``,
+            ``quiet``, ``exit-zero``) -> value; list keys hold lists of strings,
+            ``crd`` entries already resolved against the file's directory.
+    """
+
+    path: str | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+
+def find_config(start: str | None = None) -> str | None:
+    """The configuration file that applies in ``start`` (default: the current directory), or None."""
+    directory = os.path.abspath(start or os.getcwd())
+    while True:
+        for name in YAML_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                return candidate
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject) and _pyproject_has_table(pyproject):
+            return pyproject
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+            return None
+        directory = parent
+
+
+def _pyproject_has_table(path: str) -> bool:
+    try:
+        return "crdtool" in _read_toml(path).get("tool", {})
+    except ConfigError:
+        return True  # a broken file that may hold the table: load_config reports it
+
+
+def _read_toml(path: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _read_yaml(path: str) -> dict[str, Any]:
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid YAML: {' '.join(str(exc).split())}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: must be a mapping of option names to values")
+    return data
+
+
+def load_config(command: str, explicit: str | None = None, start: str | None = None) -> Config:
+    """The settings for ``command`` from ``explicit`` (``--config``) or the file :func:`find_config` finds.
+
+    Raises :class:`ConfigError` for an unreadable file, an unknown key or a
+    value of the wrong type.
+    """
+    path = explicit if explicit else find_config(start)
+    if path is None:
+        return Config()
+    if explicit and not os.path.isfile(explicit):
+        raise ConfigError(f"{explicit}: no such file")
+    if os.path.basename(path) == "pyproject.toml" or path.endswith(".toml"):
+        table = _read_toml(path).get("tool", {}).get("crdtool", {})
+        where = "[tool.crdtool]"
+    else:
+        table = _read_yaml(path)
+        where = ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where or 'the file'} must be a table of option names to values")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in COMMANDS:
+            continue
+        values[key] = _checked(path, where, key, value)
+    section = table.get(command)
+    if section is not None:
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: {_name(where, command)} must be a table of option names to values")
+        for key, value in section.items():
+            values[key] = _checked(path, _name(where, command), key, value)
+    base = os.path.dirname(os.path.abspath(path))
+    if "crd" in values:
+        values["crd"] = [p if p == "-" or os.path.isabs(p) else os.path.relpath(os.path.join(base, p)) for p in values["crd"]]
+    return Config(path, values)
+
+
+def _name(where: str, key: str) -> str:
+    return f"{where[:-1]}.{key}]" if where else key
+
+
+def _checked(path: str, where: str, key: Any, value: Any) -> Any:
+    label = f"{path}: {where + ' ' if where else ''}{key}"
+    if key not in KEYS:
+        known = ", ".join(KEYS + COMMANDS)
+        raise ConfigError(f"{path}: {where + ': ' if where else ''}unknown key {key!r} (known: {known})")
+    if key in _LIST_KEYS:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{label}: must be a list of strings")
+        return list(value)
+    if key in _BOOL_KEYS:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{label}: must be true or false")
+        return value
+    if not isinstance(value, str):
+        raise ConfigError(f"{label}: must be a string")
+    return value
+
+
+def pick(cli_value: Any, config: Config, key: str, default: Any) -> Any:
+    """The option's value: the command line's when given (not None), else the file's, else ``default``."""
+    if cli_value is not None and cli_value != []:
+        return cli_value
+    return config.get(key, default)

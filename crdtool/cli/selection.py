@@ -1,0 +1,129 @@
+"""Which input files a command reads: paths and stdin, ``--exclude`` globs, "no input found", Helm templates.
+
+Wraps :mod:`crdtool.cli.inputs` (which expands paths and loads documents) with
+what users of CI linters expect:
+
+* ``--exclude GLOB`` (repeatable) drops files, like a ``.gitignore`` line: the
+  glob is matched (``fnmatch``, where ``*`` also matches ``/``) against the
+  path as found, against every trailing part of it and against every
+  directory on it, so ``templates/``, ``templates`` and ``charts/*/templates``
+  all exclude ``charts/web/templates/cm.yaml``;
+* finding no input file at all (an empty directory, a directory without
+  ``*.yaml``/``*.yml``/``*.json``) is an input error (exit 2), not a
+  successful run over zero documents; files that were all excluded are not;
+* a document that fails to parse because it is a Helm template (a
+  ``{{ ... }}`` line) gets a message saying so, pointing at that line, instead
+  of the YAML or JSON parser's.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from crdtool.cli.inputs import Document, InputError, expand_path, load_inputs
+
+HELM_MESSAGE = "this looks like a Helm template; render it first (helm template) or exclude templates/"
+_TEMPLATE_RE = re.compile(r"\{\{.*\}\}")
+
+
+def is_excluded(path: str, patterns: Iterable[str]) -> bool:
+    """Whether ``path`` matches one of the ``--exclude`` globs (see the module docstring)."""
+    parts = [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")]
+    for pattern in patterns:
+        glob = pattern.strip().rstrip("/")
+        if not glob:
+            continue
+        if glob.startswith("./"):
+            glob = glob[2:]
+        for start in range(len(parts)):
+            for end in range(start + 1, len(parts) + 1):
+                if fnmatch.fnmatchcase("/".join(parts[start:end]), glob):
+                    return True
+    return False
+
+
+@dataclass
+class Selection:
+    """How many files the paths stood for: ``found`` in all, ``excluded`` of them, ``stdin`` read or not."""
+
+    found: int = 0
+    excluded: int = 0
+    stdin: bool = False
+    errors: int = 0
+
+    @property
+    def nothing_found(self) -> bool:
+        """No file, no stdin and no path error: a mistyped glob or an empty directory."""
+        return not self.found and not self.stdin and not self.errors
+
+    @property
+    def all_excluded(self) -> bool:
+        return bool(self.found) and self.excluded == self.found and not self.stdin
+
+
+def select_files(paths: list[str], exclude: Iterable[str], selection: Selection) -> Iterator[str | InputError]:
+    """The files (and ``-``) of ``paths`` minus the excluded ones, path errors as :class:`InputError`."""
+    patterns = list(exclude)
+    for arg in paths:
+        if arg == "-":
+            selection.stdin = True
+            yield arg
+            continue
+        for item in expand_path(arg):
+            if isinstance(item, InputError):
+                selection.errors += 1
+                yield item
+                continue
+            selection.found += 1
+            if patterns and is_excluded(item, patterns):
+                selection.excluded += 1
+                continue
+            yield item
+
+
+def load_selected(
+    paths: list[str], exclude: Iterable[str], selection: Selection, stdin: BinaryIO | None = None
+) -> Iterator[Document | InputError]:
+    """Every document of the selected files, in order, with Helm templates explained (see :func:`helm_hint`)."""
+    for item in select_files(paths, exclude, selection):
+        if isinstance(item, InputError):
+            yield item
+            continue
+        for loaded in load_inputs([item], stdin=stdin):
+            yield helm_hint(loaded) if isinstance(loaded, InputError) else loaded
+
+
+def no_input_message(paths: list[str]) -> str:
+    """The one-line message for :attr:`Selection.nothing_found`."""
+    return f"no input files found in {', '.join(paths)} (directories are searched for *.yaml, *.yml and *.json)"
+
+
+def helm_hint(err: InputError, text: str | None = None) -> InputError:
+    """``err`` re-worded when its document is a Helm template, else ``err`` itself.
+
+    A parse error on a line holding ``{{ ... }}`` (or in a file whose earlier
+    lines hold one) is reported at that template line with
+    :data:`HELM_MESSAGE`. ``text`` is the file's content (read from ``err.file``
+    when None; stdin cannot be re-read and is left as it is).
+    """
+    if err.line <= 0:
+        return err
+    if text is None:
+        try:
+            with open(err.file, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return err
+    lines = text.splitlines()
+    candidates = [err.line] if err.line <= len(lines) else []
+    candidates += range(1, min(err.line, len(lines)) + 1)
+    for number in candidates:
+        match = _TEMPLATE_RE.search(lines[number - 1])
+        if match:
+            return InputError(err.file, number, match.start() + 1, HELM_MESSAGE, err.index)
+    return err
