@@ -208,3 +208,45 @@ def formats_crd(*formats: str) -> dict[str, Any]:
 )
 def test_warnings_on_update_upstream(old: tuple[str, ...], new: tuple[str, ...], expected: list[str]) -> None:
     assert sorted(warnings_on_update(formats_crd(*new), formats_crd(*old))) == expected
+
+
+# --- property: an update that changes nothing is accepted --------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from crdtool import check_crd_manifest  # noqa: E402
+
+_leaf = st.fixed_dictionaries(
+    {"type": st.sampled_from(["string", "integer", "boolean"])},
+    optional={"maxLength": st.integers(0, 9), "minimum": st.integers(-5, 5), "enum": st.lists(st.sampled_from(["a", "b", 1]), min_size=1, max_size=2),
+              "default": st.sampled_from(["a", 1, True]), "nullable": st.booleans(), "format": st.sampled_from(["date-time", "x-unknown"]),
+              "x-kubernetes-validations": st.just([{"rule": "self == self"}])},
+)
+_schemas = st.recursive(
+    _leaf,
+    lambda c: st.one_of(
+        st.fixed_dictionaries({"type": st.just("object"), "properties": st.dictionaries(st.sampled_from(list("abc")), c, max_size=3)},
+                              optional={"required": st.lists(st.sampled_from(list("abc")), max_size=2, unique=True),
+                                        "x-kubernetes-preserve-unknown-fields": st.booleans()}),
+        st.fixed_dictionaries({"type": st.just("array"), "items": c}, optional={"maxItems": st.integers(0, 4)}),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_schemas, st.booleans())
+def test_an_update_that_changes_nothing_is_accepted(spec_schema: dict[str, Any], two_versions: bool) -> None:
+    doc = copy.deepcopy(SAMPLE)
+    version = doc["spec"]["versions"][0]
+    version["schema"]["openAPIV3Schema"]["properties"]["spec"] = spec_schema
+    if two_versions:
+        doc["spec"]["versions"].append({**copy.deepcopy(version), "name": "v2", "storage": False})
+    if check_crd_manifest(doc).valid:  # what the cluster could hold
+        verdict = check_crd_update(doc, copy.deepcopy(doc))
+        assert verdict.accepted, [str(f.error) for f in verdict.findings]
+    # an invalid CRD is no more invalid as an update of itself: the update relaxes, never tightens
+    create = {(f.error.type, f.error.field) for f in check_crd_manifest(doc).findings}
+    update = {(f.error.type, f.error.field) for f in check_crd_update(doc, copy.deepcopy(doc)).findings}
+    assert update <= create
