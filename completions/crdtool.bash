@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default fuzz-roundtrip review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -26,6 +26,21 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    diff)
+        case "$prev" in
+        --base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --stored-versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --fail-on) COMPREPLY=($(compgen -W "error breaking warning info" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -5,6 +5,7 @@ _crdtool() {
     commands=(
         'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
+        'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
         'schema:Export each CRD version'\''s structural schema as JSON Schema (draft 2020-12), for editors and other validators.'
@@ -32,6 +33,17 @@ _crdtool() {
             '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
             '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
             '(--only-custom-resources)'--only-custom-resources'[Leave out documents that are not custom resources of the given CRDs.]' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    diff)
+        _arguments -s \
+            '(--base)'--base'[Compare each PATH with its version at this git ref (git show REF\:PATH), e.g. origin/main.]:file:_files' \
+            '(--objects)'--objects'[Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).]:file:_files' \
+            '(--stored-versions)'--stored-versions'[The cluster'\''s status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1).]:file:_files' \
+            '(--fail-on)'--fail-on'[Exit 1 when something this severe or worse is found (error > breaking > warning > info).]:value:(error breaking warning info)' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--field-validation)'--field-validation'[Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.]:value:(Strict Warn Ignore)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -7,11 +7,16 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`default_crd` — the ``SetDefaults`` of a manifest's apiVersion.
 - :func:`validate_crd` — upstream ``ValidateCustomResourceDefinition`` of a CRD object as given (status included).
 - :func:`check_crd_manifest` — what ``crdtool validate`` runs: decode, default, validate, map paths.
+- :func:`validate_crd_update` — upstream ``ValidateCustomResourceDefinitionUpdate`` of two CRD objects as given;
+  :func:`check_crd_update` — the update of a cluster's CRD from one manifest to another (``crdtool diff``).
 - :func:`compare_versions`, :func:`sort_versions` — Kubernetes version priority.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
 - :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
   (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
 - :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+- :func:`compare_crds` — what changes for clients and stored objects between two CRDs (:class:`Change` records).
+- :func:`validate_object_update`, :func:`apply_update` — the apiserver's update path for a custom resource,
+  with validation ratcheting.
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).
@@ -33,6 +38,11 @@ _EXPORTS = {
     "Finding": "crdtool.core.crd.manifest",
     "check_crd_manifest": "crdtool.core.crd.manifest",
     "validate_crd": "crdtool.core.crd.manifest",
+    "UpdateVerdict": "crdtool.core.crd.update",
+    "check_crd_update": "crdtool.core.crd.update",
+    "validate_crd_update": "crdtool.core.crd.update",
+    "Change": "crdtool.core.crd.compare",
+    "compare_crds": "crdtool.core.crd.compare",
     "default_crd": "crdtool.core.crd.defaults",
     "convert_crd": "crdtool.core.crd.upgrade",
     "upgrade_crd": "crdtool.core.crd.upgrade",
@@ -51,6 +61,9 @@ _EXPORTS = {
     "prune": "crdtool.core.customresource",
     "prune_non_nullable_nulls": "crdtool.core.customresource",
     "validate_object": "crdtool.core.customresource",
+    "UpdateResult": "crdtool.core.customresource_update",
+    "apply_update": "crdtool.core.customresource_update",
+    "validate_object_update": "crdtool.core.customresource_update",
     "ConversionError": "crdtool.core.conversion_review",
     "convert_from_response": "crdtool.core.conversion_review",
     "converted_objects_from_response": "crdtool.core.conversion_review",
@@ -86,6 +99,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from crdtool.core.crd.defaults import default_crd
     from crdtool.core.crd.manifest import CrdVerdict, Finding, check_crd_manifest, validate_crd
+    from crdtool.core.crd.compare import Change, compare_crds
+    from crdtool.core.crd.update import UpdateVerdict, check_crd_update, validate_crd_update
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
     from crdtool.core.customresource import (
         CreateResult,
@@ -98,5 +113,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         prune_non_nullable_nulls,
         validate_object,
     )
+    from crdtool.core.customresource_update import UpdateResult, apply_update, validate_object_update
     from crdtool.core.errors import ErrorType, FieldError, Path
     from crdtool.core.versions import compare_versions, sort_versions

@@ -24,13 +24,14 @@ RUN_TIMEOUT = 120
 
 def test_hooks_are_declared_as_the_readme_says() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert set(hooks) == {"crdtool-validate", "crdtool-upgrade-check"}
+    assert set(hooks) == {"crdtool-validate", "crdtool-upgrade-check", "crdtool-diff"}
+    assert hooks["crdtool-diff"]["entry"] == "crdtool diff --base HEAD"
     assert hooks["crdtool-validate"]["entry"] == "crdtool validate"
     assert hooks["crdtool-upgrade-check"]["entry"] == "crdtool upgrade-manifest --to v1 --check"
     assert all(h["language"] == "python" and h["types_or"] == ["yaml", "json"] for h in hooks.values())
     assert hooks["crdtool-validate"]["require_serial"] is True  # CRs and their CRDs in one process
     readme = (ROOT / "README.md").read_text()
-    assert "id: crdtool-validate" in readme and "id: crdtool-upgrade-check" in readme
+    assert "id: crdtool-validate" in readme and "id: crdtool-upgrade-check" in readme and "id: crdtool-diff" in readme
 
 
 def _git(*args: str, cwd: Path) -> None:
@@ -87,3 +88,5 @@ def test_pre_commit_try_repo_runs_both_hooks(manifests: Path, tmp_path: Path) ->
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert any(ln.startswith("crdtool validate.") and ln.endswith("Passed") for ln in lines)
     assert any(ln.startswith("crdtool upgrade-manifest --check.") and ln.endswith("Passed") for ln in lines)
+    # diff: no commit yet, so every CRD is new (info only)
+    assert any(ln.startswith("crdtool diff --base HEAD.") and ln.endswith("Passed") for ln in lines)

@@ -205,6 +205,52 @@ def validate(
     )
 
 
+class Severity(str, enum.Enum):
+    error = "error"
+    breaking = "breaking"
+    warning = "warning"
+    info = "info"
+
+
+@app.command("diff", cls=_Command, epilog=EXIT_CODES)
+@handled
+def diff(
+    paths: list[str] = typer.Argument(
+        ..., metavar="PATH...", show_default=False,
+        help="OLD and NEW CRD manifests; with --base, the files (or directories) to compare with their version at REF.",
+    ),
+    base: Optional[str] = typer.Option(
+        None, "--base", help="Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main."
+    ),
+    objects: Optional[list[str]] = typer.Option(
+        None, "--objects", metavar="PATH",
+        help="Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).",
+    ),
+    stored_versions: Optional[str] = typer.Option(
+        None, "--stored-versions", help="The cluster's status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1)."
+    ),
+    fail_on: Severity = typer.Option(
+        Severity.breaking, "--fail-on", help="Exit 1 when something this severe or worse is found (error > breaking > warning > info)."
+    ),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    field_validation: FieldValidation = typer.Option(
+        FieldValidation.Strict, "--field-validation", case_sensitive=False,
+        help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
+    ),
+) -> int:
+    """Check a CRD update as kube-apiserver would: is it accepted, what breaks for clients, which stored objects stop validating.
+
+    Exit 0 when nothing at or above --fail-on is found, 1 when something is, 2 on usage or input errors.
+    """
+    from crdtool.cli import diff as diff_cmd
+    from crdtool.cli.reporters import choose_output
+
+    return diff_cmd.run(
+        paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value,
+        output=choose_output(output.value if output is not None else None), field_validation=field_validation.value,
+    )
+
+
 @app.command("sort-versions", cls=_Command, epilog=EXIT_CODES)
 @handled
 def sort_versions(

@@ -1,7 +1,8 @@
-"""Validation of ``metadata`` (ObjectMeta) on create, as k8s.io/apimachinery does it.
+"""Validation of ``metadata`` (ObjectMeta) on create and update, as k8s.io/apimachinery does it.
 
 Mirrors ``staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go``
-(``ValidateObjectMeta``, ``ValidateObjectMetaAccessor``,
+(``ValidateObjectMeta``, ``ValidateObjectMetaAccessor``, ``ValidateObjectMetaUpdate``,
+``ValidateObjectMetaAccessorUpdate``, ``ValidateImmutableField``, ``ValidateNoNewFinalizers``,
 ``validateObjectMetaAccessorWithOptsCommon``, ``ValidateAnnotations``,
 ``ValidateAnnotationsSize``, ``ValidateOwnerReferences``,
 ``ValidateFinalizers``, ``ValidateFinalizerName``) and
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from crdtool.core.errors import FieldError, Path, forbidden, invalid, required, too_long
+from crdtool.core.errors import FieldError, Path, forbidden, go_quote, invalid, required, too_long
 from crdtool.core.validation_util import (
     byte_len,
     go_to_lower,
@@ -100,6 +101,69 @@ def _validate_common(meta: Mapping[str, Any], requires_namespace: bool, path: Pa
     errs.extend(validate_owner_references(_list(meta.get("ownerReferences")), path.child("ownerReferences")))
     errs.extend(validate_finalizers(_list(meta.get("finalizers")), path.child("finalizers")))
     errs.extend(validate_managed_fields(_list(meta.get("managedFields")), path.child("managedFields")))
+    return errs
+
+
+#: Upstream ``FieldImmutableErrorMsg``.
+FIELD_IMMUTABLE_ERROR_MSG = "field is immutable"
+
+
+def validate_immutable_field(new: Any, old: Any, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateImmutableField``: Invalid (with the new value) unless ``new`` equals ``old``.
+
+    Equality is ``apiequality.Semantic.DeepEqual`` on decoded JSON (absent and
+    zero values are passed in as the same Python value by the callers).
+    """
+    if new != old or type(new) is not type(old):
+        return [invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
+    return []
+
+
+def validate_no_new_finalizers(new: Sequence[Any], old: Sequence[Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateNoNewFinalizers``: an object being deleted gets no new finalizers."""
+    extra = sorted({_str(f) for f in new} - {_str(f) for f in old})
+    if not extra:
+        return []
+    listed = ", ".join(go_quote(f) for f in extra)
+    return [forbidden(path, f"no new finalizers can be added if the object is being deleted, found new finalizers []string{{{listed}}}")]
+
+
+def validate_object_meta_update(new: Mapping[str, Any] | None, old: Mapping[str, Any] | None, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateObjectMetaUpdate`` / ``ValidateObjectMetaAccessorUpdate``.
+
+    In: the new and old ``metadata`` dicts (None is an empty ObjectMeta).
+    Out, in upstream order: no new finalizers on an object being deleted,
+    ``resourceVersion`` required (``must be specified for an update``),
+    ``generation`` not decremented, ``name``, ``namespace``, ``uid``,
+    ``creationTimestamp``, ``deletionTimestamp`` and
+    ``deletionGracePeriodSeconds`` immutable, then labels, annotations, owner
+    references and managed fields as on create. Never raises.
+    """
+    new = new or {}
+    old = old or {}
+    errs: list[FieldError] = []
+    if old.get("deletionTimestamp"):
+        errs.extend(validate_no_new_finalizers(_list(new.get("finalizers")), _list(old.get("finalizers")), path.child("finalizers")))
+    resource_version = _str(new.get("resourceVersion"))
+    if not resource_version:
+        errs.append(invalid(path.child("resourceVersion"), resource_version, "must be specified for an update"))
+    generation = _int(new.get("generation"))
+    if generation < _int(old.get("generation")):
+        errs.append(invalid(path.child("generation"), generation, "must not be decremented"))
+    for key in ("name", "namespace", "uid", "creationTimestamp"):
+        errs.extend(validate_immutable_field(_str(new.get(key)), _str(old.get(key)), path.child(key)))
+    errs.extend(
+        validate_immutable_field(new.get("deletionTimestamp") or None, old.get("deletionTimestamp") or None, path.child("deletionTimestamp"))
+    )
+    errs.extend(
+        validate_immutable_field(
+            new.get("deletionGracePeriodSeconds"), old.get("deletionGracePeriodSeconds"), path.child("deletionGracePeriodSeconds")
+        )
+    )
+    errs.extend(validate_labels(_map(new.get("labels")), path.child("labels")))
+    errs.extend(validate_annotations(_map(new.get("annotations")), path.child("annotations")))
+    errs.extend(validate_owner_references(_list(new.get("ownerReferences")), path.child("ownerReferences")))
+    errs.extend(validate_managed_fields(_list(new.get("managedFields")), path.child("managedFields")))
     return errs
 
 
@@ -266,6 +330,10 @@ def validate_managed_fields(entries: Sequence[Any], path: Path) -> list[FieldErr
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _map(value: Any) -> Mapping[str, Any]:

@@ -74,3 +74,137 @@ def validate_webhook_service(fld_path: Path, namespace: str, name: str, path: st
         for failure in is_dns1123_subdomain(step):
             errs.append(invalid(fld_path.child("path"), path, f"segment[{i}]: {failure}"))
     return errs
+
+
+def validate_ca_bundle(fld_path: Path, ca_bundle: str) -> list[FieldError]:
+    """Upstream ``webhook.ValidateCABundle``: the bundle must give client-go at least one CA certificate.
+
+    In: the bundle as the internal CRD dict holds it (``[]byte`` as base64
+    text). Out: one Invalid error, the bad value being that base64 text (as
+    ``json.Marshal`` writes a ``[]byte``), with client-go's words:
+    ``unable to load root certificates: `` + ``unable to parse bytes as PEM
+    block`` (no PEM block), ``no valid certificate authority data seen`` (no
+    ``CERTIFICATE`` block without headers) or ``failed to parse certificate:
+    x509: malformed certificate`` (a certificate Go cannot parse: Go's own
+    x509 reason is more precise; ``cryptography`` decides here).
+
+    Mirrors ``k8s.io/apiserver/pkg/util/webhook/validation.go``
+    ``ValidateCABundle`` -> client-go ``transport.TLSConfigFor`` ->
+    ``rootCertPool`` / ``x509.CertPool.AppendCertsFromPEM`` /
+    ``createErrorParsingCAData``.
+    """
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(ca_bundle, validate=False)
+    except (binascii.Error, ValueError):
+        data = ca_bundle.encode("utf-8", "surrogateescape")
+    problem = _ca_data_error(data)
+    if problem is None:
+        return []
+    return [invalid(fld_path, ca_bundle, "unable to load root certificates: " + problem)]
+
+
+def _ca_data_error(data: bytes) -> str | None:
+    """None when ``AppendCertsFromPEM`` accepts ``data``, else ``createErrorParsingCAData``'s text."""
+    blocks: list[tuple[str, dict[str, str], bytes]] = []
+    rest = data
+    while rest:
+        block, rest = _pem_decode(rest)
+        if block is None:
+            break
+        blocks.append(block)
+    if any(t == "CERTIFICATE" and not h and _parses_as_certificate(b) for t, h, b in blocks):
+        return None
+    # createErrorParsingCAData walks the blocks again to say why.
+    rest = data
+    while rest:
+        block, rest = _pem_decode(rest)
+        if block is None:
+            return "unable to parse bytes as PEM block"
+        block_type, headers, der = block
+        if block_type != "CERTIFICATE" or headers:
+            continue
+        if not _parses_as_certificate(der):
+            return "failed to parse certificate: x509: malformed certificate"
+    return "no valid certificate authority data seen"
+
+
+def _parses_as_certificate(der: bytes) -> bool:
+    from cryptography import x509
+
+    try:
+        x509.load_der_x509_certificate(der)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+_PEM_START = b"\n-----BEGIN "
+_PEM_END = b"\n-----END "
+_PEM_END_OF_LINE = b"-----"
+
+
+def _get_line(data: bytes) -> tuple[bytes, bytes]:
+    """Go ``encoding/pem`` ``getLine``: the first line without trailing spaces, tabs and CRs; the rest."""
+    i = data.find(b"\n")
+    if i < 0:
+        line, rest = data, b""
+    else:
+        line, rest = data[:i], data[i + 1 :]
+    return line.rstrip(b" \t\r"), rest
+
+
+def _pem_decode(data: bytes) -> tuple[tuple[str, dict[str, str], bytes] | None, bytes]:
+    """Go ``encoding/pem.Decode``: ``((type, headers, bytes), rest)`` or ``(None, data)``."""
+    import base64
+    import binascii
+
+    rest = data
+    while True:
+        if rest.startswith(_PEM_START[1:]):
+            rest = rest[len(_PEM_START) - 1 :]
+        else:
+            i = rest.find(_PEM_START)
+            if i < 0:
+                return None, data
+            rest = rest[i + len(_PEM_START) :]
+        type_line, rest = _get_line(rest)
+        if not type_line.endswith(_PEM_END_OF_LINE):
+            continue
+        type_line = type_line[: -len(_PEM_END_OF_LINE)]
+        headers: dict[str, str] = {}
+        while True:
+            if not rest:
+                return None, data
+            line, nxt = _get_line(rest)
+            key, sep, val = line.partition(b":")
+            if not sep:
+                break
+            headers[key.strip().decode("utf-8", "replace")] = val.strip().decode("utf-8", "replace")
+            rest = nxt
+        if not headers and rest.startswith(_PEM_END[1:]):
+            end_index, end_trailer_index = 0, len(_PEM_END) - 1
+        else:
+            end_index = rest.find(_PEM_END)
+            end_trailer_index = end_index + len(_PEM_END)
+        if end_index < 0:
+            continue
+        end_trailer = rest[end_trailer_index:]
+        trailer_len = len(type_line) + len(_PEM_END_OF_LINE)
+        if len(end_trailer) < trailer_len:
+            continue
+        rest_of_end_line = end_trailer[trailer_len:]
+        end_trailer = end_trailer[:trailer_len]
+        if not end_trailer.startswith(type_line) or not end_trailer.endswith(_PEM_END_OF_LINE):
+            continue
+        if _get_line(rest_of_end_line)[0]:
+            continue
+        body = bytes(c for c in rest[:end_index] if c not in b" \t\r\n")
+        try:
+            der = base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        _, rest = _get_line(rest[end_index + len(_PEM_END) - 1 :])
+        return (type_line.decode("utf-8", "replace"), headers, der), rest

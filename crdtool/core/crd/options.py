@@ -1,8 +1,10 @@
-"""Validation options for a CRD create, as upstream's ``validationOptions``.
+"""Validation options for a CRD create or update, as upstream's ``validationOptions``.
 
 Mirrors the ``validationOptions`` struct in apiextensions-apiserver
 ``pkg/apis/apiextensions/validation/validation.go`` and the values
 ``ValidateCustomResourceDefinition`` sets for a CREATE (every requirement on).
+The options of an UPDATE are derived from the old object in
+:func:`crdtool.core.crd.update.update_options`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,13 @@ class ValidationOptions:
     cel_env_set: EnvSet | None = None
     #: ``preexistingExpressions``: every rule and messageExpression of the CRD before an update.
     preexisting_expressions: frozenset[str] = frozenset()
+    #: ``versionsWithUnchangedSchemas``: on update, the versions whose schema equals the old CRD's.
+    versions_with_unchanged_schemas: frozenset[str] = frozenset()
+    #: ``suppressPerExpressionCost``: set per version from ``versions_with_unchanged_schemas``.
+    suppress_per_expression_cost: bool = False
+    #: ``allowTooManySelectableFields``: version names ("" for the top level) whose unchanged
+    #: selectable fields may exceed ``MaxSelectableFields`` (update only).
+    allow_too_many_selectable_fields: frozenset[str] = frozenset()
 
 
 CREATE_OPTIONS = ValidationOptions()

@@ -516,6 +516,7 @@ def _cel_checks(f: _Frame, rules: list[Mapping[str, Any]], opts: ValidationOptio
     return validate_rules(
         f.cel, rules, base, f.ssv.uncorrelatable_old_self_path,
         env_set=opts.cel_env_set, preexisting=opts.preexisting_expressions,
+        suppress_per_expression_cost=opts.suppress_per_expression_cost,
     )
 
 

@@ -65,7 +65,7 @@ from crdtool.core.validation_util import (
     name_is_dns_subdomain,
     validate_path_segment,
 )
-from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
+from crdtool.core.webhook import validate_ca_bundle, validate_webhook_service, validate_webhook_url
 
 Obj = Mapping[str, Any]
 
@@ -422,7 +422,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         validate_custom_resource_definition_validation(
             _map_or_none(spec.get("validation")),
             _has_any_status_enabled(spec, versions),
-            opts,
+            suppress_expression_cost_for_unchanged_schema(opts, spec_version),
             fld_path.child("validation"),
         )
     )
@@ -442,7 +442,9 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
             )
             if structural_err is not None:
                 errs.append(structural_err)
-            errs.extend(validate_custom_resource_selectable_fields(selectable_fields, schema, fld_path.child("selectableFields")))
+            errs.extend(
+                validate_custom_resource_selectable_fields(selectable_fields, schema, fld_path.child("selectableFields"), opts, "")
+            )
 
     conversion = spec.get("conversion")
     if isinstance(conversion, dict) and _str(conversion.get("strategy")) != "None" and preserve_unknown is not False:
@@ -543,6 +545,13 @@ def _has_identical_per_version(versions: Sequence[Obj], key: str, go_type: str) 
     return True
 
 
+def suppress_expression_cost_for_unchanged_schema(opts: ValidationOptions, version: str) -> ValidationOptions:
+    """Upstream ``suppressExpressionCostForUnchangedSchema``: no per-expression cost limit for an unchanged schema."""
+    if version in opts.versions_with_unchanged_schemas and not opts.suppress_per_expression_cost:
+        return dataclasses.replace(opts, suppress_per_expression_cost=True)
+    return opts
+
+
 def spec_has_defaults(spec: Obj) -> bool:
     """Upstream ``specHasDefaults``: any schema node with a ``default``."""
     return has_schema_with(spec, lambda s: schema_has(s, lambda n: n.get("default") is not None))
@@ -595,6 +604,7 @@ def validate_custom_resource_definition_version(
     warning = warning if isinstance(warning, str) else None
     for msg in validate_deprecation_warning(version.get("deprecated") is True, warning):
         errs.append(invalid(fld_path.child("deprecationWarning"), warning, msg))
+    opts = suppress_expression_cost_for_unchanged_schema(opts, _str(version.get("name")))
     errs.extend(
         validate_custom_resource_definition_validation(
             _map_or_none(version.get("schema")), status_enabled, opts, fld_path.child("schema")
@@ -623,7 +633,11 @@ def validate_custom_resource_definition_version(
             )
             if structural_err is not None:
                 errs.append(structural_err)
-            errs.extend(validate_custom_resource_selectable_fields(selectable_fields, schema, fld_path.child("selectableFields")))
+            errs.extend(
+                validate_custom_resource_selectable_fields(
+                    selectable_fields, schema, fld_path.child("selectableFields"), opts, _str(version.get("name"))
+                )
+            )
     return errs
 
 
@@ -696,8 +710,9 @@ def validate_custom_resource_conversion(
 ) -> list[FieldError]:
     """Upstream ``validateCustomResourceConversion``.
 
-    ``caBundle`` is never checked: ``ValidateCABundle`` only runs when
-    ``opts.allow_invalid_ca_bundle`` is false, which a CREATE never sets.
+    ``caBundle`` is checked (``ValidateCABundle``) only when
+    ``opts.allow_invalid_ca_bundle`` is false, which a CREATE never sets and an
+    update of an established CRD with a valid bundle does.
     """
     if conversion is None:
         return []
@@ -735,6 +750,9 @@ def validate_custom_resource_conversion(
                         port if isinstance(port, int) else 0,
                     )
                 )
+            ca_bundle = _str(config.get("caBundle"))
+            if ca_bundle and not opts.allow_invalid_ca_bundle:
+                errs.extend(validate_ca_bundle(config_path.child("caBundle"), ca_bundle))
         errs.extend(
             validate_conversion_review_versions(review_versions, require_recognized_version, fld_path.child("conversionReviewVersions"))
         )
@@ -934,12 +952,17 @@ def get_api_approval_state(annotations: Obj) -> tuple[str, str]:
     )
 
 
-def validate_api_approval(crd: Obj) -> list[FieldError]:
-    """Upstream ``validateAPIApproval`` for a create (no old object)."""
+def validate_api_approval(crd: Obj, old: Obj | None = None) -> list[FieldError]:
+    """Upstream ``validateAPIApproval``: ``old`` is the CRD before an update (None on create).
+
+    An update that leaves the approval state as it was never fails here.
+    """
     if not is_protected_community_group(_str(_map(crd.get("spec")).get("group"))):
         return []
     annotations = _map(_map(crd.get("metadata")).get("annotations"))
     state, reason = get_api_approval_state(annotations)
+    if old is not None and get_api_approval_state(_map(_map(old.get("metadata")).get("annotations")))[0] == state:
+        return []
     path = Path("metadata", "annotations").key(KUBE_API_APPROVED_ANNOTATION)
     if state == "Missing":
         return [required(path, reason)]
@@ -948,8 +971,10 @@ def validate_api_approval(crd: Obj) -> list[FieldError]:
     return []
 
 
-def validate_preserve_unknown_fields(crd: Obj) -> list[FieldError]:
-    """Upstream ``validatePreserveUnknownFields`` for a create: ``true`` is rejected."""
+def validate_preserve_unknown_fields(crd: Obj, old: Obj | None = None) -> list[FieldError]:
+    """Upstream ``validatePreserveUnknownFields``: ``true`` is rejected unless ``old`` (the CRD before an update) had it."""
+    if old is not None and _map(old.get("spec")).get("preserveUnknownFields") is True:
+        return []  # no-op for compatibility with existing data
     if _map(crd.get("spec")).get("preserveUnknownFields") is True:
         return [
             invalid(
@@ -976,12 +1001,21 @@ def _new_structural_or_error(schema: Any, err_path: Path) -> tuple[Any, FieldErr
         return None, invalid(err_path, "", str(exc))
 
 
-def validate_custom_resource_selectable_fields(selectable_fields: Sequence[Any], schema: Any, fld_path: Path) -> list[FieldError]:
+def validate_custom_resource_selectable_fields(
+    selectable_fields: Sequence[Any],
+    schema: Any,
+    fld_path: Path,
+    opts: ValidationOptions = CREATE_OPTIONS,
+    version: str = "",
+) -> list[FieldError]:
     """Upstream ``ValidateCustomResourceSelectableFields``.
 
     ``schema`` is the :func:`new_structural` result, or None when it failed
     (upstream then dereferences nil and the request fails with a 500; that is
-    reported as an InternalError at the field path).
+    reported as an InternalError at the field path). ``version`` is the
+    version's name ("" for the top level): more than ``MaxSelectableFields``
+    are allowed when ``opts.allow_too_many_selectable_fields`` names it (an
+    update that leaves them unchanged).
     """
     errs: list[FieldError] = []
     unique: set[str] = set()
@@ -1014,7 +1048,7 @@ def validate_custom_resource_selectable_fields(selectable_fields: Sequence[Any],
             errs.append(duplicate(index_path.child("jsonPath"), json_path))
         else:
             unique.add(path.text)
-    if len(unique) > MAX_SELECTABLE_FIELDS:
+    if len(unique) > MAX_SELECTABLE_FIELDS and version not in opts.allow_too_many_selectable_fields:
         errs.append(too_many(fld_path, len(unique), MAX_SELECTABLE_FIELDS))
     return errs
 
