@@ -110,7 +110,7 @@ def test_passing_json_report(capsys: pytest.CaptureFixture[str]) -> None:
 def test_broken_converters_through_the_cli(capsys: pytest.CaptureFixture[str], target: str, prop: str) -> None:
     module, fn = target.split(":")
     path = ROOT / "tests" / "fuzz_converters" / f"{module}.py"
-    code, report = run_json(capsys, f"{path}:{fn}", WIDGET, examples=100, seed=2, timeout=0.2)
+    code, report = run_json(capsys, f"{path}:{fn}", WIDGET, examples=100, seed=2, timeout=2.0)
     assert code == 1
     assert {f["property"] for f in report["failures"]} == {prop}
 
