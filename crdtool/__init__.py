@@ -12,6 +12,8 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
   (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
 - :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+- :func:`prepare_crd` — a CRD decoded and compiled once, to pass instead of the dict for many objects
+  (the fast path; plain dicts are prepared once too, and again whenever they change).
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).
