@@ -12,13 +12,11 @@ import enum
 import functools
 import os
 import sys
-import tempfile
-import traceback
 from typing import Any, Callable, Optional
 
 import typer
 
-from crdtool.cli.report import OutputFormat
+from crdtool.cli.output import OutputFormat  # not crdtool.cli.report: Rich is imported by the commands that render
 
 
 class ExitStatus(enum.IntEnum):
@@ -286,6 +284,9 @@ def serve(
 
 def _crash_log(exc: BaseException) -> str:
     """Write the traceback to a log file and return its path."""
+    import tempfile
+    import traceback
+
     fd, path = tempfile.mkstemp(prefix="crdtool-crash-", suffix=".log")
     with os.fdopen(fd, "w", encoding="utf-8") as log:
         log.write(f"crdtool {' '.join(sys.argv[1:])}\n\n")
