@@ -2,34 +2,34 @@
 
 Load it with ``python -m pytest -p tests.core.differential TESTS...``
 (``tests/core/test_compiled_validation.py`` runs the custom-resource test
-modules under it). While it is loaded, every call of
+modules under it). While it is loaded:
 
-* ``value_validation.validate_value(value, schema, path)`` is repeated through
-  ``CompiledValidator(schema)``: the same errors, and ``is_valid`` true
-  exactly when there are none;
-* ``value_validation.validate_list_sets_and_maps(path, schema, obj)`` likewise;
-* ``defaulting.default(obj, schema)`` is repeated through
-  ``compile_defaulter(schema)`` (called, and ``apply`` on a copy): the same
-  value, with the same types and key order.
+* every call of the interpreters, ``value_validation.validate_value``,
+  ``value_validation.validate_list_sets_and_maps`` and ``defaulting.default``,
+  is repeated through a freshly compiled ``CompiledValidator`` /
+  ``compile_defaulter`` of the same schema;
+* every use of the compiled forms (``CompiledValidator.validate``,
+  ``.is_valid``, ``.validate_list_sets_and_maps``, ``Defaulter.__call__`` and
+  ``.apply``), as the create path and the fuzzer make them, is repeated
+  through the interpreter.
 
-A difference fails the test that made the call (``AssertionError``). The
-compiled forms are built afresh for every call, from the arguments as they
-are at that moment.
+The results must be the same: the same errors in the same order, ``is_valid``
+true exactly when there are none, defaulted values with the same types and
+key order. A difference fails the test that made the call (``AssertionError``).
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
-from crdtool.core.schema import defaulting, value_validation
+from crdtool.core.schema import compiled_validation, defaulting, value_validation
 
 _GUARD = threading.local()
 _ORIGINAL: dict[str, Any] = {}
-CALLS = {"validate_value": 0, "validate_list_sets_and_maps": 0, "default": 0}
+CALLS = {"validate_value": 0, "validate_list_sets_and_maps": 0, "default": 0, "compiled": 0}
 
 
 class _Key(str):
@@ -57,73 +57,145 @@ def _shape(v: Any) -> list[str]:
     return out
 
 
-def _reentrant() -> bool:
-    return getattr(_GUARD, "active", False)
+def _check(compare: Callable[[], None]) -> None:
+    """Run ``compare`` unless a comparison is already running (the two paths call each other)."""
+    if getattr(_GUARD, "active", False):
+        return
+    _GUARD.active = True
+    try:
+        compare()
+    finally:
+        _GUARD.active = False
+
+
+# --- the interpreters, checked against fresh compilations ----------------------------------------------
 
 
 def _checked_validate_value(value: Any, schema: Any, path: Any) -> Any:
     errors = _ORIGINAL["validate_value"](value, schema, path)
-    if _reentrant() or not isinstance(schema, dict):
-        return errors
-    from crdtool.core.schema.compiled_validation import CompiledValidator
 
-    _GUARD.active = True
-    try:
-        compiled = CompiledValidator(schema)
-        valid = compiled.is_valid(value)
-        again = compiled.validate(value, path)
-    finally:
-        _GUARD.active = False
-    CALLS["validate_value"] += 1
-    assert valid == (not errors), f"compiled is_valid={valid} but the interpreter reports {[str(e) for e in errors]}"
-    assert again == errors
+    def compare() -> None:
+        compiled = compiled_validation.CompiledValidator(schema)
+        valid = _ORIGINAL["is_valid"](compiled, value)
+        assert valid == (not errors), f"compiled is_valid={valid}; the interpreter: {[str(e) for e in errors]}"
+        assert _ORIGINAL["validate"](compiled, value, path) == errors
+        CALLS["validate_value"] += 1
+
+    if isinstance(schema, dict):
+        _check(compare)
     return errors
 
 
 def _checked_list_sets(fld_path: Any, schema: Any, obj: Any) -> Any:
     errors = _ORIGINAL["validate_list_sets_and_maps"](fld_path, schema, obj)
-    if _reentrant() or not isinstance(schema, dict):
-        return errors
-    from crdtool.core.schema.compiled_validation import CompiledValidator
 
-    _GUARD.active = True
-    try:
-        again = CompiledValidator(schema).validate_list_sets_and_maps(fld_path, obj)
-    finally:
-        _GUARD.active = False
-    CALLS["validate_list_sets_and_maps"] += 1
-    assert again == errors
+    def compare() -> None:
+        assert _ORIGINAL["lists"](compiled_validation.CompiledValidator(schema), fld_path, obj) == errors
+        CALLS["validate_list_sets_and_maps"] += 1
+
+    if isinstance(schema, dict):
+        _check(compare)
     return errors
 
 
 def _checked_default(obj: Any, schema: Any) -> Any:
     out = _ORIGINAL["default"](obj, schema)
-    if _reentrant():
-        return out
-    _GUARD.active = True
-    try:
-        compiled = defaulting.compile_defaulter(schema) if schema is None or isinstance(schema, dict) else None
-        if compiled is not None:
-            before = json.dumps(_shape(obj))
-            again = compiled(obj)
-            in_place = compiled.apply(defaulting.copy_json(obj))
-            assert json.dumps(_shape(obj)) == before, "the compiled defaulter changed its argument"
-    finally:
-        _GUARD.active = False
-    if compiled is not None:
+
+    def compare() -> None:
+        compiled = defaulting.compile_defaulter(schema)
+        if compiled is None:
+            return
+        before = _shape(obj)
+        assert _shape(_ORIGINAL["call"](compiled, obj)) == _shape(out)
+        assert _shape(_ORIGINAL["apply"](compiled, defaulting.copy_json(obj))) == _shape(out)
+        assert _shape(obj) == before, "the compiled defaulter changed its argument"
         CALLS["default"] += 1
-        assert _shape(again) == _shape(out)
-        assert _shape(in_place) == _shape(out)
+
+    if schema is None or isinstance(schema, dict):
+        _check(compare)
+    return out
+
+
+# --- the compiled forms, checked against the interpreters -------------------------------------------------
+
+
+def _checked_validate(self: Any, value: Any, path: Any) -> Any:
+    errors = _ORIGINAL["validate"](self, value, path)
+
+    def compare() -> None:
+        assert errors == _ORIGINAL["validate_value"](value, self.schema, path)
+        CALLS["compiled"] += 1
+
+    _check(compare)
+    return errors
+
+
+def _checked_is_valid(self: Any, value: Any) -> Any:
+    valid = _ORIGINAL["is_valid"](self, value)
+
+    def compare() -> None:
+        exact = _ORIGINAL["validate_value"](value, self.schema, None)
+        assert valid == (not exact), [str(e) for e in exact]
+        CALLS["compiled"] += 1
+
+    _check(compare)
+    return valid
+
+
+def _checked_lists(self: Any, fld_path: Any, obj: Any) -> Any:
+    errors = _ORIGINAL["lists"](self, fld_path, obj)
+
+    def compare() -> None:
+        assert errors == _ORIGINAL["validate_list_sets_and_maps"](fld_path, self.schema, obj)
+        CALLS["compiled"] += 1
+
+    _check(compare)
+    return errors
+
+
+def _checked_call(self: Any, obj: Any) -> Any:
+    out = _ORIGINAL["call"](self, obj)
+
+    def compare() -> None:
+        assert _shape(out) == _shape(_ORIGINAL["default"](obj, self.schema))
+        CALLS["compiled"] += 1
+
+    _check(compare)
+    return out
+
+
+def _checked_apply(self: Any, obj: Any) -> Any:
+    before = defaulting.copy_json(obj)
+    out = _ORIGINAL["apply"](self, obj)
+
+    def compare() -> None:
+        assert _shape(out) == _shape(_ORIGINAL["default"](before, self.schema))
+        CALLS["compiled"] += 1
+
+    _check(compare)
     return out
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _ORIGINAL["validate_value"] = value_validation.validate_value
-    _ORIGINAL["validate_list_sets_and_maps"] = value_validation.validate_list_sets_and_maps
-    _ORIGINAL["default"] = defaulting.default
+    cv = compiled_validation.CompiledValidator
+    _ORIGINAL.update(
+        validate_value=value_validation.validate_value,
+        validate_list_sets_and_maps=value_validation.validate_list_sets_and_maps,
+        default=defaulting.default,
+        validate=cv.validate,
+        is_valid=cv.is_valid,
+        lists=cv.validate_list_sets_and_maps,
+        call=defaulting.Defaulter.__call__,
+        apply=defaulting.Defaulter.apply,
+    )
     value_validation.validate_value = _checked_validate_value  # type: ignore[assignment]
     value_validation.validate_list_sets_and_maps = _checked_list_sets  # type: ignore[assignment]
     defaulting.default = _checked_default  # type: ignore[assignment]
+    cv.validate = _checked_validate  # type: ignore[method-assign]
+    cv.is_valid = _checked_is_valid  # type: ignore[method-assign]
+    cv.validate_list_sets_and_maps = _checked_lists  # type: ignore[method-assign]
+    defaulting.Defaulter.__call__ = _checked_call  # type: ignore[method-assign]
+    defaulting.Defaulter.apply = _checked_apply  # type: ignore[method-assign]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

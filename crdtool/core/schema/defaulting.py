@@ -371,10 +371,12 @@ class Defaulter:
     its own schema once, at compile time, and deep-copied into each object.
     """
 
-    __slots__ = ("_root",)
+    __slots__ = ("_root", "schema")
 
-    def __init__(self, root: _DefaultNode | None) -> None:
+    def __init__(self, root: _DefaultNode | None, schema: Schema | None = None) -> None:
         self._root = root
+        #: the schema this defaulter was compiled from
+        self.schema = schema
 
     def __call__(self, obj: Any) -> Any:
         out = _copy(obj, 0)
@@ -405,7 +407,7 @@ def compile_defaulter(schema: Schema | None) -> Defaulter | None:
     if type(schema) is not dict:
         return None
     try:
-        return Defaulter(_compile_default(schema, 0, set(), {}))
+        return Defaulter(_compile_default(schema, 0, set(), {}), schema)
     except (_TooDeep, RecursionError):
         return None
 
