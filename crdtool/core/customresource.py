@@ -251,7 +251,7 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
     value validation and defaulting, and its CEL programs. The result shares
     nothing mutable with ``crd``.
 
-    A plain dict is prepared once and remembered (the last 8 CRDs, by
+    A plain dict is prepared once and remembered (the 8 CRDs used last, by
     identity): a later call with the same dict returns the same
     :class:`PreparedCrd` if the dict still holds exactly the same JSON
     (compared through its ``marshal`` serialisation: key order and the types
@@ -301,9 +301,10 @@ class _PreparedMemo:
             return _prepare(crd)
         key = id(crd)
         with self._lock:
-            hit = self._entries.get(key)
-        if hit is not None and hit[0] == data:
-            return hit[1]
+            hit = self._entries.pop(key, None)
+            if hit is not None and hit[0] == data:
+                self._entries[key] = hit  # the most recently used last
+                return hit[1]
         prepared = _prepare(marshal.loads(data))
         with self._lock:
             self._entries.pop(key, None)
