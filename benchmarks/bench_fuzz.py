@@ -5,7 +5,8 @@ Run: python benchmarks/bench_fuzz.py [EXAMPLES] [CORPUS_DIR]
 Prints, for every source version, the examples checked per ordered pair and round trips per second
 (one example = generate a valid object at A once, then for every version B: convert A -> B, check
 metadata and schema, convert back, compare), including hypothesis's own overhead, in one process
-as ``crdtool fuzz-roundtrip`` runs each source (``run_source``, 8 objects per hypothesis example;
+as ``crdtool fuzz-roundtrip`` runs each source (``run_source``, several objects per hypothesis example
+for small schemas, ``objects_per_example``;
 the CLI also runs the sources in parallel processes when cores are free, see bench_speed.py):
 
 - CronTab (samples/crontab-multiversion-v1.yaml) with samples/crontab_conversion.py's
@@ -31,8 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "samples"))
 
 from crdtool.core.fuzz import apiserver_validator, versions_from_crd  # noqa: E402
-from crdtool.cli.fuzz import OBJECTS_PER_EXAMPLE  # noqa: E402
-from crdtool.core.fuzz.properties import run_source  # noqa: E402
+from crdtool.core.fuzz.properties import objects_per_example, run_source  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 LARGE_CRD = "crds/v1/gateway-api__v1.6.1__standard__httproutes.yaml"
@@ -57,7 +57,7 @@ def bench(title: str, crd_path: Path, convert: Callable[..., Any], examples: int
     for a in versions:
         start = time.perf_counter()
         results = run_source(convert, a, versions, examples=examples, seed=1, timeout=5.0, extra=extra,
-                             per_example=OBJECTS_PER_EXAMPLE)
+                             per_example=objects_per_example(a))
         seconds = time.perf_counter() - start
         checked = sum(r.examples for r in results)
         total_examples += checked

@@ -44,8 +44,6 @@ WORKERS_ENV = "CRDTOOL_FUZZ_WORKERS"
 DEFAULT_CACHE_DIR = ".crdtool-cache"
 #: Seconds spent shrinking one pair's failure before the smallest example so far is reported.
 SHRINK_SECONDS = 30.0
-#: Objects per hypothesis example (``run_source``'s ``per_example``): generation costs about half as much per object.
-OBJECTS_PER_EXAMPLE = 8
 
 
 class UsageError(Exception):
@@ -188,7 +186,7 @@ def _run_sources(convert: Callable[..., Any], selected: list[Any], common: dict[
     and the example database decide every example), so results do not
     depend on the number of workers.
     """
-    from crdtool.core.fuzz.properties import run_source
+    from crdtool.core.fuzz.properties import objects_per_example, run_source
 
     tasks = [progress.add(f"{a.version} → {', '.join(b.version for b in selected)}") for a in selected]
     workers = _worker_count(len(selected))
@@ -196,7 +194,7 @@ def _run_sources(convert: Callable[..., Any], selected: list[Any], common: dict[
         out = []
         for a, task in zip(selected, tasks):
             out.append(run_source(convert, a, list(selected), on_example=progress.ticker(task),
-                                  per_example=OBJECTS_PER_EXAMPLE, **common))
+                                  per_example=objects_per_example(a), **common))
             progress.done(task)
         return out
     import multiprocessing
@@ -251,7 +249,7 @@ def _init_worker(state: tuple[Any, ...]) -> None:
 
 def _source_worker(index: int) -> list[Any]:
     """One source version's run, in a worker process; results go back pickled (plain data)."""
-    from crdtool.core.fuzz.properties import run_source
+    from crdtool.core.fuzz.properties import objects_per_example, run_source
 
     convert, selected, common, counters = _WORKER_STATE
     counter = counters[index]
@@ -259,7 +257,8 @@ def _source_worker(index: int) -> list[Any]:
     def tick() -> None:
         counter.value += 1
 
-    return run_source(convert, selected[index], list(selected), on_example=tick, per_example=OBJECTS_PER_EXAMPLE,
+    source = selected[index]
+    return run_source(convert, source, list(selected), on_example=tick, per_example=objects_per_example(source),
                       **common)
 
 
