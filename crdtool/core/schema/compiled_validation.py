@@ -19,8 +19,14 @@ check does not model in closed form (integral floats of ``integer`` fields,
 integers beyond int64, ``multipleOf``, float32 ranges, bounds that
 kube-openapi itself refuses, Python values that are not plain JSON types) is
 answered by running the interpreter on that node alone. The differential tests
-(``tests/core/schema/test_compiled_validation.py``) hold the two paths equal on
-every object of the test suites and on hypothesis-generated objects.
+(``tests/core/test_compiled_validation.py``, ``tests/core/differential.py``)
+hold the two paths equal on every call the custom-resource test suites make and
+on hypothesis-generated schemas and objects.
+
+A node's properties are compiled when a value first reaches them (each at most
+once): an object of a large CRD touches a few dozen of its thousands of nodes,
+and compiling them all up front would cost more than validating thousands of
+objects. Schemas nested deeper than 200 levels are left to the interpreter.
 
 ``x-kubernetes-list-type`` uniqueness (``listtype.ValidateListSetsAndMaps``)
 is compiled the same way: the walk visits only the object's fields whose
