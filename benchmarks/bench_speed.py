@@ -187,8 +187,9 @@ def bench_defaulting(repeat: int) -> None:
 
 
 def crdtool_cmd() -> list[str]:
+    """The ``crdtool`` console script, or ``python -m crdtool`` (also with ``CRDTOOL_BENCH_MODULE=1``)."""
     exe = shutil.which("crdtool")
-    return [exe] if exe else [sys.executable, "-m", "crdtool"]
+    return [exe] if exe and not os.environ.get("CRDTOOL_BENCH_MODULE") else [sys.executable, "-m", "crdtool"]
 
 
 def wall(cmd: list[str], **kw: Any) -> tuple[float, subprocess.CompletedProcess[bytes]]:
@@ -205,7 +206,12 @@ def bench_fuzz(repeat: int) -> None:
     ]
     import resource
 
-    from crdtool.cli.fuzz import _worker_count
+    try:
+        from crdtool.cli.fuzz import _worker_count
+    except ImportError:  # an older crdtool, compared with this script: one process
+
+        def _worker_count(sources: int) -> int:
+            return 1
 
     rates = []
     cpu_rates = []
