@@ -2,9 +2,12 @@
 
 Run: python benchmarks/bench_fuzz.py [EXAMPLES] [CORPUS_DIR]
 
-Prints, for every ordered version pair, the examples checked and round trips per second
-(one example = generate a valid object, convert A -> B, check metadata and schema,
-convert back, compare), including hypothesis's own overhead:
+Prints, for every source version, the examples checked per ordered pair and round trips per second
+(one example = generate a valid object at A once, then for every version B: convert A -> B, check
+metadata and schema, convert back, compare), including hypothesis's own overhead, in one process
+as ``crdtool fuzz-roundtrip`` runs each source (``run_source``, several objects per hypothesis example
+for small schemas, ``objects_per_example``;
+the CLI also runs the sources in parallel processes when cores are free, see bench_speed.py):
 
 - CronTab (samples/crontab-multiversion-v1.yaml) with samples/crontab_conversion.py's
   lossless converter, EXAMPLES per pair (default 1000: the issue's done-when;
@@ -29,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "samples"))
 
 from crdtool.core.fuzz import apiserver_validator, versions_from_crd  # noqa: E402
-from crdtool.core.fuzz.properties import run_pair  # noqa: E402
+from crdtool.core.fuzz.properties import objects_per_example, run_source  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 LARGE_CRD = "crds/v1/gateway-api__v1.6.1__standard__httproutes.yaml"
@@ -52,16 +55,18 @@ def bench(title: str, crd_path: Path, convert: Callable[..., Any], examples: int
     total_examples = 0
     total_seconds = 0.0
     for a in versions:
-        for b in versions:
-            start = time.perf_counter()
-            result = run_pair(convert, a, b, examples=examples, seed=1, timeout=5.0, extra=extra)
-            seconds = time.perf_counter() - start
-            total_examples += result.examples
-            total_seconds += seconds
+        start = time.perf_counter()
+        results = run_source(convert, a, versions, examples=examples, seed=1, timeout=5.0, extra=extra,
+                             per_example=objects_per_example(a))
+        seconds = time.perf_counter() - start
+        checked = sum(r.examples for r in results)
+        total_examples += checked
+        total_seconds += seconds
+        for result in results:
             status = "ok" if result.ok else f"FAILED ({result.failure.property if result.failure else result.gave_up})"
-            print(f"  {a.version:>8} -> {b.version:<8} {result.examples:5d} examples {seconds:7.2f} s "
-                  f"{result.examples / seconds:8.1f} round trips/s  {status}")
+            print(f"  {a.version:>8} -> {result.to_version:<8} {result.examples:5d} examples  {status}")
             ok = ok and result.ok
+        print(f"  {a.version:>8} -> all      {checked:5d} round trips in {seconds:7.2f} s = {checked / seconds:8.1f}/s")
     print(f"  total: {total_examples} examples in {total_seconds:.1f} s = {total_examples / total_seconds:.1f} round trips/s")
     return ok
 

@@ -17,6 +17,8 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`compare_crds` — what changes for clients and stored objects between two CRDs (:class:`Change` records).
 - :func:`validate_object_update`, :func:`apply_update` — the apiserver's update path for a custom resource,
   with validation ratcheting.
+- :func:`prepare_crd` — a CRD decoded and compiled once, to pass instead of the dict for many objects
+  (the fast path; plain dicts are prepared once too, and again whenever they change).
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).

@@ -13,15 +13,13 @@ import functools
 import os
 import signal
 import sys
-import tempfile
-import traceback
 from typing import Any, Callable, Optional
 
 import typer
 import typer.core
 
-from crdtool.cli.report import OutputFormat
-from crdtool.cli.reporters import CheckOutput
+from crdtool.cli.output import OutputFormat  # not crdtool.cli.report: Rich is imported by the commands that render
+from crdtool.cli.reporters import CheckOutput  # standard library only
 
 
 class ExitStatus(enum.IntEnum):
@@ -489,6 +487,9 @@ def _end_on_closed_pipe() -> None:
 
 def _crash_log(exc: BaseException) -> str:
     """Write the traceback to a log file and return its path."""
+    import tempfile
+    import traceback
+
     fd, path = tempfile.mkstemp(prefix="crdtool-crash-", suffix=".log")
     with os.fdopen(fd, "w", encoding="utf-8") as log:
         log.write(f"crdtool {' '.join(sys.argv[1:])}\n\n")

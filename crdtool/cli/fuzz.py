@@ -2,10 +2,14 @@
 
 Loads the CRD (it must be valid), imports the conversion function
 (``module:function`` with the current directory on ``sys.path``, or
-``path/to/file.py:function``), then for every ordered pair of the selected
-versions runs :func:`crdtool.core.fuzz.properties.run_pair` and reports the
-shrunk failures. hypothesis and deepdiff are imported only here, inside
-:func:`run`, never at CLI start-up.
+``path/to/file.py:function``), then for every selected source version
+runs :func:`crdtool.core.fuzz.properties.run_source`, which generates each
+object once and checks it against every selected version (each ordered pair
+is reported on its own), in worker processes when there are cores free
+(:func:`_run_sources`), and reports the shrunk failures. With ``--webhook``
+each pair runs on its own (:func:`crdtool.core.fuzz.properties.run_pair`),
+its objects batched into ConversionReviews. hypothesis and deepdiff are
+imported only here, inside :func:`run`, never at CLI start-up.
 
 Failing examples are saved in a hypothesis example database under
 ``$CRDTOOL_CACHE_DIR/fuzz`` (default ``.crdtool-cache/fuzz`` in the current
@@ -38,6 +42,8 @@ from rich.markup import escape
 from crdtool.cli.report import OutputFormat, console
 
 CACHE_ENV = "CRDTOOL_CACHE_DIR"
+#: Overrides the number of worker processes (default: as many as there are free cores, at most one per source version).
+WORKERS_ENV = "CRDTOOL_FUZZ_WORKERS"
 DEFAULT_CACHE_DIR = ".crdtool-cache"
 #: Seconds spent shrinking one pair's failure before the smallest example so far is reported.
 SHRINK_SECONDS = 30.0
@@ -164,24 +170,22 @@ def _run_pairs(
     if not pairs:
         err.print("crdtool: --webhook needs at least two versions to convert between")
         return 2
+    common = {"examples": examples, "seed": seed, "timeout": timeout, "database": database, "replay": replay,
+              "key": key, "extra": extra, "shrink_seconds": SHRINK_SECONDS}
     results: list[PairResult] = []
     from crdtool.cli.progress import wanted
 
     with _Progress(wanted(), examples) as progress:
-        for a, b in pairs:
-            tick = progress.start(f"{a.version} → {b.version}")
-            batching: dict[str, Any] = {}
-            if webhook:
-                batching = {"batch_size": batch,
-                            "before_batch": lambda objs, a=a, b=b: convert.prefetch(objs, a.api_version, b.api_version)}
-            results.append(
-                run_pair(
-                    convert, a, b, examples=examples, seed=seed, timeout=timeout, database=database,
-                    replay=replay, key=key, extra=extra, on_example=tick, shrink_seconds=SHRINK_SECONDS,
-                    **batching,
-                )
-            )
-            progress.finish()
+        if webhook:
+            for a, b in pairs:
+                task = progress.add(f"{a.version} → {b.version}")
+                prefetch = lambda objs, a=a, b=b: convert.prefetch(objs, a.api_version, b.api_version)  # noqa: E731
+                results.append(run_pair(convert, a, b, on_example=progress.ticker(task), batch_size=batch,
+                                        before_batch=prefetch, **common))
+                progress.done(task)
+        else:
+            by_source = _run_sources(convert, selected, common, progress)
+            results = [r for source_results in by_source for r in source_results]
 
     from crdtool.cli.reporters import CheckRun, report
 
@@ -201,6 +205,94 @@ def _run_pairs(
     if any(r.failure for r in results):
         return 1
     return 2 if gave_up else 0
+
+
+def _run_sources(convert: Callable[..., Any], selected: list[Any], common: dict[str, Any], progress: _Progress) -> list[Any]:
+    """Each source version's objects, generated once and checked against every selected version.
+
+    Returns one list of :class:`PairResult` per source, in ``selected`` order
+    (each in ``selected`` order too). The sources run in worker processes
+    (forked, so the converter and everything built here are inherited, not
+    pickled) when there are several and the machine has cores free: the
+    workers are at most the sources, the usable cores minus the 1-minute
+    load average, rounded. Each run is the same as a serial one (the seed
+    and the example database decide every example), so results do not
+    depend on the number of workers.
+    """
+    from crdtool.core.fuzz.properties import objects_per_example, run_source
+
+    tasks = [progress.add(f"{a.version} → {', '.join(b.version for b in selected)}") for a in selected]
+    workers = _worker_count(len(selected))
+    if workers <= 1:
+        out = []
+        for a, task in zip(selected, tasks):
+            out.append(run_source(convert, a, list(selected), on_example=progress.ticker(task),
+                                  per_example=objects_per_example(a), **common))
+            progress.done(task)
+        return out
+    import multiprocessing
+    import time
+
+    ctx = multiprocessing.get_context("fork")
+    counters = [ctx.RawValue("q", 0) for _ in selected]
+    state = (convert, list(selected), common, counters)
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(state,)) as pool:
+        pending = [pool.apply_async(_source_worker, (i,)) for i in range(len(selected))]
+        while not all(p.ready() for p in pending):
+            for task, counter in zip(tasks, counters):
+                progress.set(task, counter.value)
+            time.sleep(0.05)
+        out = [p.get() for p in pending]
+    for task in tasks:
+        progress.done(task)
+    return out
+
+
+def _worker_count(sources: int) -> int:
+    """Worker processes for ``sources`` source versions: 1 unless several cores are free (and fork exists).
+
+    ``$CRDTOOL_FUZZ_WORKERS`` (a positive integer) overrides the count of free cores.
+    """
+    import multiprocessing
+
+    if sources < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    wanted = os.environ.get(WORKERS_ENV, "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        return min(sources, int(wanted))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except OSError:
+        busy = 0.0
+    return max(1, min(sources, cores - int(busy + 0.5)))
+
+
+_WORKER_STATE: tuple[Any, ...] = ()
+
+
+def _init_worker(state: tuple[Any, ...]) -> None:
+    """Pool initializer: the job, inherited through fork (never pickled)."""
+    global _WORKER_STATE
+    _WORKER_STATE = state
+
+
+def _source_worker(index: int) -> list[Any]:
+    """One source version's run, in a worker process; results go back pickled (plain data)."""
+    from crdtool.core.fuzz.properties import objects_per_example, run_source
+
+    convert, selected, common, counters = _WORKER_STATE
+    counter = counters[index]
+
+    def tick() -> None:
+        counter.value += 1
+
+    source = selected[index]
+    return run_source(convert, source, list(selected), on_example=tick, per_example=objects_per_example(source),
+                      **common)
 
 
 # --- inputs ----------------------------------------------------------------------------------------
@@ -417,8 +509,12 @@ def open_database() -> tuple[Any, str | None]:
 
 
 class _Progress:
-    """A Rich progress bar per version pair on stderr, where a person watches (:func:`crdtool.cli.progress.wanted`),
-    once the run has lasted the progress delay (about 2 s); nothing otherwise."""
+    """Rich progress bars (one per run) on stderr, where a person watches (:func:`crdtool.cli.progress.wanted`),
+    once the run has lasted the progress delay (about 2 s); nothing otherwise.
+
+    ``add`` returns a handle (None when bars are off); the bars themselves appear
+    only after the delay, with the counts reached so far.
+    """
 
     def __init__(self, enabled: bool, total: int) -> None:
         from crdtool.cli.progress import _delay
@@ -428,9 +524,8 @@ class _Progress:
         self.delay = _delay()
         self.started = time.monotonic()
         self.progress: Any = None
-        self.task: Any = None
-        self.description = ""
-        self.done = 0
+        self.bars: list[tuple[str, int]] = []  # handle -> (description, examples done)
+        self.rich_tasks: dict[int, Any] = {}
 
     def __enter__(self) -> _Progress:
         return self
@@ -450,28 +545,35 @@ class _Progress:
                 console=console(stderr=True),
             )
             self.progress.start()
-        if self.task is None:
-            self.task = self.progress.add_task(self.description, total=self.total, completed=self.done)
+        for handle, (description, done) in enumerate(self.bars):
+            if handle not in self.rich_tasks:
+                self.rich_tasks[handle] = self.progress.add_task(description, total=self.total, completed=done)
         return True
 
-    def start(self, description: str) -> Callable[[], None] | None:
+    def add(self, description: str) -> int | None:
+        """A new bar; its handle (None when bars are off)."""
         if not self.enabled:
             return None
-        self.done = 0
-        self.description = description
-        self.task = None
+        self.bars.append((description, 0))
         self._show()
-        return self._tick
+        return len(self.bars) - 1
 
-    def _tick(self) -> None:
-        if self.done < self.total:
-            self.done += 1
-            if self._show():
-                self.progress.update(self.task, completed=self.done)
+    def ticker(self, task: int | None) -> Callable[[], None] | None:
+        """A callback advancing ``task`` by one example (None when bars are off)."""
+        if task is None:
+            return None
+        return lambda: self.set(task, self.bars[task][1] + 1)
 
-    def finish(self) -> None:
-        if self.enabled and self._show():
-            self.progress.update(self.task, completed=self.total)
+    def set(self, task: int | None, done: int) -> None:
+        if task is None or done == self.bars[task][1]:
+            return
+        done = min(done, self.total)
+        self.bars[task] = (self.bars[task][0], done)
+        if self._show():
+            self.progress.update(self.rich_tasks[task], completed=done)
+
+    def done(self, task: int | None) -> None:
+        self.set(task, self.total)
 
 
 # --- reports ---------------------------------------------------------------------------------------

@@ -19,10 +19,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.markup import escape
 
-
-class OutputFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
+from crdtool.cli.output import OutputFormat  # re-exported: the CLI imports it without Rich
 
 
 class _Console(Console):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rich.markup import escape
-from rich.table import Table
-
-from crdtool.cli.report import OutputFormat, console, write_json
+from crdtool.cli.output import OutputFormat
 from crdtool.core.versions import crd_version_rows, sort_versions
+
+# Rich (crdtool.cli.report) is imported only where something is rendered with it: sorting
+# version arguments is what start-up time is measured on.
 
 
 def _read_stdin_versions() -> list[str]:
@@ -27,7 +27,11 @@ def _json_rows(crd: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _run_crd(path: str, output: OutputFormat) -> int:
+    from rich.markup import escape
+    from rich.table import Table
+
     from crdtool.cli.inputs import InputError, load_inputs
+    from crdtool.cli.report import console, write_json
     from crdtool.core.crd.manifest import is_crd
 
     err = console(stderr=True)
@@ -70,7 +74,7 @@ def run(versions: list[str], crd: str | None, output: OutputFormat) -> int:
     """Print versions highest priority first. Exit 2 on usage or input errors."""
     if crd is not None:
         if versions:
-            console(stderr=True).print("crdtool: give versions or --crd, not both")
+            print("crdtool: give versions or --crd, not both", file=sys.stderr)
             return 2
         return _run_crd(crd, output)
     from_stdin = not versions
@@ -78,6 +82,8 @@ def run(versions: list[str], crd: str | None, output: OutputFormat) -> int:
         versions = _read_stdin_versions()
     ordered = sort_versions(versions)
     if output is OutputFormat.json:
+        from crdtool.cli.report import write_json
+
         write_json(ordered)
     elif from_stdin:
         # One per line in, one per line out; arguments in, one line out.

@@ -166,7 +166,9 @@ class CrdVersion:
     pruned (upstream ``PruneDefaults``; pruning and defaulting use it);
     ``structural`` its :class:`~crdtool.core.schema.structural.Structural`
     (None without a schema). ``subresources`` is the internal
-    ``{status: {...}, scale: {...}}`` dict (empty when none).
+    ``{status: {...}, scale: {...}}`` dict (empty when none). ``validator``,
+    ``defaulter`` and ``cel_validator`` are the compiled forms the create
+    path runs; they give exactly the interpreters' results.
     """
 
     name: str
@@ -183,6 +185,14 @@ class CrdVersion:
     embedded_paths: frozenset[int] = frozenset()
     #: some node has ``x-kubernetes-list-type: set`` or ``map``
     has_list_types: bool = False
+    #: ``schema`` compiled for value validation and list-type checks
+    #: (:class:`~crdtool.core.schema.compiled_validation.CompiledValidator`; None without a schema)
+    validator: Any = field(default=None, repr=False, compare=False)
+    #: ``serving_schema`` compiled for defaulting (:class:`~crdtool.core.schema.defaulting.Defaulter`;
+    #: None when only the interpreter handles the schema)
+    defaulter: Any = field(default=None, repr=False, compare=False)
+    #: the CEL validator tree of ``structural`` (compiled rules), built on first use and kept
+    cel_validator: Any = field(default=None, repr=False, compare=False)
 
     @property
     def status_enabled(self) -> bool:
@@ -236,12 +246,79 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
     turned into a structural schema ("the server could not properly serve the
     CR schema").
 
+    Everything the create path needs is built here, once: the structural
+    schemas, the defaults-pruned serving schemas, each version's compiled
+    value validation and defaulting, and its CEL programs. The result shares
+    nothing mutable with ``crd``.
+
+    A plain dict is prepared once and remembered (the 8 CRDs used last, by
+    identity): a later call with the same dict returns the same
+    :class:`PreparedCrd` if the dict still holds exactly the same JSON
+    (compared through its ``marshal`` serialisation: key order and the types
+    ``1``, ``1.0`` and ``true`` included), and prepares it again if anything
+    changed. That check costs about 0.1-0.5 ms for a large CRD; passing the
+    :class:`PreparedCrd` itself costs nothing.
+
     Mirrors ``customresource_handler.go`` ``getOrCreateServingInfoFor``
     (``apiextensionshelpers.GetSchemaForVersion`` / ``GetSubresourcesForVersion``,
     ``structuralschema.NewStructural``, ``structuraldefaulting.PruneDefaults``).
     """
     if isinstance(crd, PreparedCrd):
         return crd
+    return _PREPARED.get(crd)
+
+
+class _PreparedMemo:
+    """:func:`prepare_crd`'s memo of plain-dict CRDs: never a stale result.
+
+    Keyed by the dict's identity and checked against the ``marshal.dumps``
+    bytes of its content taken when it was prepared: ``marshal`` writes
+    every value with its exact type, every mapping in key order and refuses
+    anything but plain JSON-like data (dict and str subclasses included), so
+    equal bytes mean the same JSON, and a dict ``marshal`` refuses is
+    prepared on every call. (``marshal``'s bytes also depend on which
+    objects are referenced more than once; such a difference only costs a
+    new preparation, never a wrong answer.) The CRD is prepared from a copy
+    rebuilt from those bytes, so the prepared form shares nothing with the
+    caller's dict. A memo, not state: results are those of a fresh
+    preparation.
+    """
+
+    _SIZE = 8
+
+    def __init__(self) -> None:
+        import threading
+
+        self._entries: dict[int, tuple[bytes, PreparedCrd]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, crd: Any) -> PreparedCrd:
+        import marshal
+
+        try:
+            data = marshal.dumps(crd)
+        except (ValueError, TypeError):  # not plain JSON-like data (or nested too deeply)
+            return _prepare(crd)
+        key = id(crd)
+        with self._lock:
+            hit = self._entries.pop(key, None)
+            if hit is not None and hit[0] == data:
+                self._entries[key] = hit  # the most recently used last
+                return hit[1]
+        prepared = _prepare(marshal.loads(data))
+        with self._lock:
+            self._entries.pop(key, None)
+            if len(self._entries) >= self._SIZE:
+                self._entries.pop(next(iter(self._entries)))
+            self._entries[key] = (data, prepared)
+        return prepared
+
+
+_PREPARED = _PreparedMemo()
+
+
+def _prepare(crd: Any) -> PreparedCrd:
+    """:func:`prepare_crd` of a manifest dict, without the memo."""
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
     from crdtool.core.crd.defaults import default_crd
@@ -294,9 +371,9 @@ def _prepare_version(spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bo
                     f"the CR schema: {exc}",
                     "bad-crd",
                 ) from None
-        if not preserve:
-            serving = _prune_defaults(schema)
-    return CrdVersion(
+        if not preserve and structural is not None:
+            serving = _prune_defaults(schema, structural)
+    return _compiled(CrdVersion(
         name=_str(v.get("name")),
         served=v.get("served") is True,
         storage=v.get("storage") is True,
@@ -310,7 +387,50 @@ def _prepare_version(spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bo
         embedded_paths=_embedded_paths(structural) if structural is not None else frozenset(),
         has_list_types=structural is not None
         and any(node.extensions.x_list_type in ("set", "map") for node in structural.walk()),
-    )
+    ))
+
+
+def _compiled(ver: CrdVersion) -> CrdVersion:
+    """``ver`` with its compiled value validation, defaulting and CEL validator tree."""
+    from dataclasses import replace
+
+    from crdtool.core.schema.compiled_validation import CompiledValidator
+    from crdtool.core.schema.defaulting import compile_defaulter
+
+    validator = CompiledValidator(ver.schema) if ver.schema is not None else None
+    defaulter = compile_defaulter(ver.serving_schema)
+    cel = _CelTree(ver.structural) if ver.has_cel else None
+    return replace(ver, validator=validator, defaulter=defaulter, cel_validator=cel)
+
+
+class _CelTree:
+    """The CEL validator tree of one version: every rule compiled, on the first validation, then kept.
+
+    Built on first use rather than by :func:`prepare_crd`, so decoding and
+    defaulting (``crdtool default``) do not pay for compiling rules they never
+    run. ``cel_eval.validate_cel`` finds the tree again by the structural
+    node's identity (``cel_eval._validator``'s cache); holding it here keeps
+    the compiled programs alive as long as the prepared CRD.
+    """
+
+    __slots__ = ("structural", "tree", "built")
+
+    def __init__(self, structural: Any) -> None:
+        self.structural = structural
+        self.tree: Any = None
+        self.built = False
+
+    def get(self) -> Any:
+        """The tree (None when CEL evaluation is unavailable)."""
+        if not self.built:
+            try:
+                from crdtool.core.schema.cel_eval import _validator
+
+                self.tree = _validator(self.structural, True)
+            except (ImportError, RecursionError):
+                self.tree = None
+            self.built = True
+        return self.tree
 
 
 def _has_x_validations(root: Any) -> bool:
@@ -364,24 +484,26 @@ def _schema_children(s: Mapping[str, Any]) -> Iterable[tuple[str, Any, dict[str,
         yield "additionalProperties", None, ap
 
 
-def _prune_defaults(schema: dict[str, Any]) -> dict[str, Any]:
+def _prune_defaults(schema: dict[str, Any], structural: Any) -> dict[str, Any]:
     """Upstream ``defaulting.PruneDefaults``: each ``default`` pruned (and its embedded metadata coerced).
 
-    Returns ``schema`` itself when no default changes (the common case: CRD
-    validation already rejects unpruned defaults), else a copy.
+    ``structural`` is ``new_structural(schema)``: each node's structural
+    schema is found in it, not rebuilt. Returns ``schema`` itself when no
+    default changes (the common case: CRD validation already rejects
+    unpruned defaults), else a copy.
     """
     changes: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
-    stack: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = [(schema, ())]
+    stack: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], Any]] = [(schema, (), structural)]
     while stack:
-        node, where = stack.pop()
+        node, where, ss = stack.pop()
         dv = node.get("default")
         if dv is not None:
             pruned, _ = prune(dv, node, is_resource_root=node.get("x-kubernetes-embedded-resource") is True)
-            pruned, _, _ = _coerce_dict_schema(pruned, node)
+            pruned, _, _ = _coerce_dict_schema(pruned, node, ss)
             if pruned != dv:
                 changes.append((where, pruned))
         for key, sub, child in _schema_children(node):
-            stack.append((child, (*where, (key, sub))))
+            stack.append((child, (*where, (key, sub)), _structural_child(ss, key, sub)))
     if not changes:
         return schema
     out: dict[str, Any] = _copy_json(schema)
@@ -393,14 +515,26 @@ def _prune_defaults(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _coerce_dict_schema(value: Any, schema: Mapping[str, Any]) -> tuple[Any, list[str], FieldError | None]:
-    """:func:`_coerce` for a raw schema dict (only used on default values)."""
+def _structural_child(ss: Any, key: str, sub: Any) -> Any:
+    """The structural node of a schema child (``properties``/``items``/``additionalProperties``), or None."""
+    if ss is None:
+        return None
+    if key == "properties":
+        return ss.properties.get(sub)
+    if key == "items":
+        return ss.items
+    return ss.additional_properties_schema
+
+
+def _coerce_dict_schema(value: Any, schema: Mapping[str, Any], ss: Any = None) -> tuple[Any, list[str], FieldError | None]:
+    """:func:`_coerce` for a raw schema dict (only used on default values); ``ss``: its structural node, if known."""
     from crdtool.core.schema.structural import StructuralError, new_structural
 
-    try:
-        ss = new_structural(schema)
-    except (StructuralError, RecursionError):
-        return value, [], None
+    if ss is None:
+        try:
+            ss = new_structural(schema)
+        except (StructuralError, RecursionError):
+            return value, [], None
     out = _copy_json(value)
     err, paths = _coerce(out, ss, Path(""), strict=False)
     return out, paths, err
@@ -750,7 +884,10 @@ def _decode_request(
         warnings.extend(f"unknown field {go_quote(p)}" for p in decoded.unknown)
     if decoded.fatal is None and not foreign:
         # unstructuredDefaulter.Default only defaults the CRD's own group and kind
-        decoded.obj = _structural_default(decoded.obj, ver.serving_schema)
+        if ver.defaulter is not None:
+            decoded.obj = ver.defaulter.apply(decoded.obj)  # our own copy: defaulted in place, as upstream does
+        else:
+            decoded.obj = _structural_default(decoded.obj, ver.serving_schema)
     return decoded, decode_errors, warnings
 
 
@@ -1028,8 +1165,10 @@ def _validate_create(
         errs.extend(type_meta_errors)
     else:
         errs.extend(validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata")))
-        if ver.schema is not None:
+        if ver.validator is not None:
             # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>
+            errs.extend(ver.validator.validate(view, None))
+        elif ver.schema is not None:
             errs.extend(validate_value(view, ver.schema, None))
         scale = ver.scale
         if scale is not None:
@@ -1038,7 +1177,9 @@ def _validate_create(
     # (both walks find nothing when the schema has no embedded resources or list types)
     if ver.embedded_paths:
         errs.extend(schema_objectmeta.validate(None, view, ver.structural, False))
-    if ver.has_list_types and ver.schema is not None:
+    if ver.has_list_types and ver.validator is not None:
+        errs.extend(ver.validator.validate_list_sets_and_maps(root, view))
+    elif ver.has_list_types and ver.schema is not None:
         errs.extend(validate_list_sets_and_maps(root, ver.schema, view))
     if ver.has_cel:
         if any(e.type in BLOCKING_ERROR_TYPES for e in errs):
@@ -1057,6 +1198,8 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> 
     except ImportError:
         warnings.append("x-kubernetes-validations rules were not evaluated: CEL evaluation is not available")
         return []
+    if isinstance(ver.cel_validator, _CelTree):
+        ver.cel_validator.get()
     result = cel_eval.validate_cel(obj, ver.structural, Path(""), is_resource_root=True, budget=None)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]

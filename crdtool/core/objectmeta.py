@@ -95,12 +95,23 @@ def _validate_common(meta: Mapping[str, Any], requires_namespace: bool, path: Pa
     elif namespace:
         errs.append(forbidden(path.child("namespace"), "not allowed on this type"))
     generation = meta.get("generation")
-    errs.extend(validate_nonnegative_field(generation if isinstance(generation, int) else 0, path.child("generation")))
-    errs.extend(validate_labels(_map(meta.get("labels")), path.child("labels")))
-    errs.extend(validate_annotations(_map(meta.get("annotations")), path.child("annotations")))
-    errs.extend(validate_owner_references(_list(meta.get("ownerReferences")), path.child("ownerReferences")))
-    errs.extend(validate_finalizers(_list(meta.get("finalizers")), path.child("finalizers")))
-    errs.extend(validate_managed_fields(_list(meta.get("managedFields")), path.child("managedFields")))
+    if isinstance(generation, int) and generation < 0:
+        errs.extend(validate_nonnegative_field(generation, path.child("generation")))
+    # each check below finds nothing in an empty (or absent) field: skip it, and the field's path
+    labels = _map(meta.get("labels"))
+    if labels:
+        errs.extend(validate_labels(labels, path.child("labels")))
+    annotations = _map(meta.get("annotations"))
+    if annotations:
+        errs.extend(validate_annotations(annotations, path.child("annotations")))
+    for key, check in (
+        ("ownerReferences", validate_owner_references),
+        ("finalizers", validate_finalizers),
+        ("managedFields", validate_managed_fields),
+    ):
+        items = _list(meta.get(key))
+        if items:
+            errs.extend(check(items, path.child(key)))
     return errs
 
 

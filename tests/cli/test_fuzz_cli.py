@@ -228,8 +228,10 @@ def test_failures_are_saved_and_replayed(isolated: Path, capsys: pytest.CaptureF
     assert any((isolated / "cache" / "fuzz").iterdir())
     code, report = run_json(capsys, target, replay=True, seed=None)
     assert code == 1
+    # each saved object is checked against the targets of its source in order, up to the failure:
+    # the v1 object passes v1 -> v1 and fails v1 -> v2; the v2 object fails v2 -> v1 first
     assert [(p["from"], p["to"], p["examples"]) for p in report["pairs"]] == [
-        ("v1", "v1", 0), ("v1", "v2", 1), ("v2", "v1", 1), ("v2", "v2", 0)
+        ("v1", "v1", 1), ("v1", "v2", 1), ("v2", "v1", 1), ("v2", "v2", 0)
     ]
     assert {f["property"] for f in report["failures"]} == {"call", "roundtrip"}
     assert "replayed first next time" in first
@@ -247,6 +249,20 @@ def test_seed_reproduces_a_run(isolated: Path, monkeypatch: pytest.MonkeyPatch, 
         reports.append(run_json(capsys, f"{CONVERTER}:convert", examples=20, seed=4)[1])
     assert reports[0] == reports[2] and reports[1] == reports[3]
     assert reports[1]["failures"] and reports[1]["seed"] == 4
+
+
+def test_worker_processes_give_the_same_report(isolated: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    reports = []
+    for workers in ("1", "2"):
+        monkeypatch.setenv(fuzz.WORKERS_ENV, workers)
+        monkeypatch.setenv(fuzz.CACHE_ENV, str(isolated / f"cache-{workers}"))
+        assert fuzz._worker_count(2) == int(workers)
+        reports.append(run_json(capsys, f"{CONVERTER}:convert", examples=30, seed=5)[1])
+    assert reports[0] == reports[1]
+    assert {f["property"] for f in reports[1]["failures"]} == {"call", "roundtrip"}
+    monkeypatch.setenv(fuzz.WORKERS_ENV, "2")
+    assert run(f"{CONVERTER}:convert", replay=True, seed=None) == 1  # replayed from the workers' saved failures
 
 
 def test_unwritable_cache_still_runs(isolated: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -277,7 +293,7 @@ def test_progress_bars_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setenv("CRDTOOL_PROGRESS_DELAY", "0")
     assert run(f"{CONVERTER}:convert_lossless", examples=5, output=OutputFormat.json) == 0
     captured = capsys.readouterr()
-    assert "v1 → v2" in captured.err and "5/5" in captured.err
+    assert "v1 → v1, v2" in captured.err and "5/5" in captured.err  # one bar per source version
     assert json.loads(captured.out)["ok"] is True  # stdout stays clean JSON
     # a run shorter than the threshold shows none
     monkeypatch.setenv("CRDTOOL_PROGRESS_DELAY", "600")

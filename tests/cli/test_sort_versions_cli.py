@@ -82,3 +82,17 @@ def test_unknown_option_is_usage_error() -> None:
     out = crdtool("sort-versions", "--bogus")
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
+
+
+def test_start_up_imports_neither_rich_nor_tempfile() -> None:
+    # issue 9: rich and tempfile cost ~30 ms of start-up; only commands that render or write import them
+    code = (
+        "import sys; from crdtool.cli.app import main; sys.argv = ['crdtool', 'sort-versions', 'v1', 'v2']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'tempfile'))\n"
+        "assert not bad, bad"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=SAMPLES.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "v2 v1\n"

@@ -301,3 +301,90 @@ def test_prune_nulls_is_idempotent_and_pure(value: Any, schema: Any) -> None:
     once = prune_non_nullable_nulls(value, schema)
     assert prune_non_nullable_nulls(once, schema) == once
     assert value == value_before
+
+
+# --- the compiled defaulter: the same results as the interpreter -----------------------------------------
+
+
+def _shape(v: Any) -> Any:
+    """Types and key order made visible: the compiled defaulter must match exactly, not just ==."""
+    if isinstance(v, dict):
+        return ("dict", type(v).__name__, [(k, _shape(x)) for k, x in v.items()])
+    if isinstance(v, (list, tuple)):
+        return ("list", type(v).__name__, [_shape(x) for x in v])
+    return (type(v).__name__, v)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=st.one_of(st.none(), SCHEMAS))
+def test_compiled_defaulter_matches_the_interpreter(value: Any, schema: Any) -> None:
+    compiled = defaulting.compile_defaulter(schema)
+    assert compiled is not None
+    value_before = copy.deepcopy(value)
+    expected = _shape(default(value, schema))
+    assert _shape(compiled(value)) == expected
+    assert value == value_before
+    own = defaulting.copy_json(value)
+    result = compiled.apply(own)
+    assert _shape(result) == expected
+    if isinstance(own, (dict, list)):
+        assert result is own  # in place
+
+
+@pytest.mark.parametrize(("name", "schema", "value", "expected"), KEP_CASES + CASES, ids=[c[0] for c in KEP_CASES + CASES])
+def test_compiled_defaulter_on_the_cases(name: str, schema: Any, value: Any, expected: Any) -> None:
+    compiled = defaulting.compile_defaulter(schema)
+    assert compiled is not None
+    assert compiled(value) == expected
+    assert _shape(compiled(value)) == _shape(default(value, schema))
+
+
+def test_compiled_defaulter_visits_only_properties_with_defaults_below_them() -> None:
+    props = {f"p{i}": {"type": "object", "properties": {"x": {"type": "string"}}} for i in range(100)}
+    props["p7"] = {"type": "object", "properties": {"x": {"type": "string", "default": "d"}}}
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": props}, "status": {"type": "object"}}}
+    compiled = defaulting.compile_defaulter(schema)
+    assert compiled is not None
+    root = compiled._root
+    assert root is not None and list(root.children) == ["spec"] and root.defaults == ()
+    spec = root.children["spec"]
+    assert list(spec.children) == ["p7"] and spec.defaults == ()
+    assert spec.children["p7"].defaults == (("x", "d", False),)
+    assert compiled({"spec": {"p1": {}, "p7": {}}}) == {"spec": {"p1": {}, "p7": {"x": "d"}}}
+    assert defaulting.compile_defaulter({"type": "object", "properties": props | {"p7": props["p1"]}})._root is None  # type: ignore[union-attr]
+
+
+def test_compiled_defaults_are_fresh_copies() -> None:
+    schema = {"type": "object", "properties": {"m": {"type": "object", "default": {"a": [1]}}},
+              "additionalProperties": {"type": "object", "default": {"b": {}}}}
+    compiled = defaulting.compile_defaulter(schema)
+    assert compiled is not None
+    one, two = compiled({"x": None}), compiled({"x": None})
+    assert one == two == {"x": {"b": {}}, "m": {"a": [1]}}
+    one["m"]["a"].append(2)
+    one["x"]["b"]["c"] = 1
+    assert compiled({"x": None}) == two
+    assert schema["properties"]["m"]["default"] == {"a": [1]}  # type: ignore[index]
+
+
+def test_schemas_the_compiler_leaves_to_the_interpreter() -> None:
+    assert defaulting.compile_defaulter({"properties": {"a": True}}) is None  # not structural
+    assert defaulting.compile_defaulter({"properties": []}) is None
+    deep: dict[str, Any] = {"type": "string", "default": "x"}
+    for _ in range(400):
+        deep = {"type": "object", "properties": {"a": deep}}
+    assert defaulting.compile_defaulter(deep) is None
+    cyclic: dict[str, Any] = {"type": "object", "properties": {}}
+    cyclic["properties"]["self"] = cyclic
+    assert defaulting.compile_defaulter(cyclic) is None
+    shared = {"type": "object", "properties": {"d": {"type": "string", "default": "x"}}}
+    dag = {"type": "object", "properties": {"a": shared, "b": shared}}
+    compiled = defaulting.compile_defaulter(dag)
+    assert compiled is not None and compiled({"a": {}, "b": {}}) == {"a": {"d": "x"}, "b": {"d": "x"}}
+
+
+def test_copy_json_shares_nothing() -> None:
+    value = {"a": [{"b": "c"}, (1, 2)], "d": {"e": None}}
+    copied = defaulting.copy_json(value)
+    assert copied == {"a": [{"b": "c"}, [1, 2]], "d": {"e": None}}
+    assert copied["a"] is not value["a"] and copied["a"][0] is not value["a"][0] and copied["d"] is not value["d"]

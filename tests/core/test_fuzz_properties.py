@@ -27,13 +27,16 @@ from crdtool.core.fuzz.properties import (
     guarded_call,
     json_equal,
     metadata_problems,
+    objects_per_example,
     run_pair,
+    run_source,
 )
 from tests.fuzz_converters import EXPECTED
 
 ROOT = FsPath(__file__).resolve().parents[2]
 WIDGET = ROOT / "tests" / "fuzz_converters" / "widget-crd.yaml"
 CRONTAB = ROOT / "samples" / "crontab-multiversion-v1.yaml"
+CORPUS_CRDS = ROOT.parent / "shared" / "corpus" / "crds" / "v1"
 
 sys.path.insert(0, str(ROOT / "samples"))
 import crontab_conversion  # noqa: E402
@@ -463,3 +466,63 @@ def test_unsatisfiable_schema_gives_up_cleanly() -> None:
     r = run_pair(crontab_conversion.convert_lossless, v1, v1, examples=10, seed=1)
     assert r.failure is None and not r.ok
     assert r.gave_up is not None and r.gave_up.startswith("could not generate valid stable.example.com/v1 objects")
+
+
+# --- one generation per source version, several objects per example ----------------------------------------
+
+
+@pytest.mark.parametrize("per_example", [1, 8])
+def test_run_source_checks_every_target_on_each_object(per_example: int) -> None:
+    seen: list[tuple[str, str]] = []
+
+    def convert(obj: dict[str, Any], desired: str) -> dict[str, Any]:
+        seen.append((obj["apiVersion"], desired))
+        return crontab_conversion.convert_lossless(obj, desired)
+
+    results = run_source(convert, V1, [V1, V2], examples=37, seed=1, per_example=per_example)
+    assert [(r.from_version, r.to_version, r.examples, r.ok) for r in results] == [
+        ("v1", "v1", 37, True), ("v1", "v2", 37, True)
+    ]
+    # each object: once to v1 (same version), to v2 and back
+    assert seen.count(("stable.example.com/v1", "stable.example.com/v1")) == 37
+    assert seen.count(("stable.example.com/v1", "stable.example.com/v2")) == 37
+    assert seen.count(("stable.example.com/v2", "stable.example.com/v1")) == 37
+
+
+@pytest.mark.parametrize("per_example", [1, 8])
+def test_the_other_targets_keep_their_examples_after_a_failure(per_example: int) -> None:
+    results = run_source(crontab_conversion.convert, V1, [V2, V1], examples=60, seed=0, per_example=per_example,
+                         shrink_seconds=2.0)
+    to_v2, to_v1 = results
+    assert to_v2.failure is not None and to_v2.failure.property == "call"
+    assert to_v1.ok and to_v1.examples == 60
+    # shrunk as with one object per example: no spec at all, the simplest metadata
+    assert "spec" not in to_v2.failure.input and to_v2.failure.input["metadata"]["name"] == "a"
+
+
+def test_run_source_failures_are_saved_and_replayed_under_the_targets_tested() -> None:
+    from hypothesis.database import InMemoryExampleDatabase
+
+    db = InMemoryExampleDatabase()
+    first = run_source(crontab_conversion.convert, V2, [V2, V1], examples=50, seed=3, database=db, key=b"k",
+                       per_example=8, shrink_seconds=2.0)
+    assert first[1].failure is not None and first[0].ok
+    replayed = run_source(crontab_conversion.convert, V2, [V2, V1], examples=50, seed=99, database=db, key=b"k",
+                          per_example=8, replay=True)
+    assert replayed[1].failure is not None and replayed[1].failure.property == first[1].failure.property
+    assert replayed[1].failure.input == first[1].failure.input  # exact replay of the shrunk object
+    assert replayed[0].failure is None
+    other = run_source(crontab_conversion.convert, V2, [V2, V1], examples=50, seed=99, database=db, key=b"other",
+                       per_example=8, replay=True)
+    assert all(r.ok and r.examples == 0 for r in other)
+
+
+def test_objects_per_example_falls_as_schemas_grow() -> None:
+    # measured (see objects_per_example): lists of large objects overrun hypothesis's per-example budget
+    assert [objects_per_example(v) for v in CRONTAB_VERSIONS] == [8, 8]
+    assert [objects_per_example(v) for v in WIDGET_VERSIONS] == [4, 4]
+    httproute = CORPUS_CRDS / "gateway-api__v1.6.1__standard__httproutes.yaml"
+    big = versions_from_crd(yaml.load(httproute.read_bytes(), Loader=yaml.CSafeLoader))
+    assert objects_per_example(big[0]) == 2
+    bare = VersionSchema("g", "v1", "K", True, True, True, None, None)
+    assert objects_per_example(bare) == 8

@@ -61,6 +61,8 @@ class VersionSchema:
     schema: Mapping[str, Any] | None = field(compare=False, repr=False)
     structural: Structural | None = field(compare=False, repr=False)
     prunes: bool = True
+    #: ``schema`` compiled once: ``(CompiledValidator, Defaulter or None)``, or None (interpreted)
+    compiled: Any = field(default=None, compare=False, repr=False)
 
     @property
     def api_version(self) -> str:
@@ -111,9 +113,19 @@ def versions_from_crd(crd: Mapping[str, Any]) -> list[VersionSchema]:
                 schema=schema,
                 structural=structural,
                 prunes=prunes,
+                compiled=_compile(schema) if schema else None,
             )
         )
     return out
+
+
+def _compile(schema: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The schema's compiled value validation and defaulting (same results as the interpreters)."""
+    from crdtool.core.schema.compiled_validation import CompiledValidator
+    from crdtool.core.schema.defaulting import compile_defaulter
+
+    plain = dict(schema)
+    return CompiledValidator(plain), compile_defaulter(plain)
 
 
 @dataclass(frozen=True)
@@ -180,10 +192,14 @@ def check_object(
     meta_error = schema_objectmeta.get_object_meta_error(obj.get("metadata"))
     if meta_error:
         return ObjectCheck(pruned, (invalid(Path("metadata"), obj.get("metadata"), meta_error),))
-    defaulted = default(obj, schema)
+    validator, defaulter = version.compiled if version.compiled is not None else (None, None)
+    defaulted = defaulter(obj) if defaulter is not None else default(obj, schema)
     meta = defaulted.get("metadata") if isinstance(defaulted.get("metadata"), dict) else {}
     errors.extend(validate_object_meta(meta, version.namespaced, name_is_dns_subdomain, Path("metadata")))
-    if schema is not None:
+    if validator is not None:
+        errors.extend(validator.validate(defaulted, Path("")))
+        errors.extend(validator.validate_list_sets_and_maps(Path(""), defaulted))
+    elif schema is not None:
         errors.extend(validate_value(defaulted, schema, Path("")))
         errors.extend(validate_list_sets_and_maps(Path(""), schema, defaulted))
     errors.extend(schema_objectmeta.validate(None, defaulted, version.structural, False))

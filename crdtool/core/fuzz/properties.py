@@ -85,7 +85,9 @@ __all__ = [
     "diff_text",
     "guarded_call",
     "json_equal",
+    "objects_per_example",
     "run_pair",
+    "run_source",
 ]
 
 #: Property names, in the order they are checked.
@@ -371,12 +373,12 @@ def check_example(
     function gets deep copies), the two versions. Out: the first broken
     property as a :class:`Failure`, or None when all hold.
     """
-    import copy
+    from crdtool.core.schema.defaulting import copy_json
 
     def fail(prop: str, **kw: Any) -> Failure:
-        return Failure(prop, source.version, target.version, copy.deepcopy(obj), **kw)
+        return Failure(prop, source.version, target.version, copy_json(obj), **kw)
 
-    first = guarded_call(convert, copy.deepcopy(obj), target.api_version, timeout)
+    first = guarded_call(convert, copy_json(obj), target.api_version, timeout)
     if first.problem is not None:
         return fail("call", error=_call_error(first, source, target))
     converted = first.value
@@ -392,7 +394,7 @@ def check_example(
     failure = _check_converted(obj, converted, target, extra, fail, lambda **kw: kw)
     if failure is not None:
         return failure
-    second = guarded_call(convert, copy.deepcopy(converted), source.api_version, timeout)
+    second = guarded_call(convert, copy_json(converted), source.api_version, timeout)
     if second.problem is not None:
         return fail("call", converted=converted, error=_call_error(second, target, source))
     back = second.value
@@ -604,6 +606,28 @@ class _PropertyFailed(Exception):
 _FAILED = {name: type(f"{name.title()}Failed", (_PropertyFailed,), {}) for name in PROPERTIES}
 
 
+def objects_per_example(version: VersionSchema) -> int:
+    """How many objects of ``version`` one hypothesis example should hold (``run_source``'s ``per_example``).
+
+    Lists of objects share hypothesis's cost per example, but an example has
+    a fixed budget of choices (8 KiB); lists of large objects overrun it and
+    are thrown away, which costs far more than it saves. Objects grow with the
+    schema (up to the generator's :class:`~crdtool.core.fuzz.strategies.Budget`),
+    so the count falls with the number of schema nodes: measured on the CronTab
+    (4-8 nodes: 8 best), corpus CRDs of 16-130 nodes (4 best) and Gateway API's
+    HTTPRoute (196 nodes: 2 best, 4 already 3x slower than 1).
+    """
+    s = version.structural
+    nodes = sum(1 for _ in s.walk()) if s is not None else 1
+    if nodes <= 16:
+        return 8
+    if nodes <= 150:
+        return 4
+    if nodes <= 400:
+        return 2
+    return 1
+
+
 def run_pair(
     convert: ConvertFn,
     source: VersionSchema,
@@ -639,26 +663,124 @@ def run_pair(
     and then checked one by one; a failure shows the failing object.
 
     Out: a :class:`PairResult` holding the shrunk failure, if any. Raises
-    only KeyboardInterrupt.
+    only KeyboardInterrupt. :func:`run_source` with one target.
     """
+    return run_source(
+        convert, source, [target], examples=examples, seed=seed, timeout=timeout, database=database,
+        replay=replay, key=key, extra=extra, strategy=strategy, on_example=on_example,
+        shrink_seconds=shrink_seconds, batch_size=batch_size, before_batch=before_batch,
+    )[0]
+
+
+def run_source(
+    convert: ConvertFn,
+    source: VersionSchema,
+    targets: list[VersionSchema],
+    *,
+    examples: int = 200,
+    seed: int | None = None,
+    timeout: float | None = 5.0,
+    database: Any = None,
+    replay: bool = False,
+    key: bytes = b"",
+    extra: ExtraValidator | None = None,
+    strategy: Any = None,
+    on_example: Callable[[], None] | None = None,
+    shrink_seconds: float | None = 30.0,
+    batch_size: int = 1,
+    before_batch: Callable[[list[dict[str, Any]]], None] | None = None,
+    per_example: int = 1,
+) -> list[PairResult]:
+    """Property-test ``convert`` on objects generated at ``source``, each converted to every one of ``targets``.
+
+    Each object is generated once and checked against every target in turn,
+    so N targets cost one generation per object instead of N. Arguments as
+    for :func:`run_pair`; out: one :class:`PairResult` per target, in the
+    order of ``targets``, each with up to ``examples`` checked objects.
+
+    ``per_example`` > 1 makes each hypothesis example a list of that many
+    objects (not with ``batch_size``): hypothesis's own cost per example
+    (its bookkeeping of choices, mutations of earlier examples) is then
+    shared by several objects, which roughly halves the cost of generating
+    one at 8. Exactly ``examples`` objects are still checked per pair (the
+    last list is cut); a failure is shrunk as a list of ``per_example``
+    objects, and the object that fails is the one reported.
+
+    A failure stops hypothesis and is shrunk (the shrunk object may fail
+    another target first: it is reported under the pair it breaks); the
+    targets without a failure yet are then tested again, with the rest of
+    their examples, until every target has passed its examples or failed.
+    Each such run saves its failures in ``database`` under ``key``, the
+    source and the names of the targets it tested, so a later run with the
+    same versions replays them first (and ``replay`` runs only them). For
+    one target that key is :func:`run_pair`'s.
+    """
+    results = {id(t): PairResult(source.version, t.version) for t in targets}
+    pending = list(targets)
+    while pending:
+        before = {id(t): results[id(t)].examples for t in pending}
+        failure, gave_up, notes = _run_once(
+            convert, source, pending, results, examples=examples - min(before.values()), seed=seed,
+            timeout=timeout, database=database, replay=replay, key=key, extra=extra, strategy=strategy,
+            on_example=on_example, shrink_seconds=shrink_seconds, batch_size=batch_size,
+            before_batch=before_batch, per_example=per_example if batch_size <= 1 else 1,
+        )
+        if gave_up is not None:
+            for t in pending:
+                results[id(t)].gave_up = gave_up
+            break
+        if failure is None:
+            break
+        failed = next(t for t in pending if t.version == failure.to_version)
+        results[id(failed)].failure = failure
+        results[id(failed)].notes.extend(notes)
+        pending = [t for t in pending if t is not failed]
+        if not replay and all(results[id(t)].examples >= examples for t in pending):
+            break
+    return [results[id(t)] for t in targets]
+
+
+def _run_once(
+    convert: ConvertFn,
+    source: VersionSchema,
+    targets: list[VersionSchema],
+    results: dict[int, PairResult],
+    *,
+    examples: int,
+    seed: int | None,
+    timeout: float | None,
+    database: Any,
+    replay: bool,
+    key: bytes,
+    extra: ExtraValidator | None,
+    strategy: Any,
+    on_example: Callable[[], None] | None,
+    shrink_seconds: float | None,
+    batch_size: int,
+    before_batch: Callable[[list[dict[str, Any]]], None] | None,
+    per_example: int,
+) -> tuple[Failure | None, str | None, list[str]]:
+    """One hypothesis run over ``targets``: (the shrunk failure, why nothing could be generated, notes)."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis.errors import HypothesisException
 
     from crdtool.core.fuzz.strategies import object_strategy
 
-    result = PairResult(source.version, target.version)
     found = [False]
+    checked = [0]
 
     def check(obj: dict[str, Any]) -> None:
         if not found[0]:
-            result.examples += 1
+            checked[0] += 1
         if on_example is not None:
             on_example()
-        failure = check_example(convert, obj, source, target, timeout=timeout, extra=extra)
-        if failure is None:
-            return
-        found[0] = True
-        raise _FAILED[failure.property](failure)  # outside any except block: no exception context
+        for target in targets:
+            if not found[0]:
+                results[id(target)].examples += 1
+            failure = check_example(convert, obj, source, target, timeout=timeout, extra=extra)
+            if failure is not None:
+                found[0] = True
+                raise _FAILED[failure.property](failure)  # outside any except block: no exception context
 
     def check_batch(objs: list[dict[str, Any]]) -> None:
         if before_batch is not None:
@@ -666,11 +788,17 @@ def run_pair(
         for obj in objs:
             check(obj)
 
+    def check_several(objs: list[dict[str, Any]]) -> None:
+        for obj in objs:
+            if not found[0] and checked[0] >= examples:
+                return  # the budget is spent: the rest of the last list is not checked
+            check(obj)
+
     phases = (Phase.explicit, Phase.reuse, Phase.shrink) if replay else (
         Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink
     )
     configured = settings(
-        max_examples=examples,
+        max_examples=max(-(-examples // per_example), 1),
         deadline=None,
         database=database,
         derandomize=False,
@@ -685,9 +813,16 @@ def run_pair(
         from hypothesis import strategies as st
 
         test = configured(given(st.lists(objects, min_size=1, max_size=batch_size))(check_batch))
+    elif per_example > 1:
+        from hypothesis import strategies as st
+
+        test = configured(given(st.lists(objects, min_size=per_example, max_size=per_example))(check_several))
     else:
         test = configured(given(objects)(check))
-    digest = key + b"\0" + source.version.encode() + b"\0" + target.version.encode()
+    names = b",".join(t.version.encode() for t in targets)
+    digest = key + b"\0" + source.version.encode() + b"\0" + names
+    if per_example > 1:  # a saved list of objects is another choice sequence than a saved object
+        digest += b"\0x" + str(per_example).encode()
     # A stable database key, independent of this function's source code (which hypothesis
     # would hash): saved failures survive crdtool upgrades. The documented fallback is
     # hypothesis's own digest plus ours.
@@ -707,14 +842,12 @@ def run_pair(
     except BaseException as exc:  # noqa: BLE001 - hypothesis re-raises the shrunk failure (maybe grouped)
         failure = _find_failure(exc)
         if failure is not None:
-            result.failure = failure
-            if _is_flaky(exc):
-                result.notes.append("the failure did not reproduce reliably (flaky: timing or non-determinism)")
-        elif isinstance(exc, HypothesisException):
-            result.gave_up = f"could not generate valid {source.api_version} objects: {type(exc).__name__}: {exc}"
-        else:
-            raise
-    return result
+            notes = ["the failure did not reproduce reliably (flaky: timing or non-determinism)"] if _is_flaky(exc) else []
+            return failure, None, notes
+        if isinstance(exc, HypothesisException):
+            return None, f"could not generate valid {source.api_version} objects: {type(exc).__name__}: {exc}", []
+        raise
+    return None, None, []
 
 
 @contextlib.contextmanager

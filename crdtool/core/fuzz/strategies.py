@@ -153,39 +153,100 @@ def value_strategy(node: Structural | None, *, budget: Budget = DEFAULT_BUDGET) 
     return _Builder(budget).node(node, 0)
 
 
+# Metadata comes from small fixed pools, one draw per field: metadata is not what a conversion
+# is about (it must pass through unchanged but for labels and annotations), and building
+# names and maps character by character was half of the cost of generating an object. The
+# first entry of each pool is the simplest (what shrinking ends at).
+_NAMES = (
+    "a", "my-new-cron-object", "web-1", "x.example.com", "0", "a-b.c-d", "v1.2.3",
+    "n" * 63, ".".join(("a" * 63, "b" * 63, "c" * 63, "d" * 61)),  # the longest: 253 characters
+)
+_NAMESPACES = ("a", "default", "kube-system", "team-x", "ns" + "0" * 61)
+_UIDS = (
+    "6a5c2f1e-0d4b-4c6e-9a1f-3b2d7e8f9a01", "00000000-0000-4000-8000-000000000000",
+    "f47ac10b-58cc-4372-a567-0e02b2c3d479", "9b2e4c1a-7d3f-4e8b-b6a5-1c0f2e3d4a5b",
+)
+_RESOURCE_VERSIONS = ("1", "42", "123456", "1099511627776")
+_GENERATIONS = (1, 2, 7, 2**31)
+_TIMESTAMPS = ("2024-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "2021-06-15T13:45:30Z", "2099-12-31T23:59:59Z")
+_LABELS = (
+    {"app": "a"},
+    {"app.kubernetes.io/name": "crontab", "tier": ""},
+    {"a": "b", "example.com/Team": "X_y.z-1", "k8s.io/a-b": "0"},
+    {"z" * 63: "v" * 63},
+)
+_ANNOTATIONS = (
+    {"a": ""},
+    {"example.com/note": "the quick brown fox", "kubectl.kubernetes.io/last-applied-configuration": '{"spec":{}}'},
+    {"note": "ünïcødé ✓ \u00e9 \n", "b.example.org/x": " padded "},
+    {"k": "x" * 300},
+)
+
+
 def metadata_strategy(
     *, namespaced: bool, name_schema: Mapping[str, Any] | None = None
 ) -> SearchStrategy[dict[str, Any]]:
-    """``metadata`` of a stored custom resource.
+    """``metadata`` of a stored custom resource, from small fixed pools of realistic values.
 
     Always name (DNS subdomain, also valid for ``name_schema`` when the CRD
     constrains ``metadata.name``), namespace when ``namespaced``, uid,
     resourceVersion, generation and creationTimestamp; optionally non-empty
-    labels and annotations (ObjectMeta omits empty maps).
+    labels and annotations (ObjectMeta omits empty maps). One draw per field.
     """
-    name = _dns_subdomain()
+    names: list[str] | None = list(_NAMES)
+    generated: SearchStrategy[str] | None = None
     if name_schema:
-        pattern = name_schema.get("pattern")
-        rx = _regex_for_generation(pattern) if isinstance(pattern, str) and pattern else None
-        if rx is not None:
-            name = st.one_of(name, st.from_regex(rx, fullmatch=True))
         schema = dict(name_schema)
-        name = name.filter(lambda n: _is_dns_subdomain(n) and not validate_value(n, schema, Path("")))
-    required: dict[str, SearchStrategy[Any]] = {"name": name}
+
+        def fits(n: str) -> bool:
+            return _is_dns_subdomain(n) and not validate_value(n, schema, Path(""))
+
+        names = [n for n in _NAMES if fits(n)] or None
+        if names is None:  # the CRD's own name rules exclude the whole pool: generate names for them
+            name = _dns_subdomain()
+            pattern = name_schema.get("pattern")
+            rx = _regex_for_generation(pattern) if isinstance(pattern, str) and pattern else None
+            if rx is not None:
+                name = st.one_of(name, st.from_regex(rx, fullmatch=True))
+            generated = name.filter(fits)
+    identities = _identities(names or ["a"], namespaced)
+    labels = st.sampled_from((None, *_LABELS))
+    annotations = st.sampled_from((None, *_ANNOTATIONS))
+
+    def meta(identity: dict[str, Any], label_map: Any, annotation_map: Any, name: str | None = None) -> dict[str, Any]:
+        out = dict(identity)
+        if name is not None:
+            out["name"] = name
+        if label_map is not None:
+            out["labels"] = dict(label_map)
+        if annotation_map is not None:
+            out["annotations"] = dict(annotation_map)
+        return out
+
+    if generated is not None:
+        return st.builds(meta, st.sampled_from(identities), labels, annotations, generated)
+    return st.builds(meta, st.sampled_from(identities), labels, annotations)
+
+
+def _identities(names: list[str], namespaced: bool) -> list[dict[str, Any]]:
+    """Combinations of the pools for the required metadata fields, the simplest first (one draw per object).
+
+    Every value of every pool appears (the first rows walk the pools side by
+    side), then rows of values picked by a fixed-seed random generator mix
+    them; the list stays short and is the same in every run.
+    """
+    import random
+
+    fields: list[tuple[str, tuple[Any, ...]]] = [("name", tuple(names))]
     if namespaced:
-        required["namespace"] = _dns_label()
-    required["uid"] = st.uuids(version=4).map(str)
-    required["resourceVersion"] = st.integers(1, 2**40).map(str)
-    required["generation"] = st.integers(1, 2**31)
-    required["creationTimestamp"] = st.integers(0, 4_102_444_799).map(
-        lambda t: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
-    )
-    optional = {
-        "labels": st.dictionaries(_qualified_name(), _label_value(), min_size=1, max_size=3),
-        "annotations": st.dictionaries(_qualified_name(), st.text(_ALPHABET, max_size=30), min_size=1, max_size=3),
-    }
-    order = (*required, *optional)
-    return st.fixed_dictionaries(required, optional=optional).map(lambda m: {k: m[k] for k in order if k in m})
+        fields.append(("namespace", _NAMESPACES))
+    fields += [("uid", _UIDS), ("resourceVersion", _RESOURCE_VERSIONS), ("generation", _GENERATIONS),
+               ("creationTimestamp", _TIMESTAMPS)]
+    longest = max(len(pool) for _, pool in fields)
+    rng = random.Random(0)
+    rows = [{key: pool[i % len(pool)] for key, pool in fields} for i in range(longest)]
+    rows += [{key: rng.choice(pool) for key, pool in fields} for _ in range(longest)]
+    return rows
 
 
 def any_json(max_leaves: int = 6) -> SearchStrategy[Any]:

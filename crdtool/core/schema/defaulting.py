@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["default", "prune_non_nullable_nulls"]
+__all__ = ["Defaulter", "compile_defaulter", "copy_json", "default", "prune_non_nullable_nulls"]
 
 Schema = dict[str, Any]
 
@@ -35,6 +35,7 @@ Schema = dict[str, Any]
 _MAX_DEPTH = 150
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 def default(obj: Any, schema: Schema | None) -> Any:
@@ -63,23 +64,39 @@ def prune_non_nullable_nulls(obj: Any, schema: Schema | None) -> Any:
     return _prune_nulls(obj, schema, 0)
 
 
+def copy_json(x: Any) -> Any:
+    """A deep copy of decoded JSON (dicts, lists, scalars; tuples become lists), sharing nothing mutable.
+
+    Several times faster than ``copy.deepcopy`` (no memo); any depth.
+    """
+    return _copy(x, 0)
+
+
 # --- copying --------------------------------------------------------------------------
 
 
 def _copy(x: Any, depth: int) -> Any:
-    """Deep copy of decoded JSON (faster than ``copy.deepcopy``, no memo)."""
+    """Deep copy of decoded JSON (faster than ``copy.deepcopy``, no memo).
+
+    A dict is copied whole (C speed) and then only its non-scalar values are
+    replaced by copies: most values of a Kubernetes object are scalars.
+    """
     t = type(x)
     if t is dict:
         if depth > _MAX_DEPTH:
             return _copy_iter(x)
         d = depth + 1
-        return {k: (v if type(v) in _SCALARS else _copy(v, d)) for k, v in x.items()}
+        out = x.copy()
+        for k, v in x.items():
+            if type(v) not in _SCALAR_TYPES:
+                out[k] = _copy(v, d)
+        return out
     if t is list:
         if depth > _MAX_DEPTH:
             return _copy_iter(x)
         d = depth + 1
-        return [v if type(v) in _SCALARS else _copy(v, d) for v in x]
-    if t in _SCALARS:
+        return [v if type(v) in _SCALAR_TYPES else _copy(v, d) for v in x]
+    if t in _SCALAR_TYPES:
         return x
     if isinstance(x, (dict, list, tuple)):
         return _copy_iter(x)
@@ -296,3 +313,209 @@ def _prune_nulls_iter(x: Any, s: Schema | None) -> Any:
         else:
             container[slot] = v
     return holder[0]
+
+
+# --- Default, compiled ----------------------------------------------------------------------------
+
+# A schema nesting deeper than this is not compiled (the interpreter above handles any depth).
+_MAX_COMPILE_DEPTH = 150
+
+
+class _TooDeep(Exception):
+    pass
+
+
+class _DefaultNode:
+    """What ``Default`` can change at one schema node, precomputed.
+
+    ``defaults``: ``(key, defaulted default, nullable)`` of the properties
+    with a default, in schema order; ``props``: the declared properties (a
+    present key with a schema is never handled by ``additionalProperties``);
+    ``children``: the compiled properties with something to default below
+    them; ``ap``/``items``: the ``additionalProperties``/``items`` schema when
+    it is a dict, ``ap_null``/``items_null``: whether a ``null`` there takes
+    a default (then ``ap_default``/``items_default`` is it, defaulted), and
+    ``ap_node``/``items_node`` the compiled schema when something is
+    defaulted below it.
+    """
+
+    __slots__ = (
+        "defaults", "props", "children", "ap", "ap_null", "ap_default", "ap_node",
+        "items", "items_null", "items_default", "items_node",
+    )
+
+    def __init__(self) -> None:
+        self.defaults: tuple[tuple[str, Any, bool], ...] = ()
+        self.props: dict[str, Any] | None = None
+        self.children: dict[str, _DefaultNode] = {}
+        self.ap: Schema | None = None
+        self.ap_null = False
+        self.ap_default: Any = None
+        self.ap_node: _DefaultNode | None = None
+        self.items: Schema | None = None
+        self.items_null = False
+        self.items_default: Any = None
+        self.items_node: _DefaultNode | None = None
+
+
+class Defaulter:
+    """``Default`` for one schema, compiled: only the fields with defaults at or below them are visited.
+
+    Built by :func:`compile_defaulter`. ``defaulter(obj)`` returns what
+    :func:`default` returns (a defaulted deep copy; ``obj`` is not modified):
+    the object is copied once, then only the properties whose schema has a
+    ``default`` at or below it are looked at, instead of every property of
+    every schema node the object reaches (a sparse object of a large CRD
+    touches a handful of the hundreds of properties). :meth:`apply` defaults
+    in place an object the caller owns. Each default value is defaulted by
+    its own schema once, at compile time, and deep-copied into each object.
+    """
+
+    __slots__ = ("_root", "schema")
+
+    def __init__(self, root: _DefaultNode | None, schema: Schema | None = None) -> None:
+        self._root = root
+        #: the schema this defaulter was compiled from
+        self.schema = schema
+
+    def __call__(self, obj: Any) -> Any:
+        out = _copy(obj, 0)
+        return self.apply(out)
+
+    def apply(self, obj: Any) -> Any:
+        """Default ``obj`` in place (a plain-JSON value the caller owns: dicts, lists, scalars) and return it.
+
+        Default values are copied into ``obj``, never shared with the schema.
+        """
+        root = self._root
+        if root is not None and type(obj) in (dict, list):
+            _apply(root, obj)
+        return obj
+
+
+def compile_defaulter(schema: Schema | None) -> Defaulter | None:
+    """:func:`default` for ``schema``, compiled; None when the schema is not one it compiles.
+
+    In: a structural ``openAPIV3Schema`` dict (or None: a defaulter that only
+    copies). Out: a :class:`Defaulter`, or None when the schema nests deeper
+    than 150 levels, is cyclic or is not of the shape structural schemas have
+    (``properties`` values that are not dicts, ...): use :func:`default`,
+    which copes with any shape. The schema must not be mutated afterwards.
+    """
+    if schema is None:
+        return Defaulter(None)
+    if type(schema) is not dict:
+        return None
+    try:
+        return Defaulter(_compile_default(schema, 0, set(), {}), schema)
+    except (_TooDeep, RecursionError):
+        return None
+
+
+def _compile_default(
+    s: Schema, depth: int, active: set[int], memo: dict[int, _DefaultNode | None]
+) -> _DefaultNode | None:
+    """The node for ``s``, or None when nothing is defaulted at or below any field of ``s``.
+
+    ``active``: the schemas being compiled (a cycle is refused); ``memo``: those
+    compiled (a schema shared by several fields, as YAML anchors make, is
+    compiled once).
+    """
+    if id(s) in memo:
+        return memo[id(s)]
+    if depth > _MAX_COMPILE_DEPTH or id(s) in active:
+        raise _TooDeep
+    active.add(id(s))
+    node = _compile_node(s, depth, active, memo)
+    active.discard(id(s))
+    memo[id(s)] = node
+    return node
+
+
+def _compile_node(
+    s: Schema, depth: int, active: set[int], memo: dict[int, _DefaultNode | None]
+) -> _DefaultNode | None:
+    node = _DefaultNode()
+    props = s.get("properties")
+    if props is not None:
+        if type(props) is not dict:
+            raise _TooDeep  # not structural: the interpreter decides
+        node.props = props
+        defaults = []
+        for k, p in props.items():
+            if p is None:
+                continue
+            if type(p) is not dict:
+                raise _TooDeep
+            dv = p.get("default")
+            if dv is not None:
+                defaults.append((k, _default(dv, p, 0), p.get("nullable") is True))
+            child = _compile_default(p, depth + 1, active, memo)
+            if child is not None:
+                node.children[k] = child
+        node.defaults = tuple(defaults)
+    ap = s.get("additionalProperties")
+    if type(ap) is dict:
+        node.ap = ap
+        dv = ap.get("default")
+        node.ap_null = ap.get("nullable") is not True
+        node.ap_default = None if dv is None else _default(dv, ap, 0)
+        node.ap_node = _compile_default(ap, depth + 1, active, memo)
+    items = s.get("items")
+    if type(items) is dict:
+        node.items = items
+        dv = items.get("default")
+        node.items_null = dv is not None and items.get("nullable") is not True
+        node.items_default = None if dv is None else _default(dv, items, 0)
+        node.items_node = _compile_default(items, depth + 1, active, memo)
+    if (
+        not node.defaults and not node.children and node.ap_default is None and node.ap_node is None
+        and not node.items_null and node.items_node is None
+    ):
+        return None
+    return node
+
+
+def _fresh(v: Any) -> Any:
+    return v if type(v) in _SCALARS else _copy(v, 0)
+
+
+def _apply(node: _DefaultNode, x: Any) -> None:
+    """``Default(x, s)`` in place on a plain-JSON value (our own copy), for the compiled ``node`` of ``s``.
+
+    The order of ``algorithm.go``'s ``Default``: fields already present keep
+    their place, absent defaulted properties are added after them in schema
+    order.
+    """
+    if type(x) is dict:
+        props = node.props
+        children = node.children
+        ap = node.ap
+        if children or ap is not None:
+            for k, v in x.items():
+                if props is not None and props.get(k) is not None:
+                    if v is not None and type(v) not in _SCALARS:
+                        child = children.get(k)
+                        if child is not None:
+                            _apply(child, v)
+                elif ap is not None:
+                    if v is None:
+                        if node.ap_null and node.ap_default is not None:
+                            x[k] = _fresh(node.ap_default)
+                    elif type(v) not in _SCALARS and node.ap_node is not None:
+                        _apply(node.ap_node, v)
+        for k, dv, nullable in node.defaults:
+            if k not in x:
+                x[k] = _fresh(dv)
+            elif x[k] is None and not nullable:
+                x[k] = _fresh(dv)
+    elif type(x) is list:
+        items_node = node.items_node
+        if node.items is None or (not node.items_null and items_node is None):
+            return
+        for i, v in enumerate(x):
+            if v is None:
+                if node.items_null:
+                    x[i] = _fresh(node.items_default)
+            elif items_node is not None and type(v) not in _SCALARS:
+                _apply(items_node, v)

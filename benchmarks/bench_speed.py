@@ -1,0 +1,289 @@
+"""Issue #9's figures, all in one run: library throughput, defaulting cost, fuzzing, corpus, start-up.
+
+Run: python benchmarks/bench_speed.py [--repeat R] [--quick]
+
+Prints, each with the machine's load average before and after (the machine is shared: rerun and
+compare medians when the load is high):
+
+1. validation objects/s of real corpus custom resources (``../shared/corpus/crs``: the Gateway API
+   v1.6.1 HTTPRoutes against ``gateway-api__v1.6.1__standard__httproutes.yaml``, the
+   prometheus-operator v0.93.0 Prometheuses against its Prometheus CRD), 2,000 renamed copies each
+   (``metadata.name`` made unique), median of R passes:
+   - through the prepared API: ``v = prepare_crd(crd)`` once, then ``validate_object(obj, v)``;
+   - through the plain-dict call ``validate_object(obj, crd_dict)`` (the CRD dict passed every time);
+   targets: prepared >= 1,500/s HTTPRoute and >= 6,000/s Prometheus; plain dict >= 40% of prepared;
+2. defaulting time / ``copy.deepcopy`` time: structural defaulting of each real (sparse) Prometheus
+   object, and of 2,000 dense generated ones (``bench_customresource.Generator``), through the
+   prepared defaulter and through ``default(obj, schema_dict)``; target <= 0.6 on the sparse objects;
+3. ``crdtool fuzz-roundtrip samples/crontab_conversion.py:convert_lossless --crd
+   samples/crontab-multiversion-v1.yaml --examples 1000 --seed 1`` as a whole process: checked
+   round trips (examples over all ordered version pairs) / wall time; target >= 1,000/s;
+4. ``crdtool validate ../shared/corpus/crds --output json`` wall time / PyYAML C-loader parse time
+   of the same files (medians of R); target <= 1.0;
+5. start-up: median of 15 runs of ``crdtool sort-versions v1 v2``; target <= 100 ms.
+
+``--quick`` runs fewer repetitions (for a smoke test); ``--only 1,2`` runs only those sections. Nothing here is asserted: the script
+prints figures and says which targets were met; the exit status is 0 either way.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_customresource import Generator  # noqa: E402
+
+from crdtool.core.customresource import default, prepare_crd, validate_object  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+CRS = CORPUS / "crs"
+HTTPROUTE_CRD = CORPUS / "crds" / "v1" / "gateway-api__v1.6.1__standard__httproutes.yaml"
+PROMETHEUS_CRD = CORPUS / "crds" / "v1" / "prometheus-operator__v0.93.0__monitoring.coreos.com_prometheuses.yaml"
+COPIES = 2000
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f}/{five:.2f} (1/5 min, {os.cpu_count()} cores)"
+
+
+def section(title: str) -> None:
+    print(f"\n== {title}  [{load()}]", flush=True)
+
+
+def yaml_docs(path: Path) -> list[Any]:
+    with path.open("rb") as fh:
+        return [d for d in yaml.load_all(fh, Loader=yaml.CSafeLoader) if d is not None]
+
+
+def corpus_objects(prefix: str, kind: str, api_version: str) -> list[dict[str, Any]]:
+    out = []
+    for f in sorted(CRS.glob(prefix + "*")):
+        for doc in yaml_docs(f):
+            if isinstance(doc, dict) and doc.get("kind") == kind and doc.get("apiVersion") == api_version:
+                out.append(doc)
+    return out
+
+
+def renamed_copies(objects: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    out = []
+    for i in range(n):
+        obj = copy.deepcopy(objects[i % len(objects)])
+        obj["metadata"]["name"] = f"{obj['metadata']['name']}-{i}"
+        out.append(obj)
+    return out
+
+
+def passes(fn: Callable[[Any], Any], objects: list[Any], repeat: int, budget: float | None = None) -> tuple[float, int]:
+    """(median wall seconds per object, objects timed per pass); a pass stops early after ``budget`` seconds.
+
+    The CPU seconds per object of the same passes are kept in ``CPU[-1]`` (less sensitive to the load).
+    """
+    per_object = []
+    cpu = []
+    count = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        cpu_start = time.process_time()
+        count = 0
+        for obj in objects:
+            fn(obj)
+            count += 1
+            if budget is not None and time.perf_counter() - start > budget:
+                break
+        per_object.append((time.perf_counter() - start) / count)
+        cpu.append((time.process_time() - cpu_start) / count)
+    CPU.append(statistics.median(cpu))
+    return statistics.median(per_object), count
+
+
+CPU: list[float] = []
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def bench_validation(repeat: int) -> None:
+    section(f"1. validation throughput ({COPIES} renamed copies of real corpus objects, median of {repeat})")
+    cases = [
+        ("HTTPRoute", HTTPROUTE_CRD, corpus_objects("gateway-api__v1.6.1__", "HTTPRoute", "gateway.networking.k8s.io/v1"), 1500),
+        ("Prometheus", PROMETHEUS_CRD, corpus_objects("prometheus-operator__v0.93.0__", "Prometheus", "monitoring.coreos.com/v1"), 6000),
+    ]
+    for name, crd_path, objects, target in cases:
+        crd = yaml_docs(crd_path)[0]
+        start = time.perf_counter()
+        prepared = prepare_crd(crd)
+        prepare_ms = (time.perf_counter() - start) * 1000
+        copies = renamed_copies(objects, COPIES)
+        rejected = sum(1 for o in objects if validate_object(copy.deepcopy(o), prepared))
+        validate_object(copies[0], crd)  # the plain-dict call's first (preparing) call is not timed
+        t_prepared, _ = passes(lambda o: validate_object(o, prepared), copies, repeat)
+        cpu_prepared = CPU[-1]
+        t_plain, n_plain = passes(lambda o: validate_object(o, crd), copies, repeat, budget=20.0)
+        cpu_plain = CPU[-1]
+        hit, _ = passes(prepare_crd, [crd] * 200, repeat)  # what the plain-dict call adds: the memo's check
+        print(f"  {name}: {len(objects)} corpus objects ({rejected} rejected), CRD prepared in {prepare_ms:.0f} ms; "
+              f"the plain-dict memo's check (prepare_crd(crd) on a hit): {hit * 1000:.2f} ms per call")
+        print(f"    prepared  validate_object(obj, prepare_crd(crd)): {1 / t_prepared:8,.0f} objects/s  "
+              f"(target >= {target:,}: {verdict(1 / t_prepared >= target)}; per CPU second {1 / cpu_prepared:,.0f})")
+        share = t_prepared / t_plain
+        print(f"    plain     validate_object(obj, crd_dict):         {1 / t_plain:8,.0f} objects/s  "
+              f"= {share:.0%} of prepared over {n_plain} objects (target >= 40%: {verdict(share >= 0.4)}; "
+              f"per CPU second {1 / cpu_plain:,.0f} = {cpu_prepared / cpu_plain:.0%})")
+    print(f"  [{load()}]")
+
+
+def bench_defaulting(repeat: int) -> None:
+    section(f"2. defaulting time / copy.deepcopy time (median of {repeat})")
+    crd = yaml_docs(PROMETHEUS_CRD)[0]
+    prepared = prepare_crd(crd)
+    ver = prepared.version("v1")
+    assert ver is not None and ver.schema is not None
+    schema = ver.serving_schema
+    compiled = getattr(ver, "defaulter", None)  # the prepared defaulter, when the version has one
+    sparse = corpus_objects("prometheus-operator__v0.93.0__", "Prometheus", "monitoring.coreos.com/v1")
+    gen = Generator(20190426)
+    spec_schema = ver.schema["properties"]["spec"]
+    dense = [
+        {"apiVersion": "monitoring.coreos.com/v1", "kind": "Prometheus",
+         "metadata": {"name": f"p-{i}", "namespace": "monitoring"}, "spec": gen.object(spec_schema, 1)}
+        for i in range(COPIES)
+    ]
+    rows: list[tuple[str, list[dict[str, Any]]]] = [
+        (f"sparse {o['metadata']['name']!r} x{COPIES}", [copy.deepcopy(o) for _ in range(COPIES)]) for o in sparse
+    ]
+    rows.append((f"dense generated x{COPIES}", dense))
+    worst_sparse = 0.0
+    for label, objs in rows:
+        t_copy, _ = passes(copy.deepcopy, objs, repeat)
+        t_plain, _ = passes(lambda o: default(o, schema), objs, repeat)
+        line = f"  {label:<34} default(obj, schema_dict) {t_plain / t_copy:5.2f}x"
+        ratio = t_plain / t_copy
+        if compiled is not None:
+            t_comp, _ = passes(compiled, objs, repeat)
+            ratio = t_comp / t_copy
+            line += f"   prepared defaulter {ratio:5.2f}x"
+        print(line + f"   (deepcopy {t_copy * 1e6:.0f} us/object)")
+        if label.startswith("sparse"):
+            worst_sparse = max(worst_sparse, ratio)
+    print(f"  worst sparse ratio {worst_sparse:.2f} (target <= 0.6: {verdict(worst_sparse <= 0.6)})  [{load()}]")
+
+
+def crdtool_cmd() -> list[str]:
+    """The ``crdtool`` console script, or ``python -m crdtool`` (also with ``CRDTOOL_BENCH_MODULE=1``)."""
+    exe = shutil.which("crdtool")
+    return [exe] if exe and not os.environ.get("CRDTOOL_BENCH_MODULE") else [sys.executable, "-m", "crdtool"]
+
+
+def wall(cmd: list[str], **kw: Any) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False, **kw)
+    return time.perf_counter() - start, proc
+
+
+def bench_fuzz(repeat: int) -> None:
+    section(f"3. fuzz-roundtrip on the CronTab, whole process (median of {repeat})")
+    cmd = crdtool_cmd() + [
+        "fuzz-roundtrip", "samples/crontab_conversion.py:convert_lossless",
+        "--crd", "samples/crontab-multiversion-v1.yaml", "--examples", "1000", "--seed", "1", "--output", "json",
+    ]
+    import resource
+
+    try:
+        from crdtool.cli.fuzz import _worker_count
+    except ImportError:  # an older crdtool, compared with this script: one process
+
+        def _worker_count(sources: int) -> int:
+            return 1
+
+    rates = []
+    cpu_rates = []
+    for _ in range(repeat):
+        workers = _worker_count(2)  # what the command decides as it starts (load-dependent)
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "CRDTOOL_CACHE_DIR": cache}
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            seconds, proc = wall(cmd, cwd=ROOT, env=env)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        report = json.loads(proc.stdout)
+        total = sum(p["examples"] for p in report["pairs"])
+        rates.append(total / seconds)
+        cpu_rates.append(total / cpu)
+        print(f"    {total} round trips over {len(report['pairs'])} pairs in {seconds:.2f} s, {cpu:.2f} CPU s, "
+              f"~{workers} worker(s) (ok={report['ok']}, exit {proc.returncode})  [{load()}]")
+    rate = statistics.median(rates)
+    print(f"  {rate:,.0f} round trips/s (target >= 1,000: {verdict(rate >= 1000)}); "
+          f"{statistics.median(cpu_rates):,.0f} per CPU second  [{load()}]")
+
+
+def parse_only(files: list[Path]) -> float:
+    start = time.perf_counter()
+    for f in files:
+        with f.open("rb") as fh:
+            for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader):
+                pass
+    return time.perf_counter() - start
+
+
+def bench_corpus(repeat: int) -> None:
+    section(f"4. corpus validation wall / PyYAML C-loader parse wall (medians of {repeat})")
+    crds = CORPUS / "crds"
+    files = sorted(p for p in crds.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+    parse_only(files)  # warm the page cache
+    parse = statistics.median(parse_only(files) for _ in range(repeat))
+    validate = statistics.median(wall(crdtool_cmd() + ["validate", str(crds), "--output", "json"])[0] for _ in range(repeat))
+    ratio = validate / parse
+    print(f"  {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB: parse {parse * 1000:.0f} ms, "
+          f"crdtool validate {validate * 1000:.0f} ms")
+    print(f"  ratio {ratio:.2f} (target <= 1.0: {verdict(ratio <= 1.0)})  [{load()}]")
+
+
+def bench_startup(runs: int) -> None:
+    section(f"5. start-up: crdtool sort-versions v1 v2, median of {runs}")
+    cmd = crdtool_cmd() + ["sort-versions", "v1", "v2"]
+    wall(cmd)
+    times = sorted(wall(cmd)[0] for _ in range(runs))
+    median = statistics.median(times)
+    print(f"  median {median * 1000:.0f} ms (min {times[0] * 1000:.0f}, max {times[-1] * 1000:.0f}; "
+          f"target <= 100 ms: {verdict(median <= 0.1)})  [{load()}]")
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else (1 if quick else 3)
+    only = set(sys.argv[sys.argv.index("--only") + 1].split(",")) if "--only" in sys.argv else set("12345")
+    print(f"crdtool issue #9 benchmark, Python {sys.version.split()[0]}, {load()}")
+    if "1" in only:
+        bench_validation(repeat)
+    if "2" in only:
+        bench_defaulting(repeat)
+    if "3" in only:
+        bench_fuzz(repeat)
+    if "4" in only:
+        bench_corpus(repeat)
+    if "5" in only:
+        bench_startup(5 if quick else 15)
+    print(f"\ndone  [{load()}]")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
