@@ -39,11 +39,9 @@ evaluation is cancelled) and the request budget (``RuntimeCELCostBudget``,
 
 from __future__ import annotations
 
-import functools
-import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from crdtool.core.errors import (
     OMIT,
@@ -101,6 +99,9 @@ class CelResult:
         warnings: the errors ratcheting turned into warnings (``field.Error``
             strings, as upstream's ``warning.AddWarning``).
         exact_cost: ``remaining_budget`` is upstream's actual figure.
+        log: what upstream only logs (``klog.V(2).ErrorS``): the errors of
+            messageExpressions that failed without stopping validation (the
+            rule's message was used instead).
     """
 
     errors: list[FieldError] = field(default_factory=list)
@@ -108,6 +109,7 @@ class CelResult:
     remaining_budget: int = RUNTIME_CEL_COST_BUDGET
     warnings: list[str] = field(default_factory=list)
     exact_cost: bool = True
+    log: list[str] = field(default_factory=list)
 
 
 # --- compilation (validator / Compile) --------------------------------------------------------------
@@ -279,19 +281,20 @@ def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclTy
     return None
 
 
-_TREE_CACHE: dict[tuple[int, bool], tuple[Structural, _Node | None]] = {}
+_TREE_CACHE: dict[tuple[int, bool, bool], tuple[Structural, _Node | None]] = {}
 _TREE_CACHE_SIZE = 64
 _TREE_LOCK = threading.Lock()
 
 
-def _validator(ss: Structural, is_root: bool) -> _Node | None:
-    """Upstream ``NewValidator``, cached by schema node identity."""
-    key = (id(ss), is_root)
+def _validator(ss: Structural, is_root: bool, new_validator: bool = True) -> _Node | None:
+    """Upstream ``NewValidator`` (or ``validator`` when not ``new_validator``), cached by schema node identity."""
+    key = (id(ss), is_root, new_validator)
     with _TREE_LOCK:
         hit = _TREE_CACHE.get(key)
         if hit is not None and hit[0] is ss:
             return hit[1]
-    tree = _build(ss, ss, is_root, schema_decl_type(ss, is_root)) if _has_x_validations(ss) else None
+    tree = (_build(ss, ss, is_root, schema_decl_type(ss, is_root))
+            if _has_x_validations(ss) or not new_validator else None)
     with _TREE_LOCK:
         if len(_TREE_CACHE) >= _TREE_CACHE_SIZE:
             _TREE_CACHE.pop(next(iter(_TREE_CACHE)))
@@ -301,122 +304,16 @@ def _validator(ss: Structural, is_root: bool) -> _Node | None:
 
 # --- fieldPath (ValidFieldPath) ---------------------------------------------------------------------------
 
-_UNESCAPE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'", "\\": "\\"}
-
-
-def _field_path_tokens(s: str) -> list[str]:
-    """The ``bufio.Scanner`` split of ``ValidFieldPath``."""
-    data = s.encode("utf-8", "surrogatepass")
-    out: list[str] = []
-    pos = 0
-    n = len(data)
-    while pos < n:
-        chunk = data[pos:]
-        advance = 0
-        for i in range(len(chunk)):
-            if chunk[0:1] == b"'":
-                if i > 0 and chunk[i:i + 1] == b"'" and chunk[i - 1:i] != b"\\":
-                    advance = i + 1
-                    break
-                continue
-            if chunk[i:i + 1] in (b".", b"[", b"]"):
-                advance = 1 if i == 0 else i
-                break
-        if advance == 0:
-            advance = len(chunk)
-        out.append(chunk[:advance].decode("utf-8", "surrogatepass"))
-        pos += advance
-    return out
-
-
-def valid_field_path(json_path: str, ss: Structural) -> tuple[Path | None, Structural | None, str]:
-    """Upstream ``ValidFieldPath``: (path, schema found, "") or (None, None, error text)."""
-    tokens = _field_path_tokens(json_path)
-    path: Path | None = None
-    schema: Structural | None = ss
-    i = 0
-
-    def append(name: str, named: bool) -> str:
-        nonlocal path, schema
-        assert schema is not None
-        if not named:
-            path = (path or Path("")).key(name) if path is not None else Path("").key(name)
-            schema = schema.additional_properties_schema
-            return ""
-        path = path.child(name) if path is not None else Path(name)
-        prop = schema.properties.get(name)
-        if prop is None:
-            return "does not refer to a valid field"
-        schema = prop
-        return ""
-
-    while i < len(tokens):
-        tok = tokens[i]
-        i += 1
-        if tok == "[":
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            if len(tok) < 2 or tok[0] != "'" or tok[-1] != "'":
-                return None, None, f"expected single quoted string but got {tok}"
-            bad = ""
-
-            def repl(m: re.Match[str]) -> str:
-                nonlocal bad
-                c = m.group(0)[1]
-                if c in _UNESCAPE:
-                    return _UNESCAPE[c]
-                bad = m.group(0)
-                return ""
-
-            unescaped = re.sub(r"\\.", repl, tok[1:-1])
-            if bad:
-                return None, None, f"invalid string literal: invalid escape char {bad}"
-            if schema is None:
-                return None, None, "does not refer to a valid field"
-            if schema.properties:
-                named = True
-            elif schema.additional_properties is not None:
-                named = False
-            else:
-                return None, None, "does not refer to a valid field"
-            err = append(unescaped, named)
-            if err:
-                return None, None, err
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            if tok != "]":
-                return None, None, f"expected ] but got {tok}"
-        elif tok == ".":
-            if i >= len(tokens):
-                return None, None, "unexpected end of JSON path"
-            tok = tokens[i]
-            i += 1
-            if schema is None:
-                return None, None, "does not refer to a valid field"
-            if schema.properties:
-                named = True
-            elif schema.additional_properties is not None:
-                named = False
-            else:
-                return None, None, "does not refer to a valid field"
-            err = append(tok, named)
-            if err:
-                return None, None, err
-        else:
-            return None, None, f"expected [ or . but got: {tok}"
-    return path, schema, ""
-
 
 def _normalize_field_path(json_path: str, ss: Structural) -> str:
     """``ValidFieldPath(...).String()`` as ``compileRule`` records it; ``""`` when the path is invalid."""
-    path, _, err = valid_field_path(json_path, ss)
-    if err or path is None:
+    from crdtool.core.schema.fieldpath import FieldPathError, NilSchemaError, valid_field_path
+
+    try:
+        path, _ = valid_field_path(json_path, ss)
+    except (FieldPathError, NilSchemaError):
         return ""
-    return str(path)
+    return path.text
 
 
 # --- ratcheting (common.CorrelatedObject, MakeMapList) --------------------------------------------------
@@ -673,7 +570,9 @@ class _NeedExact(Exception):
 class _State:
     remaining: int
     exact: bool
+    per_call_limit: int = PER_CALL_LIMIT
     errors: list[FieldError] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -687,8 +586,8 @@ def _go_trim_space(s: str) -> str:
 def _run(prog: Any, variables: dict[str, Any], state: _State, static_cost: int) -> tuple[Any, int, bool]:
     """Evaluate a program: (value, cost charged, cancelled). On the fast path the cost is the static bound."""
     if state.exact:
-        return prog.eval_with_cost(variables, PER_CALL_LIMIT)  # type: ignore[no-any-return]
-    if static_cost > PER_CALL_LIMIT or static_cost > state.remaining:
+        return prog.eval_with_cost(variables, state.per_call_limit)  # type: ignore[no-any-return]
+    if static_cost > state.per_call_limit or static_cost > state.remaining:
         raise _NeedExact()
     return prog.eval(variables), static_cost, False
 
@@ -713,7 +612,7 @@ def _eval_message_expression(rule: _Rule, variables: dict[str, Any], state: _Sta
         return None, remaining - cost, "", "messageExpression failed to convert to string"
     trimmed = _go_trim_space(value)
     if len(trimmed.encode("utf-8", "surrogatepass")) > MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES:
-        return None, remaining - cost, "", "messageExpression beyond allowable length"
+        return None, remaining - cost, "", f"messageExpression beyond allowable length of {MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES}"
     if "\n" in trimmed:
         return None, remaining - cost, "", "messageExpression should not contain line breaks"
     if not trimmed:
@@ -793,6 +692,8 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
             if etype == "":
                 state.remaining = remaining
                 detail = msg
+                if msg is None:
+                    state.log.append(edetail)
             elif etype == "Internal":
                 add(internal_error(current, edetail))
                 state.remaining = -1
@@ -853,6 +754,8 @@ def validate_cel(
     budget: int | None = None,
     ratcheting: bool = True,
     cost_path: str = "auto",
+    per_call_limit: int = PER_CALL_LIMIT,
+    new_validator: bool = True,
 ) -> CelResult:
     """Evaluate every ``x-kubernetes-validations`` rule of ``ss`` on ``obj`` (a create, or an update from ``old_obj``).
 
@@ -870,6 +773,14 @@ def validate_cel(
         ratcheting: CRDValidationRatcheting (GA since 1.33: on) for updates.
         cost_path: ``"auto"`` (fast when ``budget`` is None, else exact),
             ``"exact"`` or ``"fast"`` (see the module docstring).
+        per_call_limit: the actual-cost limit of one evaluation (upstream's
+            ``perCallLimit`` argument, "for testing purpose only").
+        new_validator: build the validator as ``NewValidator`` does (the
+            apiserver's way), which returns no validator when no node outside
+            ``allOf`` has rules (``hasXValidations`` does not look into
+            junctors, so rules only under ``allOf`` are then never evaluated);
+            False: as the unexported ``validator`` that upstream's own tests
+            call, without that check.
 
     Returns:
         A :class:`CelResult`: upstream's field errors (rule false: ``Invalid``
@@ -890,7 +801,7 @@ def validate_cel(
         exact = cost_path == "exact"
     path = Path(fld_path)
     try:
-        tree = _validator(ss, is_resource_root)
+        tree = _validator(ss, is_resource_root, new_validator)
     except RecursionError:
         return CelResult(errors=[internal_error(path, "schema or object too deeply nested for CEL validation")],
                          remaining_budget=start)
@@ -899,14 +810,14 @@ def validate_cel(
     ratchet = _NO_RATCHET
     if old_obj is not None and ratcheting:
         ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-    state = _State(remaining=start, exact=exact)
+    state = _State(remaining=start, exact=exact, per_call_limit=per_call_limit)
     try:
         try:
             _walk(tree, obj, old_obj, path, ratchet, state)
         except _NeedExact:
             if old_obj is not None and ratcheting:
                 ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-            state = _State(remaining=start, exact=True)
+            state = _State(remaining=start, exact=True, per_call_limit=per_call_limit)
             _walk(tree, obj, old_obj, path, ratchet, state)
     except RecursionError:
         state.errors.append(internal_error(path, "schema or object too deeply nested for CEL validation"))
@@ -915,8 +826,5 @@ def validate_cel(
         state.errors.append(internal_error(path, f"CEL evaluation stopped: {exc}"))
         state.remaining = -1
     return CelResult(errors=state.errors, skipped_transition_rules=state.skipped, remaining_budget=state.remaining,
-                     warnings=state.warnings, exact_cost=state.exact)
+                     warnings=state.warnings, exact_cost=state.exact, log=state.log)
 
-
-functools  # noqa: B018 - imported for callers' caches
-Iterable

@@ -968,7 +968,7 @@ def _group(int_part: str) -> str:
 
 
 def localized_fixed(f: float, prec: int) -> str:
-    """``message.NewPrinter(en-US).Sprintf("%.Nf", f)`` (x/text: grouping, ``∞``, unsigned zero)."""
+    """``message.NewPrinter(en-US).Sprintf("%.Nf", f)`` (x/text v0.33.0: grouping, ``∞``, unsigned ``-0.0``)."""
     if f != f:
         return "NaN"
     if math.isinf(f):
@@ -976,15 +976,15 @@ def localized_fixed(f: float, prec: int) -> str:
     s = f"{abs(f):.{prec}f}"
     int_part, _, frac = s.partition(".")
     body = _group(int_part) + ("." + frac if prec > 0 else "")
-    neg = f < 0 and any(c not in "0.," for c in s)
-    return ("-" if neg else "") + body
+    return ("-" if f < 0 else "") + body  # x/text: "-0" for -0.001 rounded, "0" for -0.0
 
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def localized_scientific(f: float, width: int) -> str:
-    """``message.NewPrinter(en-US).Sprintf("%We", f)``: ``1.234568 × 10⁰⁶`` (W is a width, precision 6)."""
+    """``message.NewPrinter(en-US).Sprintf("%We", f)`` with golang.org/x/text v0.33.0 (the version Kubernetes v0.36
+    builds with): ``1.234568×10⁰⁶`` (W is a width, precision 6; v0.22.0 put U+202F around ``×``)."""
     if f != f:
         s = "NaN"
     elif math.isinf(f):
@@ -993,7 +993,7 @@ def localized_scientific(f: float, width: int) -> str:
         m, _, e = f"{abs(f):.6e}".partition("e")
         exp = int(e)
         sign = "-" if f < 0 else ""
-        s = f"{sign}{m}\u202f×\u202f10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
+        s = f"{sign}{m}×10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
     return s.rjust(width)
 
 
@@ -1549,6 +1549,18 @@ def default_call_cost(overload: str, args: list[Any]) -> int:
     return 1
 
 
+def _cost_one(args: list[Any], result: Any) -> int:
+    return 1
+
+
+def default_call_cost_fn(overload: str) -> Callable[[list[Any], Any], int]:
+    """:func:`default_call_cost` for one overload, as a function of (args, result)."""
+    if overload in _O_N or overload in _MIN_SIZE or overload in (
+            "in_list", "add_string", "add_bytes", "matches_string", "contains_string"):
+        return lambda args, result: default_call_cost(overload, args)
+    return _cost_one
+
+
 def _track_alloc_list(cost_factor: float, size: int) -> int:
     return int(float(size) * cost_factor) + 1 + 10
 
@@ -1608,6 +1620,8 @@ class Runtime:
     type_idents: dict[str, Any]
     estimator: Callable[[str, str, list[Any], Any], int | None] | None
     overload_trackers: dict[str, Callable[[list[Any], Any], int | None]]
+    #: the functions ``estimator`` may price (others always take the default), None: any
+    estimator_functions: frozenset[str] | None = None
 
 
 def _library_specs(lib: str) -> list[FnSpec]:
@@ -1664,4 +1678,5 @@ def environment_runtime(libraries: tuple[str, ...]) -> Runtime:
     type_idents.update(cel_k8s_lib.type_idents(libraries))
     k8s = any(lib.startswith("k8s.") for lib in libraries)
     estimator = cel_k8s_lib.call_cost if k8s else None
-    return Runtime(Dispatcher(overloads), type_idents, estimator, _overload_trackers(libraries))
+    return Runtime(Dispatcher(overloads), type_idents, estimator, _overload_trackers(libraries),
+                   cel_k8s_lib.CALL_COST_FUNCTIONS if k8s else None)

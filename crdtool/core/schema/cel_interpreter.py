@@ -1113,82 +1113,114 @@ class EvalFold(Interpretable):
 class CostTracker:
     """``CostTracker``: the actual cost of one evaluation and the value stack of the observer.
 
-    The stack is upstream's ``refValStack``; ``positions`` indexes it by
-    expression id so that ``drop``/``dropArgs`` find the topmost entry of an id
-    without scanning (same results, amortised constant time).
+    The stack is upstream's ``refValStack`` (parallel lists ``ids``/``vals``);
+    ``positions`` indexes it by expression id so that ``drop``/``dropArgs``
+    find the topmost entry of an id without scanning: the indexes of an id
+    are appended on push and discarded lazily once they no longer point at an
+    entry of that id (same results as upstream's top-down scan, amortised
+    constant time).
     """
 
-    __slots__ = ("cost", "stack", "positions", "limit", "estimator", "overload_trackers", "presence_test_has_cost")
+    __slots__ = ("cost", "ids", "vals", "positions", "limit", "estimator", "estimator_functions",
+                 "overload_trackers", "presence_test_has_cost")
 
     def __init__(self, estimator: Callable[[str, str, list[Any], Any], int | None] | None,
                  overload_trackers: dict[str, Callable[[list[Any], Any], int | None]],
-                 limit: int | None, presence_test_has_cost: bool = False) -> None:
+                 limit: int | None, presence_test_has_cost: bool = False,
+                 estimator_functions: frozenset[str] | None = None) -> None:
         self.cost = 0
-        self.stack: list[tuple[Any, int]] = []
+        self.ids: list[int] = []
+        self.vals: list[Any] = []
         self.positions: dict[int, list[int]] = {}
-        self.limit = limit
+        self.limit = _NO_LIMIT if limit is None else limit
         self.estimator = estimator
+        self.estimator_functions = estimator_functions
         self.overload_trackers = overload_trackers
         self.presence_test_has_cost = presence_test_has_cost
 
     def push(self, val: Any, vid: int) -> None:
-        stack = self.stack
+        """``refValStack.push``, then the per-call limit check of ``Observe``."""
+        ids = self.ids
         lst = self.positions.get(vid)
         if lst is None:
-            self.positions[vid] = [len(stack)]
+            self.positions[vid] = [len(ids)]
         else:
-            lst.append(len(stack))
-        stack.append((val, vid))
+            lst.append(len(ids))
+        ids.append(vid)
+        self.vals.append(val)
+        if self.cost > self.limit:
+            raise CostLimitExceeded()
 
-    def _truncate(self, idx: int) -> None:
-        stack = self.stack
-        positions = self.positions
-        for j in range(len(stack) - 1, idx - 1, -1):
-            positions[stack[j][1]].pop()
-        del stack[idx:]
-
-    def drop(self, *ids: int) -> None:
-        """``refValStack.drop``: for each id, remove its topmost entry and everything above it."""
-        positions = self.positions
-        for i in ids:
-            lst = positions.get(i)
-            if lst:
-                self._truncate(lst[-1])
-
-    def drop_args(self, args: list[Interpretable]) -> list[Any] | None:
-        """``refValStack.dropArgs``: the arguments' values, last argument first, or None if one is missing."""
-        positions = self.positions
-        result: list[Any] = [None] * len(args)
-        for n in range(len(args) - 1, -1, -1):
-            lst = positions.get(args[n].id)
-            if not lst:
-                return None
+    def _find(self, vid: int) -> int:
+        lst = self.positions.get(vid)
+        if not lst:
+            return -1
+        ids = self.ids
+        n = len(ids)
+        while lst:
             idx = lst[-1]
-            result[n] = self.stack[idx][0]
-            self._truncate(idx)
+            if idx < n and ids[idx] == vid:
+                return idx
+            lst.pop()
+        return -1
+
+    def drop(self, *vids: int) -> None:
+        """``refValStack.drop``: for each id, remove its topmost entry and everything above it."""
+        for vid in vids:
+            idx = self._find(vid)
+            if idx >= 0:
+                del self.ids[idx:]
+                del self.vals[idx:]
+
+    def drop_ids(self, arg_ids: tuple[int, ...]) -> list[Any] | None:
+        """``refValStack.dropArgs``: the arguments' values, last argument first, or None if one is missing."""
+        result: list[Any] = [None] * len(arg_ids)
+        ids = self.ids
+        vals = self.vals
+        for n in range(len(arg_ids) - 1, -1, -1):
+            idx = self._find(arg_ids[n])
+            if idx < 0:
+                return None
+            result[n] = vals[idx]
+            del ids[idx:]
+            del vals[idx:]
         return result
 
-    def cost_call(self, call: InterpretableCall, args: list[Any], result: Any) -> int:
-        """``costCall``."""
-        from crdtool.core.schema.cel_functions import default_call_cost
+    def drop_args(self, args: list[Interpretable]) -> list[Any] | None:
+        return self.drop_ids(tuple(a.id for a in args))
 
-        tr = self.overload_trackers.get(call.overload) if self.overload_trackers else None
-        if tr is not None:
-            c = tr(args, result)
-            if c is not None:
-                return c
-        if self.estimator is not None:
-            c = self.estimator(call.function, call.overload, args, result)
-            if c is not None:
-                return c
-        return default_call_cost(call.overload, args)
+    def cost_fn(self, call: InterpretableCall) -> Callable[[list[Any], Any], int]:
+        """``costCall`` for one call site: overload tracker, then the estimator, then the default."""
+        from crdtool.core.schema.cel_functions import default_call_cost, default_call_cost_fn
+
+        overload = call.overload
+        function = call.function
+        tr = self.overload_trackers.get(overload) if self.overload_trackers else None
+        est = self.estimator
+        if est is not None and self.estimator_functions is not None and function not in self.estimator_functions:
+            est = None
+        if tr is None and est is None:
+            return default_call_cost_fn(overload)
+
+        def cost(args: list[Any], result: Any) -> int:
+            if tr is not None:
+                c = tr(args, result)
+                if c is not None:
+                    return c
+            if est is not None:
+                c = est(function, overload, args, result)
+                if c is not None:
+                    return c
+            return default_call_cost(overload, args)
+
+        return cost
 
     def observe(self, vid: int, kind: int, step: Any, val: Any) -> None:
         """``costTrackerFactory.Observe``; ``kind`` is the branch of its type switch, fixed at plan time."""
         if kind == K_CALL:
             arg_vals = self.drop_args(step.call_args())
             if arg_vals is not None:
-                self.cost += self.cost_call(step, arg_vals, val)
+                self.cost += self.cost_fn(step)(arg_vals, val)
         elif kind == K_ATTR:
             self.drop(step.attr().attr_id())
             self.cost += SELECT_AND_IDENT_COST
@@ -1208,16 +1240,19 @@ class CostTracker:
             self.drop(step.iter_range.id)
         elif kind == K_CTOR:
             self.drop_args(step.init_vals())
-            t = step.ctor_type()
-            if t == "list":
-                self.cost += LIST_CREATE_BASE_COST
-            elif t == "map":
-                self.cost += MAP_CREATE_BASE_COST
-            else:
-                self.cost += STRUCT_CREATE_BASE_COST
+            self.cost += _ctor_cost(step.ctor_type())
         self.push(val, vid)
-        if self.limit is not None and self.cost > self.limit:
-            raise CostLimitExceeded()
+
+
+_NO_LIMIT = 1 << 64  # cel-go's cost is a uint64
+
+
+def _ctor_cost(t: str) -> int:
+    if t == "list":
+        return LIST_CREATE_BASE_COST
+    if t == "map":
+        return MAP_CREATE_BASE_COST
+    return STRUCT_CREATE_BASE_COST
 
 
 # --- watch decorators (decObserveEval) --------------------------------------------------------------
@@ -1250,7 +1285,19 @@ def _kind(step: Any) -> int:  # noqa: C901 - the order of Observe's type switch
     return K_OTHER
 
 
+def _attr_drop_ids(kind: int, step: Any) -> tuple[int, ...]:
+    """The ids ``Observe`` drops for an attribute step (fixed once the plan is complete)."""
+    if kind == K_COND:
+        attr = step.attr()
+        return (attr.falsy.attr_id(), attr.truthy.attr_id(), attr.expr.id)
+    if kind in (K_ATTR, K_TEST_ONLY):
+        return (step.attr().attr_id(),)
+    return ()
+
+
 class EvalWatch(Interpretable):
+    """``evalWatch``: observes a step that is not a call, attribute, constant or constructor."""
+
     __slots__ = ("inner", "kind")
 
     def __init__(self, inner: Interpretable) -> None:
@@ -1270,32 +1317,88 @@ class EvalWatch(Interpretable):
         return val
 
 
+class _EvalWatchCall(EvalWatch):
+    """``evalWatch`` of a call: drops the arguments' values and charges ``costCall``."""
+
+    __slots__ = ("vid", "arg_ids", "cost")
+
+    def __init__(self, inner: Interpretable) -> None:
+        super().__init__(inner)
+        self.vid = inner.id
+        self.arg_ids: tuple[int, ...] | None = None
+        self.cost: Callable[[list[Any], Any], int] | None = None
+
+    def eval(self, act: Any) -> Any:
+        val = self.inner.eval(act)
+        tr = act.tracker
+        if tr is not None:
+            arg_ids = self.arg_ids
+            if arg_ids is None:
+                arg_ids = self.arg_ids = tuple(a.id for a in self.inner.call_args())  # type: ignore[attr-defined]
+            args = tr.drop_ids(arg_ids)
+            if args is not None:
+                cost = self.cost
+                if cost is None:
+                    cost = self.cost = tr.cost_fn(self.inner)
+                tr.cost += cost(args, val)
+            tr.push(val, self.vid)
+        return val
+
+
+class _EvalWatchDrop(EvalWatch):
+    """``evalWatch`` of ``&&``/``||`` (drops each term) and of a comprehension (drops its range)."""
+
+    __slots__ = ("vid", "drop_ids")
+
+    def __init__(self, inner: Interpretable) -> None:
+        super().__init__(inner)
+        self.vid = inner.id
+        self.drop_ids: tuple[int, ...] | None = None
+
+    def eval(self, act: Any) -> Any:
+        val = self.inner.eval(act)
+        tr = act.tracker
+        if tr is not None:
+            drop_ids = self.drop_ids
+            if drop_ids is None:
+                inner: Any = self.inner
+                drop_ids = self.drop_ids = (tuple(t.id for t in inner.terms) if self.kind == K_LOGIC
+                                            else (inner.iter_range.id,))
+            tr.drop(*drop_ids)
+            tr.push(val, self.vid)
+        return val
+
+
 class EvalWatchConst(InterpretableConst):
-    __slots__ = ("inner",)
+    __slots__ = ("inner", "vid", "val")
 
     def __init__(self, inner: InterpretableConst) -> None:
         self.inner = inner
+        self.vid = inner.id
+        self.val = inner.value()
 
     @property
     def id(self) -> int:  # type: ignore[override]
-        return self.inner.id
+        return self.vid
 
     def value(self) -> Any:
-        return self.inner.value()
+        return self.val
 
     def eval(self, act: Any) -> Any:
-        val = self.inner.value()
+        val = self.val
         tracker = act.tracker
         if tracker is not None:
-            tracker.observe(self.inner.id, K_CONST, self.inner, val)
+            tracker.push(val, self.vid)
         return val
 
 
 class EvalWatchConstructor(InterpretableConstructor):
-    __slots__ = ("inner",)
+    __slots__ = ("inner", "arg_ids", "base_cost")
 
     def __init__(self, inner: InterpretableConstructor) -> None:
         self.inner = inner
+        self.arg_ids: tuple[int, ...] | None = None
+        self.base_cost = _ctor_cost(inner.ctor_type())
 
     @property
     def id(self) -> int:  # type: ignore[override]
@@ -1309,21 +1412,27 @@ class EvalWatchConstructor(InterpretableConstructor):
 
     def eval(self, act: Any) -> Any:
         val = self.inner.eval(act)
-        tracker = act.tracker
-        if tracker is not None:
-            tracker.observe(self.inner.id, K_CTOR, self.inner, val)
+        tr = act.tracker
+        if tr is not None:
+            arg_ids = self.arg_ids
+            if arg_ids is None:
+                arg_ids = self.arg_ids = tuple(a.id for a in self.inner.init_vals())
+            tr.drop_ids(arg_ids)
+            tr.cost += self.base_cost
+            tr.push(val, self.inner.id)
         return val
 
 
 class EvalWatchConstQual(ConstantQualifier):
-    __slots__ = ("inner",)
+    __slots__ = ("inner", "vid")
 
     def __init__(self, inner: ConstantQualifier) -> None:
         self.inner = inner
+        self.vid = inner.id
 
     @property
     def id(self) -> int:  # type: ignore[override]
-        return self.inner.id
+        return self.vid
 
     def is_optional(self) -> bool:
         return self.inner.is_optional()
@@ -1333,18 +1442,20 @@ class EvalWatchConstQual(ConstantQualifier):
 
     def qualify(self, act: Any, obj: Any) -> Any:
         out = self.inner.qualify(act, obj)
-        tracker = act.tracker
-        if tracker is not None:
-            tracker.observe(self.inner.id, K_QUAL, self.inner, out)
+        tr = act.tracker
+        if tr is not None:
+            tr.cost += 1
+            tr.push(out, self.vid)
         return out
 
     def qualify_if_present(self, act: Any, obj: Any, presence_only: bool) -> tuple[Any, bool]:
         out, present = self.inner.qualify_if_present(act, obj, presence_only)
         if present or presence_only:
-            tracker = act.tracker
-            if tracker is not None:
+            tr = act.tracker
+            if tr is not None:
                 val = out if (type(out) is Err or out is not None) else (present if presence_only else None)
-                tracker.observe(self.inner.id, K_QUAL, self.inner, val)
+                tr.cost += 1
+                tr.push(val, self.vid)
         return out, present
 
 
@@ -1393,11 +1504,13 @@ class EvalWatchAttrQual(Attribute):
 class EvalWatchAttr(InterpretableAttribute):
     """``evalWatchAttr``: observes an attribute's evaluation and wraps the qualifiers added to it."""
 
-    __slots__ = ("inner", "kind")
+    __slots__ = ("inner", "kind", "drop_ids", "charge")
 
     def __init__(self, inner: InterpretableAttribute) -> None:
         self.inner = inner
         self.kind = _kind(inner)
+        self.drop_ids: tuple[int, ...] | None = None
+        self.charge: int | None = None
 
     @property
     def id(self) -> int:  # type: ignore[override]
@@ -1422,9 +1535,23 @@ class EvalWatchAttr(InterpretableAttribute):
     def eval(self, act: Any) -> Any:
         inner = self.inner
         val = inner.eval(act)
-        tracker = act.tracker
-        if tracker is not None:
-            tracker.observe(inner.attr_id(), self.kind, inner, val)
+        tr = act.tracker
+        if tr is not None:
+            drop_ids = self.drop_ids
+            if drop_ids is None:
+                kind = self.kind
+                if kind in (K_ATTR, K_TEST_ONLY, K_COND):
+                    drop_ids = _attr_drop_ids(kind, inner)
+                    charge = SELECT_AND_IDENT_COST if (
+                        kind == K_ATTR or (kind == K_TEST_ONLY and tr.presence_test_has_cost)) else 0
+                else:  # not reached: attributes take one of the three branches above
+                    drop_ids = ()
+                    charge = 0
+                self.drop_ids = drop_ids
+                self.charge = charge
+            tr.drop(*drop_ids)
+            tr.cost += self.charge
+            tr.push(val, inner.attr_id())
         return val
 
     def qualify(self, act: Any, obj: Any) -> Any:
@@ -1449,6 +1576,11 @@ def _dec_observe(i: Interpretable) -> Interpretable:
         return EvalWatchConst(i)
     if isinstance(i, InterpretableConstructor):
         return EvalWatchConstructor(i)
+    kind = _kind(i)
+    if kind == K_CALL:
+        return _EvalWatchCall(i)
+    if kind in (K_LOGIC, K_FOLD):
+        return _EvalWatchDrop(i)
     return EvalWatch(i)
 
 
@@ -1467,17 +1599,24 @@ class Dispatcher:
 
 class _Planner:
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, observe: bool,
-                 type_idents: dict[str, Any]) -> None:
+                 type_idents: dict[str, Any], optimize: bool = True,
+                 regex_optimizations: tuple[str, ...] = ("matches",)) -> None:
         self.ref_map = checked.reference_map
         self.type_map = checked.type_map
         self.disp = dispatcher
         self.observe = observe
         self.type_idents = type_idents
+        self.optimize = optimize
+        self.regex_optimizations = regex_optimizations
 
     def decorate(self, i: Interpretable) -> Interpretable:
+        """The planner options in cel-go's order: library decorators (optional ``or``), ``Optimize``,
+        ``CompileRegexConstants``, then the cost observer."""
         i = _dec_optional_or(i)
-        i = _dec_optimize(i)
-        i = _dec_regex(i)
+        if self.optimize:
+            i = _dec_optimize(i)
+        if self.regex_optimizations:
+            i = _dec_regex(i, self.regex_optimizations)
         if self.observe:
             i = _dec_observe(i)
         return i
@@ -1731,9 +1870,13 @@ def _optimize_set_membership(i: InterpretableCall) -> Interpretable:
     return EvalSetMembership(i.id, lhs, value_set)
 
 
-def _dec_regex(i: Interpretable) -> Interpretable:
-    """``decRegexOptimizer`` with ``MatchesRegexOptimization``: constant ``matches`` patterns compiled once."""
-    if not isinstance(i, InterpretableCall) or i.function != "matches":
+def _dec_regex(i: Interpretable, functions: tuple[str, ...]) -> Interpretable:
+    """``decRegexOptimizer``: a call of one of ``functions`` (``matches``: cel-go's
+    ``MatchesRegexOptimization``, with ``OptOptimize``; ``find``/``findAll``: the Kubernetes regex
+    library's ``FindRegexOptimization``/``FindAllRegexOptimization``) whose pattern argument is a
+    constant string gets its pattern compiled at plan time; a bad pattern fails the plan.
+    """
+    if not isinstance(i, InterpretableCall) or i.function not in functions:
         return i
     args = i.call_args()
     if len(args) <= 1:
@@ -1746,16 +1889,41 @@ def _dec_regex(i: Interpretable) -> Interpretable:
     rx = compile_regex(pat.value())
     if type(rx) is Err:
         raise PlanError(rx.msg)
+    impl: Callable[..., Any]
+    if i.function == "matches":
+        def impl(*values: Any) -> Any:
+            if len(values) != 2:
+                return V.NO_SUCH_OVERLOAD
+            s = values[0]
+            if type(s) is not str:
+                return V.NO_SUCH_OVERLOAD
+            return rx.search(s) is not None
+    elif i.function == "find":
+        def impl(*values: Any) -> Any:
+            if len(values) != 2:
+                return V.NO_SUCH_OVERLOAD
+            s = values[0]
+            if type(s) is not str:
+                return V.maybe_no_such_overload(s)
+            m = rx.search(s)
+            return m.group(0) if m else ""
+    else:
+        from crdtool.core.schema.gostd import find_all
 
-    def matches(*values: Any) -> Any:
-        if len(values) != 2:
-            return V.NO_SUCH_OVERLOAD
-        s = values[0]
-        if type(s) is not str:
-            return V.NO_SUCH_OVERLOAD
-        return rx.search(s) is not None
+        def impl(*values: Any) -> Any:
+            if len(values) < 2 or len(values) > 3:
+                return V.NO_SUCH_OVERLOAD
+            s = values[0]
+            if type(s) is not str:
+                return V.maybe_no_such_overload(s)
+            n = -1
+            if len(values) == 3:
+                if type(values[2]) is not int:
+                    return V.maybe_no_such_overload(values[2])
+                n = values[2]
+            return V.BaseList(find_all(rx, s, n))
 
-    return EvalVarArgs(i.id, i.function, i.overload, args, 0, matches, False)
+    return EvalVarArgs(i.id, i.function, i.overload, args, 0, impl, False)
 
 
 # --- programs ------------------------------------------------------------------------------------------
@@ -1764,18 +1932,30 @@ def _dec_regex(i: Interpretable) -> Interpretable:
 class Program:
     """A planned expression: a plain plan and, built on first use, a cost-observed one."""
 
-    __slots__ = ("checked", "dispatcher", "type_idents", "plain", "_observed", "estimator", "overload_trackers")
+    __slots__ = ("checked", "dispatcher", "type_idents", "plain", "_observed", "estimator", "overload_trackers",
+                 "estimator_functions", "optimize", "regex_optimizations", "presence_test_has_cost")
 
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, type_idents: dict[str, Any],
                  estimator: Callable[[str, str, list[Any], Any], int | None] | None,
-                 overload_trackers: dict[str, Callable[[list[Any], Any], int | None]]) -> None:
+                 overload_trackers: dict[str, Callable[[list[Any], Any], int | None]],
+                 estimator_functions: frozenset[str] | None = None, *, optimize: bool = True,
+                 regex_optimizations: tuple[str, ...] = ("matches",),
+                 presence_test_has_cost: bool = False) -> None:
         self.checked = checked
         self.dispatcher = dispatcher
         self.type_idents = type_idents
-        self.plain = _Planner(checked, dispatcher, False, type_idents).plan(checked.expr)
+        self.optimize = optimize
+        self.regex_optimizations = regex_optimizations
+        self.presence_test_has_cost = presence_test_has_cost
+        self.plain = self._plan(False)
         self._observed: Interpretable | None = None
         self.estimator = estimator
         self.overload_trackers = overload_trackers
+        self.estimator_functions = estimator_functions
+
+    def _plan(self, observe: bool) -> Interpretable:
+        return _Planner(self.checked, self.dispatcher, observe, self.type_idents, self.optimize,
+                        self.regex_optimizations).plan(self.checked.expr)
 
     def eval(self, variables: dict[str, Any]) -> Any:
         """The value (errors as :class:`Err`), without cost tracking.
@@ -1787,8 +1967,9 @@ class Program:
     def eval_with_cost(self, variables: dict[str, Any], limit: int | None) -> tuple[Any, int, bool]:
         """(value, actual cost, cancelled): cel-go's tracked evaluation with the per-call ``limit``."""
         if self._observed is None:
-            self._observed = _Planner(self.checked, self.dispatcher, True, self.type_idents).plan(self.checked.expr)
-        tracker = CostTracker(self.estimator, self.overload_trackers, limit)
+            self._observed = self._plan(True)
+        tracker = CostTracker(self.estimator, self.overload_trackers, limit, self.presence_test_has_cost,
+                              self.estimator_functions)
         try:
             val = self._observed.eval(Activation(variables, tracker))
         except CostLimitExceeded:
@@ -1796,13 +1977,26 @@ class Program:
         return val, tracker.cost, False
 
 
-def plan_program(checked: CheckedAst, libraries: tuple[str, ...]) -> Program:
+def plan_program(checked: CheckedAst, libraries: tuple[str, ...], *, optimize: bool = True,
+                 presence_test_has_cost: bool = False) -> Program:
     """Plan a checked expression for the environment of ``libraries`` (:data:`crdtool.core.cel.decls.LIBRARIES` names).
 
+    The defaults are the Kubernetes base environment's program options
+    (``cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost)``,
+    ``cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false))``); a plain
+    ``cel.NewEnv`` program is ``optimize=False, presence_test_has_cost=True``.
+    The Kubernetes regex library (``k8s.regex``) adds its ``find``/``findAll``
+    constant-pattern optimisations either way.
+
     Raises :class:`PlanError` when cel-go's program creation would fail
-    (e.g. a constant ``int('x')`` conversion).
+    (e.g. a constant ``int('x')`` conversion, a constant bad regex).
     """
     from crdtool.core.schema.cel_functions import environment_runtime
 
     rt = environment_runtime(libraries)
-    return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers)
+    regex: tuple[str, ...] = ("find", "findAll") if "k8s.regex" in libraries else ()
+    if optimize:
+        regex = regex + ("matches",)
+    return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers,
+                   rt.estimator_functions, optimize=optimize, regex_optimizations=regex,
+                   presence_test_has_cost=presence_test_has_cost)

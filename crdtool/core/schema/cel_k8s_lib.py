@@ -21,7 +21,6 @@ obtain an authorizer value.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Callable
 
 from crdtool.core import validation_util as vu
@@ -31,9 +30,7 @@ from crdtool.core.schema import gostd
 from crdtool.core.schema.cel_functions import (
     REGEX_STRING_LENGTH_COST_FACTOR,
     STRING_TRAVERSAL_COST_FACTOR,
-    Binding,
     FnSpec,
-    actual_size,
     binary,
     compile_regex,
     function,
@@ -41,7 +38,7 @@ from crdtool.core.schema.cel_functions import (
 )
 from crdtool.core.schema.cel_values import Err
 
-__all__ = ["call_cost", "go_regexp_error", "library_specs", "type_idents"]
+__all__ = ["CALL_COST_FUNCTIONS", "call_cost", "go_regexp_error", "library_specs", "type_idents"]
 
 _mnso = V.maybe_no_such_overload
 
@@ -1276,7 +1273,19 @@ def library_specs(lib: str) -> list[FnSpec]:
         return _format_specs()
     if lib == "k8s.semver":
         return _semver_specs()
+    if lib == "k8s.jsonpatch":
+        return [FnSpec("jsonpatch.escapeKey", [unary("string_jsonpatch_escapeKey_string", _jsonpatch_escape)])]
     return []
+
+
+_JSONPATCH_ESCAPES = {ord("/"): "~1", ord("~"): "~0"}
+
+
+def _jsonpatch_escape(arg: Any) -> Any:
+    """``jsonpatch.go`` ``escape``: ``strings.NewReplacer("/", "~1", "~", "~0")``."""
+    if type(arg) is not str:
+        return _mnso(arg)
+    return arg.translate(_JSONPATCH_ESCAPES)
 
 
 _LIB_TYPES = {
@@ -1414,6 +1423,10 @@ def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int
     return None
 
 
-re  # regular expressions are compiled by cel_functions.compile_regex
-Binding
-actual_size
+
+#: every function :func:`call_cost` may price (for the others it always answers None)
+CALL_COST_FUNCTIONS = _NOMINAL | frozenset({
+    "check", "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "url", "lowerAscii", "upperAscii",
+    "substring", "trim", "jsonpatch.escapeKey", "replace", "split", "join", "find", "findAll", "cidr", "isIP",
+    "isCIDR", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "quantity", "isQuantity", "semver", "isSemver",
+    "validate", "_==_"})
