@@ -58,7 +58,31 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             ),
         },
     ),
-}
+    "eval_k8s_validation.yaml": (
+        "eval_k8s_validation",
+        {
+            "TestValidationExpressions": ({"name", "schema", "obj", "oldObj", "valid", "errors"}, 61),
+            "TestValidationExpressionsAtSchemaLevels": ({"name", "schema", "obj", "oldObj", "errors"}, 25),
+            "TestCELValidationLimit": ({"name", "schema", "obj", "valid"}, 1),
+            "TestCELValidationContextCancellation": ({"name", "schema", "obj", "rule"}, 1),
+            "TestCELMaxRecursionDepth": ({"name", "schema", "obj", "valid", "errors"}, 1),
+            "TestMessageExpression": ({"name", "costBudget", "messageExpression", "expectedValidationErr"}, 12),
+            "TestReasonAndFldPath": ({"name", "schema", "obj", "errors"}, 4),
+            "TestValidateFieldPath": ({"name", "fieldPath", "schema", "errDetail", "validFieldPath"}, 28),
+            "TestRatcheting": ({"name", "schema", "oldObj", "newObj", "errors", "warnings"}, 16),
+            "TestOptionalOldSelf": ({"name", "schema", "obj", "oldObj", "errors"}, 11),
+            "TestOptionalOldSelfCheckForNull": ({"name", "schema", "obj", "oldObj"}, 10),
+            "TestOptionalOldSelfIsOptionalType": ({"name", "schema", "obj", "errors"}, 5),
+        },
+    ),
+    "eval_k8s_library.yaml": (
+        "eval_k8s_library",
+        {
+            t: ({"harness", "expr", "expect", "runtime_err", "compile_errs"}, n)
+            for t, n in (("TestCIDR", 32), ("TestIP", 38), ("TestQuantity", 33), ("TestSemver", 33),
+                         ("TestFormat", 213))
+        },
+    ),}
 
 UPSTREAM_PREFIXES = ("cel-go/", "apiserver/", "apiext/")
 TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\((.+)\))?$|^!error!$")
