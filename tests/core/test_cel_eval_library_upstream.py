@@ -109,7 +109,9 @@ def test_library(case: dict[str, Any]) -> None:
         return
     assert compiled.checked is not None, compiled.error
     try:
-        prog = plan_program(compiled.checked, env.libraries, optimize=False, presence_test_has_cost=True)
+        # env.Program(compiled): no OptOptimize, no cost tracking
+        prog = plan_program(compiled.checked, env.libraries, optimize=False, presence_test_has_cost=True,
+                            cost_tracking=False)
     except PlanError as exc:  # env.Program failed: t.Fatalf in every harness
         raise AssertionError(f"program creation failed: {exc}") from exc
     res = prog.eval({})

@@ -75,6 +75,15 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             "TestOptionalOldSelfIsOptionalType": ({"name", "schema", "obj", "errors"}, 5),
         },
     ),
+    "eval_celgo_ext.yaml": (
+        "eval_celgo_ext",
+        {
+            t: ({"expr", "kubernetes_env", "kubernetes_env_unoptimized_cost"}, n)
+            for t, n in (("TestLists", 42), ("TestListsRuntimeErrors", 4), ("TestListsCosts", 25), ("TestSets", 44),
+                         ("TestStrings", 127), ("TestTwoVarComprehensions", 35), ("TestTwoVarComprehensionsCost", 16),
+                         ("TestTwoVarComprehensionsStaticErrors", 22), ("TestTwoVarComprehensionsRuntimeErrors", 2))
+        },
+    ),
     "eval_k8s_library.yaml": (
         "eval_k8s_library",
         {

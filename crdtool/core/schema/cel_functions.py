@@ -1417,13 +1417,13 @@ def _flatten(lst: Any, depth: int) -> Any:
 
 def _flatten1(arg: Any) -> Any:
     if not isinstance(arg, V.ListValue):
-        return V.val_or_err(arg, f"no such overload: {V.type_name(arg)}.flatten()")
+        return V.val_or_err(arg, f"no such overload: {V.type_string(arg)}.flatten()")
     return _flatten(arg, 1)
 
 
 def _flatten_n(a1: Any, a2: Any) -> Any:
     if not isinstance(a1, V.ListValue) or type(a2) is not int:
-        return V.val_or_err(a1, f"no such overload: {V.type_name(a1)}.flatten({V.type_name(a2)})")
+        return V.val_or_err(a1, f"no such overload: {V.type_string(a1)}.flatten({V.type_string(a2)})")
     return _flatten(a1, a2)
 
 
@@ -1569,8 +1569,34 @@ def _track_output(args: list[Any], result: Any) -> int:
     return _track_alloc_list(1, actual_size(result))
 
 
+def _go_type(v: Any) -> str:
+    from crdtool.core.schema.cel_interpreter import go_type_name
+
+    return go_type_name(v)
+
+
+def _assert_int(v: Any) -> int:
+    """Go ``v.(types.Int)``: panics unless ``v`` is an int."""
+    if type(v) is not int:
+        raise V.GoPanic(f"interface conversion: ref.Val is {_go_type(v)}, not types.Int")
+    return v
+
+
+_ADDERS = (str, int, float, bytes, V.Uint, V.Duration, V.Timestamp)
+
+
+def _assert_lister(v: Any) -> Any:
+    """Go ``v.(traits.Lister)``: panics unless ``v`` is a list, naming the first method (in name order: Add,
+    Contains, ...) its type lacks."""
+    if not isinstance(v, V.ListValue):
+        missing = "Contains" if type(v) in _ADDERS else "Add"
+        raise V.GoPanic(f"interface conversion: {_go_type(v)} is not traits.Lister: missing method {missing}")
+    return v
+
+
 def _track_flatten(args: list[Any], result: Any) -> int:
-    depth = float(args[1]) if len(args) == 2 and type(args[1]) is int else 1.0
+    """``trackListFlatten``: ``args[1].(types.Int)`` panics on a non-int depth (reachable through ``dyn``)."""
+    depth = float(_assert_int(args[1])) if len(args) == 2 else 1.0
     return _track_alloc_list(depth, actual_size(args[0]))
 
 
@@ -1589,6 +1615,18 @@ def _track_sets(factor: float) -> Callable[[list[Any], Any], int]:
     return lambda args, result: 1 + int(float(actual_size(args[0]) * actual_size(args[1])) * factor)
 
 
+@functools.lru_cache(maxsize=1)
+def panicking_trackers() -> frozenset[str]:
+    """The overloads whose cost tracker asserts argument types (``args[1].(types.Int)`` of ``flatten(int)``,
+    ``.(traits.Lister)`` of ``distinct``, ``sort`` and ``@sortByAssociatedKeys``) and so panics on arguments that
+    only ``dyn`` lets through."""
+    from crdtool.core.cel.decls import functions
+
+    fns = functions(("ext.lists.v3",))
+    return frozenset({"list_flatten_int", "list_distinct"} | {o.id for o in fns["sort"].overloads}
+                     | {o.id for o in fns["@sortByAssociatedKeys"].overloads})
+
+
 def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[Any], Any], int | None]]:
     out: dict[str, Callable[[list[Any], Any], int | None]] = {}
     if "ext.lists.v3" in libraries:
@@ -1597,11 +1635,11 @@ def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[A
         fns = functions(("ext.lists.v3",))
         out.update({"list_slice": _track_output, "list_flatten": _track_flatten, "list_flatten_int": _track_flatten,
                     "lists_range": _track_output, "list_reverse": _track_output,
-                    "list_distinct": lambda a, r: _track_self_compare(a[0])})
+                    "list_distinct": lambda a, r: _track_self_compare(_assert_lister(a[0]))})
         for o in fns["sort"].overloads:
-            out[o.id] = lambda a, r: _track_self_compare(a[0])
+            out[o.id] = lambda a, r: _track_self_compare(_assert_lister(a[0]))
         for o in fns["@sortByAssociatedKeys"].overloads:
-            out[o.id] = lambda a, r: _track_self_compare(a[1])
+            out[o.id] = lambda a, r: _track_self_compare(_assert_lister(a[1]))
     if "ext.sets" in libraries:
         out["list_sets_contains_list"] = _track_sets(1)
         out["list_sets_intersects_list"] = _track_sets(1)

@@ -776,6 +776,18 @@ class EvalUnary(InterpretableCall):
     def call_args(self) -> list[Interpretable]:
         return [self.arg]
 
+    def apply(self, v: Any) -> Any:
+        """``eval`` after the argument: the same logic on a value."""
+        strict = not self.non_strict
+        if strict and type(v) is Err:
+            return v
+        impl = self.impl
+        if impl is not None and (self.trait == 0 or (not strict and type(v) is Err) or V.has_trait(v, self.trait)):
+            return impl(v)
+        if V.has_trait(v, V.RECEIVER):
+            return _receive(v, self.function, [])
+        return Err(f"no such overload: {self.function}")
+
 
 class EvalBinary(InterpretableCall):
     __slots__ = ("id", "function", "overload", "lhs", "rhs", "trait", "impl", "non_strict")
@@ -809,6 +821,52 @@ class EvalBinary(InterpretableCall):
 
     def call_args(self) -> list[Interpretable]:
         return [self.lhs, self.rhs]
+
+    def apply(self, lv: Any, rv: Any) -> Any:
+        """``eval`` after the arguments: the same logic on values."""
+        strict = not self.non_strict
+        if strict:
+            if type(lv) is Err:
+                return lv
+            if type(rv) is Err:
+                return rv
+        impl = self.impl
+        if impl is not None and (self.trait == 0 or (not strict and type(lv) is Err) or V.has_trait(lv, self.trait)):
+            return impl(lv, rv)
+        if V.has_trait(lv, V.RECEIVER):
+            return _receive(lv, self.function, [rv])
+        return Err(f"no such overload: {self.function}")
+
+
+class EvalTrackerPanics(InterpretableCall):
+    """A unary or binary call whose cost tracker can panic (a Go type assertion on its arguments), in a plan
+    evaluated without the tracker: runs the tracker after the call, as cel-go's cost observer would (the
+    Kubernetes programs always track cost), so that the panic, not the value, is the outcome."""
+
+    __slots__ = ("inner", "id", "function", "overload", "tracker")
+
+    def __init__(self, inner: EvalUnary | EvalBinary, tracker: Callable[[list[Any], Any], Any]) -> None:
+        self.inner = inner
+        self.id = inner.id
+        self.function = inner.function
+        self.overload = inner.overload
+        self.tracker = tracker
+
+    def eval(self, act: Any) -> Any:
+        inner = self.inner
+        if isinstance(inner, EvalUnary):
+            v = inner.arg.eval(act)
+            res = inner.apply(v)
+            self.tracker([v], res)
+            return res
+        lv = inner.lhs.eval(act)
+        rv = inner.rhs.eval(act)
+        res = inner.apply(lv, rv)
+        self.tracker([lv, rv], res)
+        return res
+
+    def call_args(self) -> list[Interpretable]:
+        return self.inner.call_args()
 
 
 class EvalVarArgs(InterpretableCall):
@@ -1600,7 +1658,8 @@ class Dispatcher:
 class _Planner:
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, observe: bool,
                  type_idents: dict[str, Any], optimize: bool = True,
-                 regex_optimizations: tuple[str, ...] = ("matches",)) -> None:
+                 regex_optimizations: tuple[str, ...] = ("matches",),
+                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None) -> None:
         self.ref_map = checked.reference_map
         self.type_map = checked.type_map
         self.disp = dispatcher
@@ -1608,6 +1667,7 @@ class _Planner:
         self.type_idents = type_idents
         self.optimize = optimize
         self.regex_optimizations = regex_optimizations
+        self.panicking_trackers = panicking_trackers
 
     def decorate(self, i: Interpretable) -> Interpretable:
         """The planner options in cel-go's order: library decorators (optional ``or``), ``Optimize``,
@@ -1619,6 +1679,10 @@ class _Planner:
             i = _dec_regex(i, self.regex_optimizations)
         if self.observe:
             i = _dec_observe(i)
+        elif self.panicking_trackers and isinstance(i, (EvalUnary, EvalBinary)):
+            tr = self.panicking_trackers.get(i.overload)
+            if tr is not None:
+                i = EvalTrackerPanics(i, tr)
         return i
 
     def plan(self, e: A.Expr) -> Interpretable:
@@ -1933,20 +1997,23 @@ class Program:
     """A planned expression: a plain plan and, built on first use, a cost-observed one."""
 
     __slots__ = ("checked", "dispatcher", "type_idents", "plain", "_observed", "estimator", "overload_trackers",
-                 "estimator_functions", "optimize", "regex_optimizations", "presence_test_has_cost")
+                 "estimator_functions", "optimize", "regex_optimizations", "presence_test_has_cost",
+                 "panicking_trackers")
 
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, type_idents: dict[str, Any],
                  estimator: Callable[[str, str, list[Any], Any], int | None] | None,
                  overload_trackers: dict[str, Callable[[list[Any], Any], int | None]],
                  estimator_functions: frozenset[str] | None = None, *, optimize: bool = True,
                  regex_optimizations: tuple[str, ...] = ("matches",),
-                 presence_test_has_cost: bool = False) -> None:
+                 presence_test_has_cost: bool = False,
+                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None) -> None:
         self.checked = checked
         self.dispatcher = dispatcher
         self.type_idents = type_idents
         self.optimize = optimize
         self.regex_optimizations = regex_optimizations
         self.presence_test_has_cost = presence_test_has_cost
+        self.panicking_trackers = panicking_trackers
         self.plain = self._plan(False)
         self._observed: Interpretable | None = None
         self.estimator = estimator
@@ -1955,14 +2022,17 @@ class Program:
 
     def _plan(self, observe: bool) -> Interpretable:
         return _Planner(self.checked, self.dispatcher, observe, self.type_idents, self.optimize,
-                        self.regex_optimizations).plan(self.checked.expr)
+                        self.regex_optimizations, self.panicking_trackers).plan(self.checked.expr)
 
     def eval(self, variables: dict[str, Any]) -> Any:
         """The value (errors as :class:`Err`), without cost tracking.
 
         Raises :class:`crdtool.core.schema.cel_values.EvaluationTooLarge`.
         """
-        return self.plain.eval(Activation(variables))
+        try:
+            return self.plain.eval(Activation(variables))
+        except V.GoPanic as exc:
+            return Err(f"internal error: {exc}")
 
     def eval_with_cost(self, variables: dict[str, Any], limit: int | None) -> tuple[Any, int, bool]:
         """(value, actual cost, cancelled): cel-go's tracked evaluation with the per-call ``limit``."""
@@ -1974,11 +2044,13 @@ class Program:
             val = self._observed.eval(Activation(variables, tracker))
         except CostLimitExceeded:
             return Err("operation cancelled: actual cost limit exceeded"), tracker.cost, True
+        except V.GoPanic as exc:  # prog.Eval's recover(): "internal error: %v"; the cost so far stands
+            return Err(f"internal error: {exc}"), tracker.cost, False
         return val, tracker.cost, False
 
 
 def plan_program(checked: CheckedAst, libraries: tuple[str, ...], *, optimize: bool = True,
-                 presence_test_has_cost: bool = False) -> Program:
+                 presence_test_has_cost: bool = False, cost_tracking: bool = True) -> Program:
     """Plan a checked expression for the environment of ``libraries`` (:data:`crdtool.core.cel.decls.LIBRARIES` names).
 
     The defaults are the Kubernetes base environment's program options
@@ -1986,7 +2058,9 @@ def plan_program(checked: CheckedAst, libraries: tuple[str, ...], *, optimize: b
     ``cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false))``); a plain
     ``cel.NewEnv`` program is ``optimize=False, presence_test_has_cost=True``.
     The Kubernetes regex library (``k8s.regex``) adds its ``find``/``findAll``
-    constant-pattern optimisations either way.
+    constant-pattern optimisations either way. ``cost_tracking``: the program
+    always runs with cel-go's cost tracker (Kubernetes' programs do), so the
+    plain plan reproduces the trackers' panics (``internal error: ...``).
 
     Raises :class:`PlanError` when cel-go's program creation would fail
     (e.g. a constant ``int('x')`` conversion, a constant bad regex).
@@ -1997,6 +2071,11 @@ def plan_program(checked: CheckedAst, libraries: tuple[str, ...], *, optimize: b
     regex: tuple[str, ...] = ("find", "findAll") if "k8s.regex" in libraries else ()
     if optimize:
         regex = regex + ("matches",)
+    panicking = None
+    if cost_tracking:
+        from crdtool.core.schema.cel_functions import panicking_trackers
+
+        panicking = {k: v for k, v in rt.overload_trackers.items() if k in panicking_trackers()} or None
     return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers,
                    rt.estimator_functions, optimize=optimize, regex_optimizations=regex,
-                   presence_test_has_cost=presence_test_has_cost)
+                   presence_test_has_cost=presence_test_has_cost, panicking_trackers=panicking)

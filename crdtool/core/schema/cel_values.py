@@ -74,6 +74,11 @@ class EvaluationTooLarge(Exception):
     """A value beyond :data:`MAX_VALUE_SIZE`: upstream would exhaust memory; crdtool stops the evaluation."""
 
 
+class GoPanic(Exception):
+    """A Go panic inside cel-go's evaluation (a failed type assertion in a cost tracker): ``prog.Eval`` recovers
+    it as the error ``internal error: <panic value>``."""
+
+
 #: The largest string, bytes or list a function may build (elements); larger results raise EvaluationTooLarge.
 MAX_VALUE_SIZE = 1 << 27
 
@@ -616,6 +621,19 @@ def type_of(v: Any) -> TypeValue:
 def type_name(v: Any) -> str:
     """``v.Type().TypeName()``."""
     return type_of(v).name
+
+
+def type_string(v: Any) -> str:
+    """``fmt.Sprintf("%v", v.Type())``: the ``*types.Type`` string, with the runtime type parameters
+    (``list(dyn)``, ``map(dyn, dyn)``, ``optional_type(T)``)."""
+    name = type_of(v).name
+    if name == "list":
+        return "list(dyn)"
+    if name == "map":
+        return "map(dyn, dyn)"
+    if name == "optional_type":
+        return "optional_type(T)"
+    return name
 
 
 def has_trait(v: Any, trait: int) -> bool:
