@@ -303,3 +303,52 @@ def test_every_case_is_run() -> None:
     # filter "cancelled-context": TestCELValidationContextCancellation's second Validate runs with a cancelled
     # context ("operation interrupted"); crdtool has no request context, so only its first half runs.
     assert [c["name"] for c in CANCEL] == ["test cel validation with context cancellation"]
+
+
+# --- celcoststability_test.go ---------------------------------------------------------------------------
+
+STABILITY = load("eval_k8s_cost_stability.yaml")
+RUNTIME_COSTS = [(c, r, n) for c in STABILITY["TestCelCostStability"] for r, n in (c["expectCost"] or {}).items()]
+
+
+@pytest.mark.parametrize("case,rule,cost", RUNTIME_COSTS,
+                         ids=[f"{c['source']['line']}:{r[:80]}" for c, r, _ in RUNTIME_COSTS])
+def test_cel_cost_stability(case: dict[str, Any], rule: str, cost: int) -> None:
+    """``NewValidator(&s, true, PerCallLimit)``, ``Validate(ctx, "root", &s, obj, nil, RuntimeCELCostBudget)``: no
+    error, and the budget spent is the expected runtime cost. Run on both cost paths: the exact one must spend
+    the figure, the fast one must give the same errors and never report more budget left than the exact one."""
+    s = with_rule(case["schema"], rule)
+    res = run(s, case["obj"], root=True, new=True)
+    assert [str(e) for e in res.errors] == []
+    assert RUNTIME_CEL_COST_BUDGET - res.remaining_budget == cost
+    fast = validate_cel(go_value(case["obj"]), new_structural(s), Path("root"), is_resource_root=True,
+                        cost_path="fast")
+    assert fast.errors == res.errors and fast.remaining_budget <= res.remaining_budget
+
+
+ESTIMATED_COSTS = [(c, r, n) for c in STABILITY["TestCelEstimatedCostStability"]
+                   for r, n in (c["expectCost"] or {}).items()]
+
+
+@pytest.mark.parametrize("case,rule,cost", ESTIMATED_COSTS,
+                         ids=[f"{c['source']['line']}:{r[:80]}" for c, r, _ in ESTIMATED_COSTS])
+def test_cel_estimated_cost_stability(case: dict[str, Any], rule: str, cost: int) -> None:
+    """``schemaChecker(&s, cost, 0)``: ``Compile(&s, SchemaDeclType(&s, false), PerCallLimit, base env,
+    NewExpressionsEnvLoader())`` gives one result, no error, and ``MaxCost == cost`` (checked when cost > 0) —
+    the static bound ``validate_cel``'s fast path charges."""
+    from crdtool.core.schema.cel_compile import RuleSource, compile_rules
+    from crdtool.core.schema.cel_decltype import schema_decl_type
+
+    s = with_rule(case["schema"], rule)
+    ss = new_structural(s)
+    decl = schema_decl_type(ss, False)
+    assert decl is not None
+    (result,) = compile_rules([RuleSource.of(r) for r in s["x-kubernetes-validations"]], decl)
+    assert result.error is None, result.error
+    if cost > 0:
+        assert result.max_cost == cost
+
+
+def test_cost_stability_counts() -> None:
+    assert (len(STABILITY["TestCelCostStability"]), len(RUNTIME_COSTS)) == (41, 329)
+    assert (len(STABILITY["TestCelEstimatedCostStability"]), len(ESTIMATED_COSTS)) == (39, 301)

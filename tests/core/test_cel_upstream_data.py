@@ -84,6 +84,13 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
                          ("TestTwoVarComprehensionsStaticErrors", 22), ("TestTwoVarComprehensionsRuntimeErrors", 2))
         },
     ),
+    "eval_k8s_cost_stability.yaml": (
+        "eval_k8s_cost_stability",
+        {
+            "TestCelCostStability": ({"name", "schema", "obj", "expectCost"}, 41),
+            "TestCelEstimatedCostStability": ({"name", "schema", "expectCost"}, 39),
+        },
+    ),
     "eval_k8s_library.yaml": (
         "eval_k8s_library",
         {

@@ -31,8 +31,10 @@ evaluation is cancelled) and the request budget (``RuntimeCELCostBudget``,
 * ``exact``: every rule runs under the ported cost tracker, exactly as cel-go
   meters it; the remaining budget is upstream's;
 * ``fast`` (the default when the caller does not pass a budget): rules run
-  without metering and are charged their static upper bound (the compile-time
-  ``MaxCost``); as soon as a bound could exceed the per-call limit or the
+  without metering and are charged an upper bound of their actual cost: the
+  compile-time ``MaxCost`` plus the steps cel-go's estimate prices below the
+  tracker (``==``/``!=`` of unsized values, qualifications; counted while
+  evaluating). As soon as a bound could exceed the per-call limit or the
   remaining budget, the whole validation is redone on the exact path. The
   remaining budget is then a lower bound of upstream's.
 """
@@ -584,12 +586,23 @@ def _go_trim_space(s: str) -> str:
 
 
 def _run(prog: Any, variables: dict[str, Any], state: _State, static_cost: int) -> tuple[Any, int, bool]:
-    """Evaluate a program: (value, cost charged, cancelled). On the fast path the cost is the static bound."""
+    """Evaluate a program: (value, cost charged, cancelled).
+
+    On the fast path the charge is an upper bound of cel-go's actual cost: the
+    rule's static estimate (``CompilationResult.MaxCost``) plus the slack the
+    evaluation counted (:meth:`Program.eval_bounded`); when that bound could
+    exceed the per-call limit or the remaining budget, the whole validation is
+    redone on the exact path (:class:`_NeedExact`).
+    """
     if state.exact:
         return prog.eval_with_cost(variables, state.per_call_limit)  # type: ignore[no-any-return]
     if static_cost > state.per_call_limit or static_cost > state.remaining:
         raise _NeedExact()
-    return prog.eval(variables), static_cost, False
+    value, slack = prog.eval_bounded(variables)
+    bound = static_cost + slack
+    if bound > state.per_call_limit or bound > state.remaining:
+        raise _NeedExact()
+    return value, bound, False
 
 
 def _eval_message_expression(rule: _Rule, variables: dict[str, Any], state: _State,
@@ -632,6 +645,8 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
     if not node.rules:
         return
     if state.remaining <= 0:
+        if not state.exact:  # the fast path's remaining budget is only a lower bound
+            raise _NeedExact()
         state.errors.append(invalid(path, sts.type, _BUDGET_MSG))
         state.remaining = -1
         return

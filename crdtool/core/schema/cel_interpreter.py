@@ -57,14 +57,24 @@ class CostLimitExceeded(Exception):
 # --- activations ---------------------------------------------------------------------------------
 
 
+class Counter:
+    """Steps that cel-go's runtime cost charges but its static estimate may not (see :meth:`Program.eval_bounded`)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self) -> None:
+        self.n = 0
+
+
 class Activation:
     """``interpreter.Activation`` over a dict of variables; ``tracker`` is the evaluation's cost tracker."""
 
-    __slots__ = ("vars", "tracker")
+    __slots__ = ("vars", "tracker", "counter")
 
     def __init__(self, variables: dict[str, Any], tracker: CostTracker | None = None) -> None:
         self.vars = variables
         self.tracker = tracker
+        self.counter = Counter()
 
     def resolve(self, name: str) -> Any:
         return self.vars.get(name, MISSING)
@@ -269,6 +279,7 @@ def go_type_name(v: Any) -> str:
 def apply_qualifiers(act: Any, obj: Any, quals: list[Qualifier]) -> tuple[Any, bool]:
     """``applyQualifiers``: (value or Err, is optional)."""
     is_opt = False
+    act.counter.n += len(quals)
     if type(obj) is V.Optional:
         is_opt = True
         if not obj.has_value:
@@ -670,6 +681,7 @@ class EvalEq(InterpretableCall):
     def eval(self, act: Any) -> Any:
         lv = self.lhs.eval(act)
         rv = self.rhs.eval(act)
+        act.counter.n += 1
         if type(lv) is Err:
             return lv
         if type(rv) is Err:
@@ -693,6 +705,7 @@ class EvalNe(InterpretableCall):
     def eval(self, act: Any) -> Any:
         lv = self.lhs.eval(act)
         rv = self.rhs.eval(act)
+        act.counter.n += 1
         if type(lv) is Err:
             return lv
         if type(rv) is Err:
@@ -1060,13 +1073,14 @@ class EvalOptionalOrValue(Interpretable):
 class Folder:
     """``folder``: the activation of a comprehension's loop, with a lazily initialised accumulator."""
 
-    __slots__ = ("fold", "parent", "tracker", "accu_val", "iter1", "iter2", "initialized", "mutable_value",
-                 "compute_result")
+    __slots__ = ("fold", "parent", "tracker", "counter", "accu_val", "iter1", "iter2", "initialized",
+                 "mutable_value", "compute_result")
 
     def __init__(self, fold: EvalFold, parent: Any) -> None:
         self.fold = fold
         self.parent = parent
         self.tracker = parent.tracker
+        self.counter = parent.counter
         self.accu_val: Any = None
         self.iter1: Any = None
         self.iter2: Any = None
@@ -2029,10 +2043,23 @@ class Program:
 
         Raises :class:`crdtool.core.schema.cel_values.EvaluationTooLarge`.
         """
+        return self.eval_bounded(variables)[0]
+
+    def eval_bounded(self, variables: dict[str, Any]) -> tuple[Any, int]:
+        """(value, slack): the value without cost tracking, and how many equality tests and qualifications it
+        made. cel-go's static estimate can be below the runtime cost it bounds: ``checker/cost.go`` prices
+        ``==``/``!=`` of values without a size at 0 where ``runtimecost.go`` charges 1, and a field selection on
+        a ``dyn`` operand at 0 where the qualifier is charged 1; the static estimate plus this slack bounds the
+        actual cost (``validate_cel``'s fast path).
+
+        Raises :class:`crdtool.core.schema.cel_values.EvaluationTooLarge`.
+        """
+        act = Activation(variables)
         try:
-            return self.plain.eval(Activation(variables))
+            val = self.plain.eval(act)
         except V.GoPanic as exc:
-            return Err(f"internal error: {exc}")
+            val = Err(f"internal error: {exc}")
+        return val, act.counter.n
 
     def eval_with_cost(self, variables: dict[str, Any], limit: int | None) -> tuple[Any, int, bool]:
         """(value, actual cost, cancelled): cel-go's tracked evaluation with the per-call ``limit``."""
