@@ -352,3 +352,113 @@ def test_cel_estimated_cost_stability(case: dict[str, Any], rule: str, cost: int
 def test_cost_stability_counts() -> None:
     assert (len(STABILITY["TestCelCostStability"]), len(RUNTIME_COSTS)) == (41, 329)
     assert (len(STABILITY["TestCelEstimatedCostStability"]), len(ESTIMATED_COSTS)) == (39, 301)
+
+
+# --- k8s.io/apiserver pkg/cel/common/equality_test.go: TestCorrelation --------------------------------------
+
+CORRELATION = load("eval_k8s_correlation.yaml")["TestCorrelation"]
+
+
+def _go_deep_equal(a: Any, b: Any) -> bool:
+    """``reflect.DeepEqual`` of decoded JSON values (float64 numbers stay float64, so 1 == 1.0 holds)."""
+    return bool(a == b and type(a) is type(b)) if not isinstance(a, (dict, list)) else a == b
+
+
+@pytest.mark.parametrize("case", CORRELATION, ids=ids([{**c, "name": c["Name"]} for c in CORRELATION]))
+def test_correlation(case: dict[str, Any]) -> None:
+    """``NewCorrelatedObject(root, rootOld, schema)``, then ``Key``/``Index`` along ``KeyPath``: nil when
+    ``NewValue``/``OldValue`` are nil, else those values, and ``CachedDeepEqual()`` equal to ``ExpectEqual ||
+    reflect.DeepEqual(Value, OldValue)``. The schema is the test's kube-openapi ``spec.Schema`` (JSON), which
+    crdtool reads as a structural schema."""
+    from crdtool.core.schema.cel_eval import CorrelatedObject
+
+    obj: Any = CorrelatedObject(go_value(case["RootObject"]), go_value(case["RootOldObject"]),
+                                new_structural(case["Schema"]))
+    for key in go_value(case["KeyPath"]):
+        if obj is None:
+            break
+        obj = obj.key(key) if isinstance(key, str) else obj.index(key)
+    if obj is None:
+        assert case["OldValue"] is None and case["NewValue"] is None
+        return
+    assert obj.new == go_value(case["NewValue"])
+    assert obj.old == go_value(case["OldValue"])
+    expect = case["ExpectEqual"] or _go_deep_equal(obj.new, obj.old)
+    assert obj.cached_deep_equal() == expect
+
+
+# --- apiextensions-apiserver values_test.go: TestEquality, TestLister, TestMapper ----------------------------
+
+VALUES = load("eval_k8s_values.yaml")
+
+
+def unstructured(x: Any) -> Any:
+    """A recorded ``UnstructuredToVal(data, schema)`` call, made with crdtool's port."""
+    from crdtool.core.schema.cel_unstructured import unstructured_to_val
+
+    return unstructured_to_val(go_value(x["$unstructured"]), new_structural(x["schema"]))
+
+
+@pytest.mark.parametrize("case", VALUES["TestEquality"], ids=ids(VALUES["TestEquality"]))
+def test_values_equality(case: dict[str, Any]) -> None:
+    """``lhs.Equal(rhs)`` and ``rhs.Equal(lhs)`` are ``equal``, and so are both against
+    ``DefaultTypeAdapter.NativeToValue`` of the other's ``Value()``."""
+    from crdtool.core.schema import cel_values as V
+
+    lhs, rhs = unstructured(case["lhs"]), unstructured(case["rhs"])
+    assert V.value_equal(lhs, rhs) is case["equal"]
+    assert V.value_equal(rhs, lhs) is case["equal"]
+    assert V.value_equal(lhs, V.adapt_native(V.native_value(rhs))) is case["equal"]
+    assert V.value_equal(rhs, V.adapt_native(V.native_value(lhs))) is case["equal"]
+
+
+@pytest.mark.parametrize("case", VALUES["TestLister"], ids=ids(VALUES["TestLister"]))
+def test_values_lister(case: dict[str, Any]) -> None:
+    """``Size``, ``Get``/``Iterator`` giving back the raw items, ``Contains`` of every item (converted with the
+    item schema) and not of ``notContains``, and ``Add`` of a list of the same schema (set union, map-list
+    merge, atomic concatenation) giving ``expectAdded``."""
+    from crdtool.core.schema import cel_values as V
+    from crdtool.core.schema.cel_unstructured import unstructured_to_val
+
+    data = go_value(case["unstructured"])
+    schema = new_structural(case["schema"])
+    lister = unstructured_to_val(data, schema)
+    assert lister.size() == case["size"]
+    items = lister.items()
+    assert len(items) == case["size"]
+    for i in range(case["size"]):
+        assert V.native_value(lister.get(i)) == data[i]
+        assert V.native_value(items[i]) == data[i]
+    item_schema = new_structural(case["itemSchema"])
+    for x in data:
+        assert lister.contains(unstructured_to_val(x, item_schema)) is True
+    for x in case["notContains"]:
+        assert lister.contains(unstructured(x)) is False
+    added = lister.add(unstructured_to_val(go_value(case["addition"]), schema))
+    assert V.native_value(added) == go_value(case["expectAdded"])
+
+
+@pytest.mark.parametrize("case", VALUES["TestMapper"], ids=ids(VALUES["TestMapper"]))
+def test_values_mapper(case: dict[str, Any]) -> None:
+    """``Size``, ``Get`` of every key giving back the raw value, the ``Iterator``'s keys, ``Contains`` of every key
+    and not of ``notContains``."""
+    from crdtool.core.schema import cel_values as V
+    from crdtool.core.schema.cel_unstructured import unstructured_to_val
+
+    data = go_value(case["unstructured"])
+    mapper = unstructured_to_val(data, new_structural(case["schema"]))
+    assert mapper.size() == case["size"]
+    for k, v in data.items():
+        assert V.native_value(mapper.get(k)) == v
+    assert {V.native_value(k) for k in mapper.keys()} == set(data)
+    string_schema = new_structural({"type": "string"})
+    for k in data:
+        assert mapper.contains(unstructured_to_val(k, string_schema)) is True
+    for x in case["notContains"]:
+        assert mapper.contains(unstructured(x)) is False
+
+
+def test_values_counts() -> None:
+    assert {t: len(VALUES[t]) for t in VALUES["upstream"]["tests"]} == {"TestEquality": 22, "TestLister": 3,
+                                                                        "TestMapper": 2}
+    assert len(CORRELATION) == 23

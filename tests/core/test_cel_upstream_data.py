@@ -91,6 +91,18 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             "TestCelEstimatedCostStability": ({"name", "schema", "expectCost"}, 39),
         },
     ),
+    "eval_k8s_values.yaml": (
+        "eval_k8s_values",
+        {
+            "TestEquality": ({"name", "lhs", "rhs", "equal"}, 22),
+            "TestLister": ({"name", "unstructured", "schema", "itemSchema", "size", "addition", "expectAdded"}, 3),
+            "TestMapper": ({"name", "unstructured", "schema", "size", "notContains"}, 2),
+        },
+    ),
+    "eval_k8s_correlation.yaml": (
+        "eval_k8s_correlation",
+        {"TestCorrelation": ({"Name", "Schema", "KeyPath", "RootObject", "RootOldObject", "ExpectEqual"}, 23)},
+    ),
     "eval_k8s_library.yaml": (
         "eval_k8s_library",
         {
