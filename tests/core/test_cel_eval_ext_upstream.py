@@ -155,3 +155,22 @@ def test_issue_texts_are_kubernetes_displays() -> None:
     for c in CASES:
         if "issues" in c["kubernetes_env"]:
             assert re.match(r"ERROR: <input>:\d+:\d+: ", c["kubernetes_env"]["issues"]), c["expr"]
+
+
+# --- golang.org/x/text v0.33.0 number formatting (string.format's %e and %f) ------------------------------
+
+XTEXT = load("eval_xtext_format.yaml")["printer_outputs"]
+
+
+def test_xtext_number_formatting() -> None:
+    """``message.NewPrinter(en-US).Sprintf("%We", f)`` (cel-go's ``%e`` clause passes its precision as a width)
+    and ``Sprintf("%.Nf", f)``, as golang.org/x/text v0.33.0 prints them (Kubernetes v0.36's version)."""
+    from crdtool.core.schema.cel_functions import localized_fixed, localized_scientific
+
+    assert len(XTEXT) == 23 and sum(len(c["outputs"]) for c in XTEXT) == 598
+    for c in XTEXT:
+        f = float(c["value"])
+        for fmt, want in c["outputs"].items():
+            n = int(fmt[1:-1].lstrip("."))
+            got = localized_scientific(f, n) if fmt.endswith("e") else localized_fixed(f, n)
+            assert got == want, (c["value"], fmt)
