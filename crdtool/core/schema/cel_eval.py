@@ -703,11 +703,12 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
 
         detail: str | None = None
         if rule.message is not None:
-            msg, remaining, etype, edetail = _eval_message_expression(rule, activation, state, state.remaining)
+            evaluated, remaining, etype, edetail = _eval_message_expression(rule, activation, state,
+                                                                            state.remaining)
             if etype == "":
                 state.remaining = remaining
-                detail = msg
-                if msg is None:
+                detail = evaluated
+                if evaluated is None:
                     state.log.append(edetail)
             elif etype == "Internal":
                 add(internal_error(current, edetail))

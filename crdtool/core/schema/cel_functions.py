@@ -192,9 +192,10 @@ def receive(val: Any, function: str, args: list[Any]) -> Any:
     t = type(val)
     if t is str:
         if len(args) == 1:
-            f = {"contains": string_contains, "endsWith": string_ends_with, "startsWith": string_starts_with}.get(function)
-            if f is not None:
-                return f(val, args[0])
+            sf = {"contains": string_contains, "endsWith": string_ends_with, "startsWith": string_starts_with}.get(
+                function)
+            if sf is not None:
+                return sf(val, args[0])
         return _NSO
     if t is V.Duration:
         if not args:
@@ -1048,7 +1049,7 @@ def _hex_clause(upper: bool) -> Callable[[Any], str]:
         else:
             raise _FormatError(
                 f"only integers, byte buffers, and strings can be formatted as hex, was given {V.type_name(arg)}")
-        return out.upper() if upper else out
+        return str(out.upper() if upper else out)
 
     return hexf
 
@@ -1392,7 +1393,7 @@ def sort_by_associated_keys(lst: Any, keys: Any) -> Any:
         if V.type_of(ik) is not elem_type or V.type_of(jk) is not elem_type:
             err[0] = True
             return False
-        return V.compare(ik, jk) == -1
+        return bool(V.compare(ik, jk) == -1)
 
     go_sort_slice(indices, less)
     if err[0]:

@@ -242,6 +242,7 @@ def _parse_quantity_string(s: str) -> tuple[bool, str, str, str, str] | str:
             continue
         break
     i = pos
+    num = ""
     while True:
         if i >= end:
             return positive, s[:end], s[pos:end], "", ""
@@ -1112,7 +1113,7 @@ def _pr_compare(p: tuple[bool, int, str], q: tuple[bool, int, str]) -> int:
     if not p[0] and q[0]:
         return 1
     a, b = (p[1], q[1]) if p[0] else (p[2], q[2])
-    if a == b:  # type: ignore[comparison-overlap]
+    if a == b:
         return 0
     return 1 if a > b else -1  # type: ignore[operator]
 

@@ -831,23 +831,23 @@ def is_zero_value(v: Any) -> bool | None:
     """``traits.Zeroer.IsZeroValue``; None when the value is not a Zeroer."""
     t = type(v)
     if t in (str, bytes):
-        return len(v) == 0
+        return bool(len(v) == 0)
     if t is int or t is float:
-        return v == 0
+        return bool(v == 0)
     if t is bool:
-        return v is False
+        return bool(v is False)
     if v is None:
         return True
     if t is Uint:
-        return v.v == 0
+        return bool(v.v == 0)
     if t is Duration:
-        return v.ns == 0
+        return bool(v.ns == 0)
     if t is Timestamp:
-        return v.sec == MIN_UNIX_TIME and v.nsec == 0
+        return bool(v.sec == MIN_UNIX_TIME and v.nsec == 0)
     if isinstance(v, ListValue):
-        return v.size() == 0
+        return bool(v.size() == 0)
     if isinstance(v, BaseMap):
-        return v.size() == 0
+        return bool(v.size() == 0)
     return None
 
 
@@ -1053,9 +1053,9 @@ def go_format_value(v: Any) -> str:
     if t is Timestamp:
         return format_go_time_string(v)
     if t is TypeValue:
-        return v.name
+        return str(v.name)
     if t is Err:
-        return v.msg
+        return str(v.msg)
     if t is Optional:
         return f"optional({go_format_value(v.value)})" if v.has_value else "optional.none()"
     if isinstance(v, ListValue):
