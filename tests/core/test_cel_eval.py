@@ -768,3 +768,50 @@ def test_corpus_valid_gateway_samples(sample: str, crd: str) -> None:
         if doc and doc["kind"].lower() + "s" in crd:
             res = gateway(crd, doc)
             assert res.errors == [] and 0 < res.remaining_budget < RUNTIME_CEL_COST_BUDGET
+
+
+# --- lazy conversion errors (valuesunstructured.go) and how evaluation absorbs them ------------------------
+
+LAZY_SCHEMA = _schema(
+    [],
+    l={"type": "array", "items": {"type": "string"}},
+    n={"type": "integer"},
+    s={"type": "string"},
+)
+# data that schema validation would reject: UnstructuredToVal converts it only when a rule reaches it
+LAZY_OBJ = {"l": {"not": "a list"}, "n": 1.5, "s": "ok"}
+
+
+@pytest.mark.parametrize(
+    "rule,detail",
+    [
+        # not touched: no error
+        ("self.s == 'ok'", None),
+        ("has(self.s) && self.s.size() == 2", None),
+        # touched: upstream's UnstructuredToVal error, worded as validateExpressions words it
+        ("self.n > 0", "invalid data, expected int, got float64 evaluating rule: self.n > 0"),
+        ("self.l.size() == 0",
+         "invalid data, expected an array for the provided schema with type=array evaluating rule: self.l.size() == 0"),
+        # cel-go's evalOr/evalAnd (interpretable.go): an error yields to a deciding operand on either side
+        ("self.n > 0 || true", None),
+        ("true || self.n > 0", None),
+        ("self.n > 0 && false", "failed rule: self.n > 0 && false"),
+        ("self.n > 0 && true", "invalid data, expected int, got float64 evaluating rule: self.n > 0 && true"),
+        ("self.n > 0 || false", "invalid data, expected int, got float64 evaluating rule: self.n > 0 || false"),
+        # the ternary and comprehensions propagate it
+        ("true ? self.s == 'ok' : self.n > 0", None),
+        ("false ? self.s == 'ok' : self.n > 0",
+         "invalid data, expected int, got float64 evaluating rule: false ? self.s == 'ok' : self.n > 0"),
+        # has() converts the field too (TestValidationExpressions "invalid data": has(self.o) is an error)
+        ("has(self.l)",
+         "invalid data, expected an array for the provided schema with type=array evaluating rule: has(self.l)"),
+    ],
+)
+def test_conversion_errors_are_lazy(rule: str, detail: str | None) -> None:
+    schema = copy.deepcopy(LAZY_SCHEMA)
+    schema["x-kubernetes-validations"] = [{"rule": rule}]
+    res = run(schema, LAZY_OBJ)
+    if detail is None:
+        assert res.errors == []
+    else:
+        assert errs(res) == [(INVALID, "spec", detail)]
