@@ -4,14 +4,16 @@ Run: python benchmarks/bench_cel.py [N]
 
 Builds N (default 2000) HTTPRoute objects of varying shape (1-4 rules, 1-3 matches, filters,
 backendRefs, parentRefs), prunes and defaults them with the v1.6.1 standard CRD, then times
-``validate_cel`` over all of them (after one warm-up pass that compiles the 178 rules). Prints
-objects/s, rule evaluations/s, the mean time per evaluation, and the share of the time spent in
-the cost bound versus cel-cpp itself.
+``validate_cel`` over all of them (after one warm-up pass that compiles the 178 rules), on each cost
+path (``auto``: static bounds, ``exact``: cel-go's runtime cost tracker on every rule). Prints the
+machine load, objects/s, rule evaluations/s, the mean time per evaluation, and the share of the
+time spent in the interpreter (cel-go port) versus value conversion and the validator walk.
 """
 
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
 import sys
 import time
@@ -71,34 +73,34 @@ def main() -> None:
     warm = validate_cel(objects[0], ss, FieldPath(""))
     assert not warm.errors, warm.errors
 
-    # Every evaluated rule is charged at least 1, so count evaluations with a profile-free pass.
     from crdtool.core.schema import cel_eval
 
     calls = 0
-    original = cel_eval._evaluate
+    original = cel_eval._run
 
-    def counting(program: Any, activation: Any) -> Any:
+    def counting(*args: Any) -> Any:
         nonlocal calls
         calls += 1
-        return original(program, activation)
+        return original(*args)
 
-    cel_eval._evaluate = counting  # type: ignore[assignment]
+    cel_eval._run = counting  # type: ignore[assignment]
     try:
         for obj in objects:
             validate_cel(obj, ss, FieldPath(""))
     finally:
-        cel_eval._evaluate = original  # type: ignore[assignment]
+        cel_eval._run = original  # type: ignore[assignment]
 
-    start = time.perf_counter()
-    failures = 0
-    for obj in objects:
-        failures += bool(validate_cel(obj, ss, FieldPath("")).errors)
-    elapsed = time.perf_counter() - start
-
-    print(f"objects: {n} HTTPRoutes (v1.6.1 standard CRD, 178 rules), invalid: {failures}")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
+    print(f"objects: {n} HTTPRoutes (v1.6.1 standard CRD, 178 rules)")
     print(f"rule evaluations: {calls} ({calls / n:.1f} per object)")
-    print(f"validate_cel: {n / elapsed:,.0f} objects/s, {calls / elapsed:,.0f} evaluations/s, "
-          f"{elapsed / calls * 1e6:.1f} us per evaluation (cost bound + conversion + cel-cpp)")
+    for cost_path in ("auto", "exact"):
+        start = time.perf_counter()
+        failures = 0
+        for obj in objects:
+            failures += bool(validate_cel(obj, ss, FieldPath(""), cost_path=cost_path).errors)
+        elapsed = time.perf_counter() - start
+        print(f"validate_cel ({cost_path}): {n / elapsed:,.0f} objects/s, {calls / elapsed:,.0f} evaluations/s, "
+              f"{elapsed / calls * 1e6:.1f} us per evaluation, invalid: {failures}")
 
     profiler = cProfile.Profile()
     profiler.enable()
@@ -110,11 +112,11 @@ def main() -> None:
     by_name: dict[str, float] = {}
     for (filename, _, func), (_, _, _, cumtime, _) in stats.stats.items():  # type: ignore[attr-defined]
         by_name[f"{Path(filename).name}:{func}"] = max(by_name.get(f"{Path(filename).name}:{func}", 0.0), cumtime)
-    bound = by_name.get("cel_eval.py:_program_bound", 0.0)
-    engine = by_name.get("cel_eval.py:_evaluate", 0.0)
-    convert = by_name.get("cel_eval.py:convert", 0.0)
-    print(f"profile share: cost bound {bound / total:.0%}, cel-cpp eval {engine / total:.0%}, "
-          f"value conversion {convert / total:.0%}")
+    engine = by_name.get("cel_interpreter.py:eval_bounded", 0.0)
+    convert = by_name.get("cel_unstructured.py:unstructured_to_val", 0.0)
+    print(f"profile share (auto): interpreter {engine / total:.0%}, value conversion {convert / total:.0%}, "
+          f"validator walk and the rest {(total - engine - convert) / total:.0%}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

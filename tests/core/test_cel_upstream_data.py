@@ -58,7 +58,59 @@ FILES: dict[str, tuple[str, dict[str, tuple[set[str], int]]]] = {
             ),
         },
     ),
-}
+    "eval_k8s_validation.yaml": (
+        "eval_k8s_validation",
+        {
+            "TestValidationExpressions": ({"name", "schema", "obj", "oldObj", "valid", "errors"}, 61),
+            "TestValidationExpressionsAtSchemaLevels": ({"name", "schema", "obj", "oldObj", "errors"}, 25),
+            "TestCELValidationLimit": ({"name", "schema", "obj", "valid"}, 1),
+            "TestCELValidationContextCancellation": ({"name", "schema", "obj", "rule"}, 1),
+            "TestCELMaxRecursionDepth": ({"name", "schema", "obj", "valid", "errors"}, 1),
+            "TestMessageExpression": ({"name", "costBudget", "messageExpression", "expectedValidationErr"}, 12),
+            "TestReasonAndFldPath": ({"name", "schema", "obj", "errors"}, 4),
+            "TestValidateFieldPath": ({"name", "fieldPath", "schema", "errDetail", "validFieldPath"}, 28),
+            "TestRatcheting": ({"name", "schema", "oldObj", "newObj", "errors", "warnings"}, 16),
+            "TestOptionalOldSelf": ({"name", "schema", "obj", "oldObj", "errors"}, 11),
+            "TestOptionalOldSelfCheckForNull": ({"name", "schema", "obj", "oldObj"}, 10),
+            "TestOptionalOldSelfIsOptionalType": ({"name", "schema", "obj", "errors"}, 5),
+        },
+    ),
+    "eval_celgo_ext.yaml": (
+        "eval_celgo_ext",
+        {
+            t: ({"expr", "kubernetes_env", "kubernetes_env_unoptimized_cost"}, n)
+            for t, n in (("TestLists", 42), ("TestListsRuntimeErrors", 4), ("TestListsCosts", 25), ("TestSets", 44),
+                         ("TestStrings", 127), ("TestTwoVarComprehensions", 35), ("TestTwoVarComprehensionsCost", 16),
+                         ("TestTwoVarComprehensionsStaticErrors", 22), ("TestTwoVarComprehensionsRuntimeErrors", 2))
+        },
+    ),
+    "eval_k8s_cost_stability.yaml": (
+        "eval_k8s_cost_stability",
+        {
+            "TestCelCostStability": ({"name", "schema", "obj", "expectCost"}, 41),
+            "TestCelEstimatedCostStability": ({"name", "schema", "expectCost"}, 39),
+        },
+    ),
+    "eval_k8s_values.yaml": (
+        "eval_k8s_values",
+        {
+            "TestEquality": ({"name", "lhs", "rhs", "equal"}, 22),
+            "TestLister": ({"name", "unstructured", "schema", "itemSchema", "size", "addition", "expectAdded"}, 3),
+            "TestMapper": ({"name", "unstructured", "schema", "size", "notContains"}, 2),
+        },
+    ),
+    "eval_k8s_correlation.yaml": (
+        "eval_k8s_correlation",
+        {"TestCorrelation": ({"Name", "Schema", "KeyPath", "RootObject", "RootOldObject", "ExpectEqual"}, 23)},
+    ),
+    "eval_k8s_library.yaml": (
+        "eval_k8s_library",
+        {
+            t: ({"harness", "expr", "expect", "runtime_err", "compile_errs"}, n)
+            for t, n in (("TestCIDR", 32), ("TestIP", 38), ("TestQuantity", 33), ("TestSemver", 33),
+                         ("TestFormat", 213))
+        },
+    ),}
 
 UPSTREAM_PREFIXES = ("cel-go/", "apiserver/", "apiext/")
 TYPE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\((.+)\))?$|^!error!$")
