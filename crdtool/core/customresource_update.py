@@ -34,11 +34,9 @@ not modelled: both objects are taken at the requested version.
 
 from __future__ import annotations
 
-import inspect
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from crdtool.core.customresource import (
@@ -284,121 +282,20 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
     """The CEL rules of an UPDATE: the one place where CEL meets the update path.
 
     Upstream ``celValidator.Validate(ctx, nil, s, new, old,
-    RuntimeCELCostBudget, WithRatcheting(correlation))``: transition rules
-    (``oldSelf``) are evaluated against the correlated old values, and the
-    errors of a non-transition rule are ratcheted (returned as warnings, the
-    ``field: message`` text) when the rule's value, or its nearest
-    correlatable ancestor, equals its old value.
-
-    When the CEL evaluator takes the old object (``validate_cel(...,
-    old_obj=...)``) it does all of that. Until then, the rules that do not use
-    ``oldSelf`` are evaluated on the new object only, and their errors are
-    ratcheted here by the error's path: each error is attributed to the
-    deepest value of the object whose path is a prefix of the error's field
-    (exact for rules without ``fieldPath``; a ``fieldPath`` rule is judged by
-    the value it points at); transition rules are not evaluated, and a warning
-    says so.
+    RuntimeCELCostBudget, WithRatcheting(correlation))``
+    (``pkg/registry/customresource/strategy.go`` ``ValidateUpdate``):
+    transition rules (``oldSelf``) are evaluated against the correlated old
+    values, and the errors of a rule whose value (or nearest correlatable
+    ancestor) equals its old value are ratcheted into warnings.
 
     Returns ``(errors, ratcheted, notes)``: the field errors; the ratcheted
     violations as the warnings the apiserver returns (``field: message``);
-    crdtool's own notes on what was not evaluated.
+    crdtool's own notes (none today: every rule is evaluated).
     """
-    from crdtool.core.schema import cel_eval
+    from crdtool.core.schema.cel_eval import validate_cel
 
-    root = Path("")
-    if _cel_takes_old_object():
-        result = cel_eval.validate_cel(new, ver.structural, root, is_resource_root=True, budget=None, old_obj=old)  # type: ignore[call-arg]
-        return list(result.errors), [str(w) for w in getattr(result, "warnings", ())], []
-    result = cel_eval.validate_cel(new, ver.structural, root, is_resource_root=True, budget=None)
-    errors: list[FieldError] = []
-    ratcheted: list[str] = []
-    warnings: list[str] = []
-    skipped = getattr(result, "skipped_transition_rules", ())
-    count = skipped if isinstance(skipped, int) else len(skipped)
-    if count:
-        rules = "rule" if count == 1 else "rules"
-        warnings.append(
-            f"{count} transition {rules} (using oldSelf) not evaluated: crdtool's CEL evaluator does not take the old object yet"
-        )
-    if result.errors:
-        ratchet = _cel_ratcheting_by_path(new, old, ver.schema or {})
-        for e in result.errors:
-            if _ratchets(e.field, ratchet):
-                ratcheted.append(str(e))
-            else:
-                errors.append(e)
-    return errors, ratcheted, warnings
-
-
-def _cel_ratcheting_by_path(new: Any, old: Any, schema: dict[str, Any]) -> dict[str, bool]:
-    """For each value the CEL validator visits: would an error of a rule there be ratcheted?
-
-    Walks ``new`` as upstream's ``Validator.validate`` does (properties or
-    additionalProperties of maps, items of lists) with its
-    ``ratchetingOptions`` (``key``, ``index``, ``shouldRatchetError``).
-    Keys are the values' paths as field errors print them (``""`` is the root).
-    """
-    from crdtool.core.schema.ratcheting import CorrelatedObject
-
-    out: dict[str, bool] = {}
-    root = CorrelatedObject(new, old, schema)
-    stack: list[tuple[Any, dict[str, Any], Path, CorrelatedObject | None, CorrelatedObject | None]] = [
-        (new, schema, Path(""), root, None)
-    ]
-    while stack:
-        value, s, path, current, nearest = stack.pop()
-        if value is None:
-            continue
-        anchor = current if current is not None else nearest
-        out[str(path)] = anchor is not None and anchor.cached_deep_equal()
-        if isinstance(value, dict):
-            raw_props = s.get("properties")
-            props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
-            additional = s.get("additionalProperties")
-            for k, v in value.items():
-                if isinstance(additional, dict):
-                    sub, child_path = additional, path.key(k)
-                elif isinstance(props.get(k), dict):
-                    sub, child_path = props[k], path.child(k)
-                else:
-                    continue
-                if current is None:
-                    child, near = None, nearest
-                elif str(path) == "" and k in ("apiVersion", "kind"):
-                    child, near = None, None  # never ratcheted
-                else:
-                    child, near = current.key(k), current
-                stack.append((v, sub, child_path, child, near))
-        elif isinstance(value, list) and isinstance(s.get("items"), dict):
-            for i, v in enumerate(value):
-                if current is None:
-                    child, near = None, nearest
-                else:
-                    child, near = current.index(i), current
-                stack.append((v, s["items"], path.index(i), child, near))
-    return out
-
-
-def _ratchets(error_field: str, ratchet: Mapping[str, bool]) -> bool:
-    """Is the error at ``error_field`` ratcheted? Judged at the deepest visited value on its path."""
-    field_path = "" if error_field in ("", "<nil>") else error_field
-    while True:
-        if field_path in ratchet:
-            return ratchet[field_path]
-        if not field_path:
-            return False
-        cut = max(field_path.rfind("."), field_path.rfind("["))
-        field_path = field_path[:cut] if cut > 0 else ""
-
-
-@lru_cache(maxsize=1)
-def _cel_takes_old_object() -> bool:
-    from crdtool.core.schema import cel_eval
-
-    try:
-        return "old_obj" in inspect.signature(cel_eval.validate_cel).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a builtin
-        return False
+    result = validate_cel(new, ver.structural, Path(""), is_resource_root=True, budget=None, old_obj=old)
+    return list(result.errors), list(result.warnings), []
 
 
 def _added_finalizer_warnings(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:

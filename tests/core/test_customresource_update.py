@@ -4,9 +4,7 @@
    ``TestRatchetingFunctionality`` that have operations and are enabled, replayed step by step on the
    main resource (data Go-dumped: ``crd_update_upstream/README.md``): every schema update must be
    accepted by ``check_crd_update`` and every apply must succeed or fail as upstream's
-   ``expectError`` says. The three cases that rest on CEL transition rules (``oldSelf``) need the CEL
-   evaluator to take the old object; :data:`AWAITING_OLD_SELF` lists them and a test fails as soon as
-   the evaluator can (then they belong in the replay).
+   ``expectError`` says, including the cases that rest on CEL transition rules (``oldSelf``).
 2. Upstream rules of ``rest.BeforeUpdate`` and ``customResourceStrategy`` checked one by one.
 """
 
@@ -21,11 +19,10 @@ import yaml
 
 from crdtool.core.crd.update import check_crd_update
 from crdtool.core.customresource import CustomResourceError, apply_create
-from crdtool.core.customresource_update import _cel_takes_old_object, apply_update
+from crdtool.core.customresource_update import apply_update
 
 DATA = yaml.safe_load((pathlib.Path(__file__).parent / "crd_update_upstream" / "ratcheting_functionality.yaml").read_text())
-AWAITING_OLD_SELF = {"CEL Optional OldSelf", "CEL_transition_rules_should_not_ratchet"}
-REPLAYED = [c for c in DATA["cases"] if c["operations"] and not c["disabled"] and c["name"] not in AWAITING_OLD_SELF]
+REPLAYED = [c for c in DATA["cases"] if c["operations"] and not c["disabled"]]
 
 # runTests' initial CRD (ratcheting_test.go:380)
 INITIAL_SCHEMA = {
@@ -104,21 +101,19 @@ def test_ratcheting_functionality_upstream(case: dict[str, Any]) -> None:
         assert got_error == want_error, (description, errors)
 
 
-def test_the_replay_covers_every_enabled_case_but_those_awaiting_old_self() -> None:
-    enabled = {c["name"] for c in DATA["cases"] if c["operations"] and not c["disabled"]}
-    assert len(DATA["cases"]) == 19 and len(enabled) == 14
-    assert enabled - {c["name"] for c in REPLAYED} == AWAITING_OLD_SELF
-    # when the CEL evaluator takes the old object, these cases must join the replay
-    assert not _cel_takes_old_object()
+def test_the_replay_covers_every_enabled_case() -> None:
+    assert len(DATA["cases"]) == 19 and len(REPLAYED) == 14
+    names = {c["name"] for c in REPLAYED}
+    assert {"CEL Optional OldSelf", "CEL_transition_rules_should_not_ratchet"} <= names
 
 
-def test_awaiting_cases_show_what_is_missing() -> None:
-    # Upstream rejects the second apply (the unchanged myStringField fails the transition rule, which is
-    # never ratcheted); without oldSelf evaluation crdtool accepts it (and says so in a warning).
+def test_transition_rules_are_not_ratcheted() -> None:
+    # Upstream rejects the second apply: the unchanged myStringField fails the transition rule, and
+    # transition rules are never ratcheted (ratcheting_test.go "CEL_transition_rules_should_not_ratchet").
     case = next(c for c in DATA["cases"] if c["name"] == "CEL_transition_rules_should_not_ratchet")
     outcomes = replay(case)
     assert [o[1] for o in outcomes] == [False, True, False]
-    assert [o[2] for o in outcomes] == [False, False, False]
+    assert [o[2] for o in outcomes] == [False, True, False]
 
 
 # --- BeforeUpdate and the strategy, rule by rule ------------------------------------------------
