@@ -547,3 +547,24 @@ def test_default_is_checked_against_cel_rules_with_upstream_messages() -> None:
         'spec.validation.openAPIV3Schema.properties[spec].properties[name].default: Invalid value: "integer":  in body must be of type string: "integer"',
         "spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0: failed rule: self > 0",
     ]
+
+
+@pytest.mark.parametrize(
+    "rule, expected",
+    [
+        # apiextensions-apiserver defaulting/validation_test.go TestDefaultValidationWithOptionalOldSelf:
+        # "invalid default" fails in the run without an old value, "valid default" passes both runs
+        ({"rule": "oldSelf.hasValue()", "optionalOldSelf": True, "message": "foobarErrorMessage"},
+         [f'{P}.properties[defaultFailsRatcheting].default: Invalid value: "default": foobarErrorMessage']),
+        ({"rule": "oldSelf.orValue(self) == self", "optionalOldSelf": True, "message": "foobarErrorMessage"}, []),
+        # defaulting/validation.go validate: the first run passes the default as its own old value, so a
+        # transition rule is evaluated (and here fails); the second run is skipped after an error
+        ({"rule": "self != oldSelf", "message": "must change"},
+         [f'{P}.properties[defaultFailsRatcheting].default: Invalid value: "default": must change']),
+        ({"rule": "self == oldSelf", "message": "immutable"}, []),
+    ],
+)
+def test_validate_defaults_transition_rules(rule: dict[str, Any], expected: list[str]) -> None:
+    schema = obj(defaultFailsRatcheting={"type": "string", "default": "default", "x-kubernetes-validations": [rule]})
+    errs = validate_defaults(Path(P), new_structural(schema), True, False)
+    assert [str(e) for e in errs] == expected

@@ -654,8 +654,10 @@ def validate_defaults(
     :meth:`Structural.to_schema` of each node with a default; a default that
     is otherwise valid is then checked against the node's CEL rules
     (``crdtool.core.schema.cel_eval.validate_cel``), sharing one runtime cost
-    budget across the walk as upstream does. Transition rules (``oldSelf``),
-    which upstream evaluates with the default as its own old value, are skipped.
+    budget across the walk as upstream does: first with the default as its own
+    old value (transition rules run), then, if that passes, as a create
+    (``optionalOldSelf`` rules see no old value); the run that leaves less
+    budget counts.
 
     Upstream: ``pkg/apiserver/schema/defaulting/validation.go`` ``ValidateDefaults``.
     """
@@ -682,9 +684,18 @@ def validate_defaults(
             default_errs = _default_errors(s, p, root, steps, inside_meta, require_pruned_defaults, prune, validate_value)
             errs.extend(default_errs)
             if not default_errs:
-                result = validate_cel(s.generic.default, s, p.child("default"), is_resource_root=s is root, budget=budget[0])
+                default, dp, is_root = s.generic.default, p.child("default"), s is root
+                # the default as its own old value (transition rules run, no ratcheting option) ...
+                result = validate_cel(default, s, dp, old_obj=default, is_resource_root=is_root, budget=budget[0], ratcheting=False)
                 errs.extend(result.errors)
-                budget[0] = result.remaining_budget
+                remaining = result.remaining_budget
+                if not result.errors:
+                    # ... and, CRDValidationRatcheting being on, as a create (optionalOldSelf rules see no old value);
+                    # the run that leaves less budget counts
+                    created = validate_cel(default, s, dp, is_resource_root=is_root, budget=budget[0], ratcheting=False)
+                    errs.extend(created.errors)
+                    remaining = min(remaining, created.remaining_budget)
+                budget[0] = remaining
                 if budget[0] < 0:
                     return errs
         children: list[tuple[Structural, Path, Structural, tuple[str | None, ...], bool]] = []

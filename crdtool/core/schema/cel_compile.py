@@ -6,7 +6,7 @@ Mirrors ``k8s.io/apiextensions-apiserver`` v0.36
 ``selfType<N>`` name, ``oldSelf`` the same type, or ``optional_type`` of it
 for ``optionalOldSelf`` rules), :func:`compile_rule` is ``compileRule``
 (``compilation failed: <issues>``, ``cel expression must evaluate to a bool``,
-the ``messageExpression`` checks, ``UsesOldSelf``, the static cost with
+``program instantiation failed: ...``, the ``messageExpression`` checks, ``UsesOldSelf``, the static cost with
 cel-go's estimator and the Kubernetes library costs, the size estimator over
 the schema's types) and :func:`max_cardinality` is ``maxCardinality``.
 
@@ -148,6 +148,10 @@ def compile_rule(
     if not _is_bool(compiled.output_type):
         return CompilationResult(error=("Invalid", "cel expression must evaluate to a bool"))
     uses_old_self = compiled.references("oldSelf")
+    problem = _program_error(compiled, env)
+    if problem is not None:
+        # upstream returns before the cost estimate: MaxCost and MaxCardinality stay 0
+        return CompilationResult(error=("Invalid", "program instantiation failed: " + problem), uses_old_self=uses_old_self)
     cost = cost_of(compiled, env)
     base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality)
     if rule.message_expression:
@@ -160,11 +164,34 @@ def compile_rule(
             return CompilationResult(
                 message_expression_error=("Invalid", "messageExpression must evaluate to a string"), **base  # type: ignore[arg-type]
             )
+        problem = _program_error(msg, msg_env)
+        if problem is not None:
+            return CompilationResult(
+                message_expression_error=("Invalid", "messageExpression instantiation failed: " + problem), **base  # type: ignore[arg-type]
+            )
         msg_cost = cost_of(msg, msg_env)
         return CompilationResult(
             message_expression_max_cost=msg_cost, has_message_expression=True, **base  # type: ignore[arg-type]
         )
     return CompilationResult(**base)  # type: ignore[arg-type]
+
+
+def _program_error(compiled: Compiled, env: Environment) -> str | None:
+    """``env.Program(ast, ...)``'s error, if cel-go could not plan the expression, else None.
+
+    With ``OptOptimize`` (the Kubernetes environment's) cel-go folds constant
+    type conversions and compiles constant regular expressions while planning,
+    so ``int('x') == 1`` fails here with ``type conversion error from 'string'
+    to 'int'``, before any object is seen.
+    """
+    from crdtool.core.schema.cel_interpreter import PlanError, plan_program
+
+    assert compiled.checked is not None
+    try:
+        plan_program(compiled.checked, env.libraries)
+    except PlanError as exc:
+        return str(exc)
+    return None
 
 
 class _Providers:

@@ -246,3 +246,28 @@ def test_limits() -> None:
 
 def test_parse_cached_by_text() -> None:
     assert parse("self.cached == 1") is parse("self.cached == 1")
+
+
+@pytest.mark.parametrize(
+    "rule, expected",
+    [
+        # apiextensions-apiserver validation_test.go TestValidationExpressions "regex", the find/findAll
+        # rules with a constant bad pattern: the Kubernetes regex library compiles it while planning
+        ("self.s.find(')') == ''", "program instantiation failed: error parsing regexp: unexpected ): `)`"),
+        ("self.s.findAll(')') == []", "program instantiation failed: error parsing regexp: unexpected ): `)`"),
+        ("self.s.findAll(')', 1) == []", "program instantiation failed: error parsing regexp: unexpected ): `)`"),
+        # OptOptimize folds a constant conversion while planning (cel-go interpreter/optimizations.go)
+        ("int('x') == self.a", "program instantiation failed: type conversion error from 'string' to 'int'"),
+    ],
+)
+def test_program_instantiation_failures(rule: str, expected: str) -> None:
+    r = compile_one(rule)
+    assert r.error == ("Invalid", expected)
+    # compileRule returns before the cost estimate: nothing is charged for the rule
+    assert (r.max_cost, r.max_cardinality) == (0, 0)
+
+
+def test_message_expression_instantiation_failure() -> None:
+    r = compile_one("self.a > 0", "string(int('y'))")
+    assert r.error is None
+    assert r.message_expression_error == ("Invalid", "messageExpression instantiation failed: type conversion error from 'string' to 'int'")
