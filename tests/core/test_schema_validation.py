@@ -568,3 +568,20 @@ def test_validate_defaults_transition_rules(rule: dict[str, Any], expected: list
     schema = obj(defaultFailsRatcheting={"type": "string", "default": "default", "x-kubernetes-validations": [rule]})
     errs = validate_defaults(Path(P), new_structural(schema), True, False)
     assert [str(e) for e in errs] == expected
+
+
+def test_recursive_schemas_are_refused_and_shared_ones_are_not() -> None:
+    # A schema can only contain itself through a library caller's shared dicts (the manifest decoder
+    # stops YAML alias loops first, at its depth limit); crdtool refuses it instead of walking forever.
+    # Shared, non-recursive nodes are fine.
+    from crdtool.core.crd.options import CREATE_OPTIONS
+    from crdtool.core.crd.schema_validation import validate_custom_resource_definition_validation
+
+    shared = {"type": "string"}
+    ok = {"type": "object", "properties": {"spec": {"type": "object", "properties": {"a": shared, "b": shared}}}}
+    assert validate_custom_resource_definition_validation({"openAPIV3Schema": ok}, False, CREATE_OPTIONS, Path("v")) == []
+    spec: dict[str, Any] = {"type": "object", "properties": {}}
+    spec["properties"]["self"] = spec
+    looped = {"type": "object", "properties": {"spec": spec}}
+    errs = validate_custom_resource_definition_validation({"openAPIV3Schema": looped}, False, CREATE_OPTIONS, Path("v"))
+    assert [(e.field, e.detail) for e in errs] == [("v.openAPIV3Schema", "must not be recursive")]

@@ -130,7 +130,24 @@ def _schema_map(v: Any) -> dict[str, Schema]:
 
 
 def _is_recursive(root: Schema) -> bool:
-    """A schema that contains itself (only possible through YAML aliases)."""
+    """A schema that contains itself (only possible through YAML aliases or a caller's shared dicts).
+
+    One cheap pass first: without a node reached twice there is no cycle (a
+    cycle would be reached again and again). Only a tree with shared nodes
+    (aliases used twice, not recursively) needs the depth-first search.
+    """
+    seen: set[int] = set()
+    stack: list[Schema] = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return _has_cycle(root)
+        seen.add(id(node))
+        stack.extend(sub_schemas(node))
+    return False
+
+
+def _has_cycle(root: Schema) -> bool:
     on_path: set[int] = set()
     done: set[int] = set()
     stack: list[tuple[Schema, bool]] = [(root, False)]
@@ -146,7 +163,7 @@ def _is_recursive(root: Schema) -> bool:
             continue
         on_path.add(id(node))
         stack.append((node, True))
-        stack.extend((c, False) for c in sub_schemas(dict(node) if not isinstance(node, dict) else node))
+        stack.extend((c, False) for c in sub_schemas(node))
     return False
 
 
