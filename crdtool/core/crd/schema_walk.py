@@ -12,7 +12,7 @@ a dict, ``dependencies`` values a dict or a list of strings.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 Schema = dict[str, Any]
 
@@ -36,7 +36,7 @@ _SHAPE = dict(_CHILD_KEYS)
 _ORDER = {key: i for i, (key, _) in enumerate(_CHILD_KEYS)}
 
 
-def sub_schemas(s: Schema) -> list[Schema]:
+def sub_schemas(s: Mapping[str, Any]) -> list[Schema]:
     """Every direct sub-schema of ``s``, in upstream ``SchemaHas`` order."""
     # A node has a handful of keys and rarely more than one holding sub-schemas: look at its keys,
     # not at all eleven child keys (this runs for every node of every walk).

@@ -265,7 +265,7 @@ def any_json(max_leaves: int = 6) -> SearchStrategy[Any]:
 # Strings are JSON strings: no lone surrogates (they cannot be encoded in UTF-8). The same set as
 # characters(codec="utf-8"), without hypothesis computing that codec's intervals (~1.5-4 s on each
 # run with a fresh cache directory, e.g. in CI).
-_ALPHABET = st.characters(exclude_categories=("Cs",))
+_ALPHABET = st.characters(exclude_categories=["Cs"])
 _LOWER_ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789"
 _ALNUM = _LOWER_ALNUM + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -17,7 +17,7 @@ types, which no test of upstream can pin either.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from crdtool.core.cel import types as T
@@ -46,6 +46,10 @@ class CompilationResult:
         message_expression_max_cost: the messageExpression's worst-case cost.
         has_message_expression: a messageExpression compiled.
         empty: the rule text is blank (nothing compiled, no error).
+        program: the rule's planned program
+            (:class:`crdtool.core.schema.cel_interpreter.Program`, upstream's
+            ``Program``), None on an error; message_program: the
+            messageExpression's. Not part of equality.
     """
 
     error: tuple[str, str] | None = None
@@ -56,6 +60,8 @@ class CompilationResult:
     message_expression_max_cost: int = 0
     has_message_expression: bool = False
     empty: bool = False
+    program: Any = field(default=None, compare=False, repr=False)
+    message_program: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -148,36 +154,37 @@ def compile_rule(
     if not _is_bool(compiled.output_type):
         return CompilationResult(error=("Invalid", "cel expression must evaluate to a bool"))
     uses_old_self = compiled.references("oldSelf")
-    problem = _program_error(compiled, env)
+    program, problem = _program(compiled, env)
     if problem is not None:
         # upstream returns before the cost estimate: MaxCost and MaxCardinality stay 0
         return CompilationResult(error=("Invalid", "program instantiation failed: " + problem), uses_old_self=uses_old_self)
     cost = cost_of(compiled, env)
-    base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality)
+    base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality, program=program)
     if rule.message_expression:
         msg_env = env_set.for_expression(rule.message_expression, preexisting)
         msg = compile_expression(rule.message_expression, variables, providers.get(msg_env), msg_env)
         if msg.checked is None:
             detail = "messageExpression compilation failed: " + msg.error
-            return CompilationResult(message_expression_error=("Invalid", detail), **base)  # type: ignore[arg-type]
+            return CompilationResult(message_expression_error=("Invalid", detail), **base)
         if not _is_string(msg.output_type):
             return CompilationResult(
-                message_expression_error=("Invalid", "messageExpression must evaluate to a string"), **base  # type: ignore[arg-type]
+                message_expression_error=("Invalid", "messageExpression must evaluate to a string"), **base
             )
-        problem = _program_error(msg, msg_env)
+        msg_program, problem = _program(msg, msg_env)
         if problem is not None:
             return CompilationResult(
-                message_expression_error=("Invalid", "messageExpression instantiation failed: " + problem), **base  # type: ignore[arg-type]
+                message_expression_error=("Invalid", "messageExpression instantiation failed: " + problem), **base
             )
         msg_cost = cost_of(msg, msg_env)
         return CompilationResult(
-            message_expression_max_cost=msg_cost, has_message_expression=True, **base  # type: ignore[arg-type]
+            message_expression_max_cost=msg_cost, has_message_expression=True, message_program=msg_program,
+            **base,
         )
-    return CompilationResult(**base)  # type: ignore[arg-type]
+    return CompilationResult(**base)
 
 
-def _program_error(compiled: Compiled, env: Environment) -> str | None:
-    """``env.Program(ast, ...)``'s error, if cel-go could not plan the expression, else None.
+def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
+    """``env.Program(ast, ...)``: (the planned program, None), or (None, cel-go's error).
 
     With ``OptOptimize`` (the Kubernetes environment's) cel-go folds constant
     type conversions and compiles constant regular expressions while planning,
@@ -188,10 +195,9 @@ def _program_error(compiled: Compiled, env: Environment) -> str | None:
 
     assert compiled.checked is not None
     try:
-        plan_program(compiled.checked, env.libraries)
+        return plan_program(compiled.checked, env.libraries), None
     except PlanError as exc:
-        return str(exc)
-    return None
+        return None, str(exc)
 
 
 class _Providers:

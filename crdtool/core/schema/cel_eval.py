@@ -140,46 +140,15 @@ def _environment() -> Any:
     return KUBERNETES_ENV_SET.stored
 
 
-class _Checker:
-    """Checks the rules and messageExpressions of one schema node that ``compile_rules`` accepted, to get their
-    checked trees (the scoped ``self`` type and its provider built once per node)."""
-
-    def __init__(self, decl: DeclType, env: Any) -> None:
-        from crdtool.core.cel import types as T
-        from crdtool.core.schema.cel_compile import SELF_TYPE_NAME
-        from crdtool.core.schema.cel_decltype import DeclTypeProvider
-
-        scoped = decl.maybe_assign_type_name(SELF_TYPE_NAME)
-        self.env = env
-        self.provider = DeclTypeProvider(scoped, env.recognize_keyword_as_field_name)
-        self.self_type = scoped.cel_type
-        self.optional_type = T.optional_of(self.self_type)
-
-    def checked(self, source: str, optional_old_self: bool) -> Any:
-        from crdtool.core.cel.env import compile_expression
-
-        old = self.optional_type if optional_old_self else self.self_type
-        return compile_expression(source, {"self": self.self_type, "oldSelf": old}, self.provider, self.env).checked
-
-
-def _plan(checked: Any, env: Any) -> Any:
-    from crdtool.core.schema.cel_interpreter import plan_program
-
-    return plan_program(checked, env.libraries)
-
-
 def _compile_rules(validation: Structural, node: Structural, decl: DeclType) -> list[_Rule]:
     """Upstream ``Compile`` for one node: errors, ``UsesOldSelf``, static costs, and the planned programs."""
     from crdtool.core.schema.cel_compile import RuleSource, compile_rules
-    from crdtool.core.schema.cel_interpreter import PlanError
 
     env = _environment()
     sources = list(validation.extensions.x_validations)
     results = compile_rules([RuleSource.of(r) for r in sources], decl, env)
-    checker: _Checker | None = None
     rules: list[_Rule] = []
     for rule, result in zip(sources, results):
-        text = str(rule.get("rule") or "")
         optional = bool(rule.get("optionalOldSelf"))
         fp = str(rule.get("fieldPath") or "")
         out = _Rule(rule, field_path=_normalize_field_path(fp, node) if fp else "", optional_old_self=optional)
@@ -192,21 +161,12 @@ def _compile_rules(validation: Structural, node: Structural, decl: DeclType) -> 
             continue
         out.uses_old_self = result.uses_old_self
         out.max_cost = result.max_cost
-        if checker is None:
-            checker = _Checker(decl, env)
-        try:
-            out.program = _plan(checker.checked(text, optional), env)
-        except PlanError as exc:
-            out.error = f"program instantiation failed: {exc}"
-            out.program = None
-            continue
+        # compile_rules planned the programs (upstream's Program); a messageExpression that did not
+        # compile or plan leaves message None, and the rule's message is used
+        out.program = result.program
         if result.has_message_expression:
             out.message_max_cost = result.message_expression_max_cost
-            try:
-                msg = str(rule.get("messageExpression") or "")
-                out.message = _plan(checker.checked(msg, optional), env)
-            except PlanError:
-                out.message = None
+            out.message = result.message_program
     return rules
 
 
