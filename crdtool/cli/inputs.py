@@ -784,6 +784,10 @@ class _Source:
         self._tracked: _Tracked | None = None
         self._done = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # sent between processes (validate's workers) without the re-parsed tree: re-read lazily there
+        return (_Source, (self.text, self.line_offset, self.column_offset))
+
     def absolute(self, mark: Any) -> tuple[int, int]:
         if mark is None:
             return self.line_offset + 1, 0

@@ -91,11 +91,14 @@ def load_selected(
 ) -> Iterator[Document | InputError]:
     """Every document of the selected files, in order, with Helm templates explained (see :func:`helm_hint`)."""
     for item in select_files(paths, exclude, selection):
-        if isinstance(item, InputError):
-            yield item
-            continue
-        for loaded in load_inputs([item], stdin=stdin):
-            yield helm_hint(loaded) if isinstance(loaded, InputError) else loaded
+        yield from load_selected_file(item, stdin)
+
+
+def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) -> list[Document | InputError]:
+    """The documents of one :func:`select_files` entry (a file, ``-``, or a path error), Helm templates explained."""
+    if isinstance(item, InputError):
+        return [item]
+    return [helm_hint(loaded) if isinstance(loaded, InputError) else loaded for loaded in load_inputs([item], stdin=stdin)]
 
 
 def no_input_message(paths: list[str]) -> str:

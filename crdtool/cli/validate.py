@@ -162,6 +162,133 @@ def judge_documents(
         return [_ticked(judge_document(d, field_validation), progress) for d in docs]
 
 
+# --- loading and judging files on every core ----------------------------------------------
+
+# With at least two files and this many bytes in all, each worker process reads, parses and
+# judges whole files (parsing is then no longer a serial step before the judging).
+PARALLEL_MIN_BYTES = 1 << 20
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _load_and_judge_file(
+    field_validation: str, skip_kinds: tuple[str, ...], path: str
+) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
+    """One file's documents, and the verdicts of its CRD documents (by index among them); runs in a worker."""
+    from crdtool.cli.selection import load_selected_file
+
+    items = load_selected_file(path)
+    judged = {
+        i: judge_document(item, field_validation)
+        for i, item in enumerate(items)
+        if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)
+    }
+    return items, judged
+
+
+def load_and_judge(
+    selected: list[str | InputError],
+    field_validation: str = "Strict",
+    skip_kinds: list[str] | tuple[str, ...] = (),
+    progress: Any = None,
+) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
+    """The documents of the selected files, in order, and the verdict of each CRD document (by ``id``).
+
+    CRD documents (and Lists holding CRDs) whose kind is not in ``skip_kinds``
+    are judged. Large inputs of several files are read, parsed and judged in
+    forked worker processes, largest files first, a file per task; stdin and
+    small inputs are read here and their CRDs judged by :func:`judge_documents`.
+    Falls back to that path when the pool cannot start or breaks.
+    """
+    files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
+    sizes = {i: _file_size(path) for i, path in files}
+    workers = _file_worker_count(len(files), sum(sizes.values()))
+    if workers > 1:
+        try:
+            return _load_and_judge_in_pool(selected, files, sizes, workers, field_validation, tuple(skip_kinds), progress)
+        except (OSError, BrokenProcessPool):
+            pass
+    from crdtool.cli.selection import load_selected_file
+
+    items = [doc for entry in selected for doc in load_selected_file(entry, sys.stdin.buffer)]
+    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
+                and not _kind_skipped(item.data, skip_kinds)]
+    if progress is not None:
+        progress.set_total(sum(1 for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
+    return items, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress)))
+
+
+def _file_worker_count(n_files: int, total_bytes: int) -> int:
+    if n_files < 2 or total_bytes < PARALLEL_MIN_BYTES or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8, n_files))
+
+
+def _load_and_judge_in_pool(
+    selected: list[str | InputError],
+    files: list[tuple[int, str]],
+    sizes: dict[int, int],
+    workers: int,
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    progress: Any,
+) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
+    from concurrent.futures import as_completed
+
+    from crdtool.cli.selection import load_selected_file
+
+    per_entry: dict[int, tuple[list[Document | InputError], dict[int, DocumentResult]]] = {}
+    if progress is not None:
+        progress.set_total(len(selected))
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        work = functools.partial(_load_and_judge_file, field_validation, skip_kinds)
+        futures = {pool.submit(work, path): i for i, path in sorted(files, key=lambda f: -sizes[f[0]])}
+        for future in as_completed(futures):
+            per_entry[futures[future]] = future.result()
+            _tick(progress)
+    items: list[Document | InputError] = []
+    verdicts: dict[int, DocumentResult] = {}
+    for i, entry in enumerate(selected):
+        if i not in per_entry:  # stdin or a path error: read here
+            per_entry[i] = _load_and_judge_here(load_selected_file(entry, sys.stdin.buffer), field_validation, skip_kinds)
+            _tick(progress)
+        loaded, judged = per_entry[i]
+        items.extend(loaded)
+        verdicts.update((id(loaded[k]), result) for k, result in judged.items())
+    if progress is not None:
+        # custom resources are judged next, one tick each
+        others = sum(1 for i in items if isinstance(i, Document) and id(i) not in verdicts
+                     and not _kind_skipped(i.data, skip_kinds))
+        progress.set_total(len(selected) + others)
+    return items, verdicts
+
+
+def _load_and_judge_here(
+    items: list[Document | InputError], field_validation: str, skip_kinds: tuple[str, ...]
+) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
+    judged = {
+        i: judge_document(item, field_validation)
+        for i, item in enumerate(items)
+        if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)
+    }
+    return items, judged
+
+
+def _tick(progress: Any) -> None:
+    if progress is not None:
+        progress.advance()
+
+
 def _ticked(result: DocumentResult, progress: Any) -> DocumentResult:
     if progress is not None:
         progress.advance()
@@ -195,15 +322,16 @@ def run(
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
     """
     from crdtool.cli.reporters import report
-    from crdtool.cli.selection import Selection, load_selected, no_input_message
+    from crdtool.cli.selection import Selection, no_input_message, select_files
 
     selection = Selection()
-    items = list(load_selected(paths, exclude, selection, stdin=sys.stdin.buffer))
+    selected = list(select_files(paths, exclude, selection))
     if selection.nothing_found:
         console(stderr=True).print(f"crdtool: {no_input_message(paths)}", markup=False)
         return 2
     if selection.all_excluded:
         console(stderr=True).print(f"crdtool: all {selection.found} input files match --exclude; nothing to validate", markup=False)
+    items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress)
     results: list[DocumentResult] = []
     catalog = CrdCatalog()
     for crd_item in _load_crd_flags(crd_paths or []):
@@ -218,10 +346,6 @@ def run(
             for item_doc in _list_crd_documents(item):
                 catalog.add(item_doc, from_flag=False)
     skipped = {id(item) for item in items if isinstance(item, Document) and _kind_skipped(item.data, skip_kinds)}
-    crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data) and id(item) not in skipped]
-    if progress is not None:
-        progress.set_total(sum(1 for i in items if isinstance(i, Document) and id(i) not in skipped))
-    crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress)))
     for item in items:
         if isinstance(item, InputError):
             results.append(input_error_result(item))
