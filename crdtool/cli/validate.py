@@ -182,13 +182,7 @@ def _load_and_judge_file(
     """One file's documents, and the verdicts of its CRD documents (by index among them); runs in a worker."""
     from crdtool.cli.selection import load_selected_file
 
-    items = load_selected_file(path)
-    judged = {
-        i: judge_document(item, field_validation)
-        for i, item in enumerate(items)
-        if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)
-    }
-    return items, judged
+    return _load_and_judge_here(load_selected_file(path), field_validation, skip_kinds)
 
 
 def load_and_judge(
