@@ -244,12 +244,18 @@ def _load_and_judge_in_pool(
     if progress is not None:
         progress.set_total(len(selected))
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
         work = functools.partial(_load_and_judge_file, field_validation, skip_kinds)
         futures = {pool.submit(work, path): i for i, path in sorted(files, key=lambda f: -sizes[f[0]])}
         for future in as_completed(futures):
             per_entry[futures[future]] = future.result()
             _tick(progress)
+    except BaseException:
+        # Ctrl-C (or a crdtool bug in a worker): drop the files not started instead of judging them all first
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     items: list[Document | InputError] = []
     verdicts: dict[int, DocumentResult] = {}
     for i, entry in enumerate(selected):
