@@ -94,8 +94,10 @@ def run(
         err.print(f"crdtool: {escape(str(exc))}")
         return 2
     try:
-        return _run(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed, timeout=timeout,
-                    replay=replay, output=output, webhook=client is not None, batch=batch)
+        # hypothesis's storage lives under the cache directory (see hypothesis_storage)
+        with hypothesis_storage(hypothesis_dir()):
+            return _run_pairs(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed,
+                              timeout=timeout, replay=replay, output=output, webhook=client is not None, batch=batch)
     finally:
         if client is not None:
             client.client.close()
@@ -116,27 +118,6 @@ def _webhook_target(url: str, ca_bundle: str | None, crd_doc: dict[str, Any], ti
         raise UsageError(f"{ca_bundle}: not a PEM CA bundle: {exc}") from None
     adapter = WebhookConvert(client, CrdInfo.from_manifest(crd_doc).review_versions)
     return adapter, url, adapter
-
-
-def _run(
-    convert: Callable[..., Any],
-    target: str,
-    target_id: str,
-    crd_doc: dict[str, Any],
-    selected: list[Any],
-    *,
-    examples: int,
-    seed: int | None,
-    timeout: float,
-    replay: bool,
-    output: Any,
-    webhook: bool,
-    batch: int,
-) -> int:
-    """Run every pair with hypothesis's storage under the cache directory (see :func:`hypothesis_storage`)."""
-    with hypothesis_storage(hypothesis_dir()):
-        return _run_pairs(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed, timeout=timeout,
-                          replay=replay, output=output, webhook=webhook, batch=batch)
 
 
 def _run_pairs(

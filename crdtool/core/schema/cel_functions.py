@@ -1002,11 +1002,7 @@ def _fixed_clause(precision: int | None) -> Callable[[Any], str]:
     prec = 6 if precision is None else precision
 
     def fixed(arg: Any) -> str:
-        str_exc = type(arg) is str and arg in ("NaN", "Infinity", "-Infinity")
-        if type(arg) is not float and not str_exc:
-            raise _FormatError(f"fixed-point clause can only be used on doubles, was given {V.type_name(arg)}")
-        f = V.convert_to_type(arg, V.DOUBLE_TYPE)
-        return localized_fixed(f, prec)
+        return localized_fixed(_double_argument(arg, "fixed-point"), prec)
 
     return fixed
 
@@ -1015,13 +1011,17 @@ def _scientific_clause(precision: int | None) -> Callable[[Any], str]:
     width = 6 if precision is None else precision
 
     def sci(arg: Any) -> str:
-        str_exc = type(arg) is str and arg in ("NaN", "Infinity", "-Infinity")
-        if type(arg) is not float and not str_exc:
-            raise _FormatError(f"scientific clause can only be used on doubles, was given {V.type_name(arg)}")
-        f = V.convert_to_type(arg, V.DOUBLE_TYPE)
-        return localized_scientific(f, width)
+        return localized_scientific(_double_argument(arg, "scientific"), width)
 
     return sci
+
+
+def _double_argument(arg: Any, clause: str) -> Any:
+    """The double a fixed-point or scientific clause formats (the strings NaN/±Infinity allowed), as cel-go checks it."""
+    str_exc = type(arg) is str and arg in ("NaN", "Infinity", "-Infinity")
+    if type(arg) is not float and not str_exc:
+        raise _FormatError(f"{clause} clause can only be used on doubles, was given {V.type_name(arg)}")
+    return V.convert_to_type(arg, V.DOUBLE_TYPE)
 
 
 def _binary_clause(arg: Any) -> str:
