@@ -155,6 +155,23 @@ def test_runtime_errors_are_worded_like_cel_go() -> None:
     assert res.errors[0].bad_value == "object"  # upstream reports sts.Type as the value
 
 
+@pytest.mark.parametrize(
+    ("expr", "detail"),
+    [
+        # cel-go ext/strings_test.go "null not allowed for %f" / "... for %e" (the argument made dyn, so the
+        # compile-time format check lets it through, as the upstream cases skip it)
+        ("'null: %f'.format([dyn(null)]) == ''",
+         "error during formatting: fixed-point clause can only be used on doubles, was given null_type"),
+        ("'null: %e'.format([dyn(null)]) == ''",
+         "error during formatting: scientific clause can only be used on doubles, was given null_type"),
+        ("'%.2f'.format([dyn(1)]) == ''",
+         "error during formatting: fixed-point clause can only be used on doubles, was given int"),
+    ],
+)
+def test_format_clauses_for_doubles_reject_other_types_at_runtime(expr: str, detail: str) -> None:
+    assert rule_error(expr) == f"{detail} evaluating rule: {expr}"
+
+
 def test_no_such_overload_on_int_or_string() -> None:
     schema = _schema(v={"x-kubernetes-int-or-string": True,
                         "x-kubernetes-validations": [{"rule": "self + 1 > 2"}]})
