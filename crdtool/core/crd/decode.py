@@ -62,6 +62,7 @@ from typing import Any
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
 from crdtool.core.gojson import go_json_float
+from crdtool.core.gotime import getnum, is_digit, time_quote
 
 #: encoding/json scanner ``maxNestingDepth``.
 MAX_DEPTH = 10000
@@ -732,58 +733,58 @@ def rfc3339_parse_error(value: str) -> str:
         range_err = ""
         ok = True
         if std == "2006":
-            if len(rest) < 4 or not _is_digit(rest, 0) or not _atoi_ok(rest[:4]):
+            if len(rest) < 4 or not is_digit(rest, 0) or not _atoi_ok(rest[:4]):
                 ok = False
             else:
                 year, rest = int(rest[:4]), rest[4:]
         elif std == "01":
-            got = _getnum(rest, True)
+            got = getnum(rest, True)
             ok = got is not None
             if got is not None:
                 month, rest = got
                 if month <= 0 or month > 12:
                     range_err = "month"
         elif std == "02":
-            got = _getnum(rest, True)
+            got = getnum(rest, True)
             ok = got is not None
             if got is not None:
                 day, rest = got
         elif std == "15":
-            got = _getnum(rest, False)
+            got = getnum(rest, False)
             ok = got is not None
             if got is not None:
                 hour, rest = got
                 if hour >= 24:
                     range_err = "hour"
         elif std == "04":
-            got = _getnum(rest, True)
+            got = getnum(rest, True)
             ok = got is not None
             if got is not None:
                 minute, rest = got
                 if minute >= 60:
                     range_err = "minute"
         elif std == "05":
-            got = _getnum(rest, True)
+            got = getnum(rest, True)
             ok = got is not None
             if got is not None:
                 sec, rest = got
                 if sec >= 60:
                     range_err = "second"
-                elif len(rest) >= 2 and rest[0] in ".," and _is_digit(rest, 1):
+                elif len(rest) >= 2 and rest[0] in ".," and is_digit(rest, 1):
                     k = 2
-                    while k < len(rest) and _is_digit(rest, k):
+                    while k < len(rest) and is_digit(rest, k):
                         k += 1
                     rest = rest[k:]
         else:  # Z07:00
             ok, rest, range_err = _parse_zone(rest)
         if range_err:
-            return f"parsing time {_time_quote(value)}: {range_err} out of range"
+            return f"parsing time {time_quote(value)}: {range_err} out of range"
         if not ok:
             return _parse_error(value, std, hold)
     if rest:
-        return f"parsing time {_time_quote(value)}: extra text: {_time_quote(rest)}"
+        return f"parsing time {time_quote(value)}: extra text: {time_quote(rest)}"
     if day < 1 or day > _days_in(month, year):
-        return f"parsing time {_time_quote(value)}: day out of range"
+        return f"parsing time {time_quote(value)}: day out of range"
     return ""
 
 
@@ -793,7 +794,7 @@ def _parse_zone(rest: str) -> tuple[bool, str, str]:
     if len(rest) < 6 or rest[3] != ":":
         return False, rest, ""
     sign, hh, mm = rest[0], rest[1:3], rest[4:6]
-    hr_got, mm_got = _getnum(hh, True), _getnum(mm, True)
+    hr_got, mm_got = getnum(hh, True), getnum(mm, True)
     if hr_got is None or mm_got is None:
         return False, rest, ""
     range_err = ""
@@ -808,18 +809,6 @@ def _parse_zone(rest: str) -> tuple[bool, str, str]:
     return True, rest[6:], ""
 
 
-def _is_digit(s: str, i: int) -> bool:
-    return i < len(s) and "0" <= s[i] <= "9"
-
-
-def _getnum(s: str, fixed: bool) -> tuple[int, str] | None:
-    if not _is_digit(s, 0):
-        return None
-    if not _is_digit(s, 1):
-        if fixed:
-            return None
-        return int(s[0]), s[1:]
-    return int(s[:2]), s[2:]
 
 
 def _atoi_ok(s: str) -> bool:
@@ -836,20 +825,6 @@ def _days_in(month: int, year: int) -> int:
 
 def _parse_error(value: str, layout_elem: str, value_elem: str) -> str:
     return (
-        f"parsing time {_time_quote(value)} as {_time_quote(_RFC3339)}: "
-        f"cannot parse {_time_quote(value_elem)} as {_time_quote(layout_elem)}"
+        f"parsing time {time_quote(value)} as {time_quote(_RFC3339)}: "
+        f"cannot parse {time_quote(value_elem)} as {time_quote(layout_elem)}"
     )
-
-
-def _time_quote(s: str) -> str:
-    """The time package's ``quote``: ``"..."`` with \\xNN escapes for non-ASCII bytes."""
-    out = ['"']
-    for ch in s:
-        if ord(ch) >= 0x80 or ch < " ":
-            out.extend(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogatepass"))
-        else:
-            if ch in '"\\':
-                out.append("\\")
-            out.append(ch)
-    out.append('"')
-    return "".join(out)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from crdtool.core.gotime import getnum, is_digit, time_quote
 from crdtool.core.schema import cel_values as V
 
 __all__ = ["parse_base64", "parse_date_time", "parse_duration", "parse_full_date"]
@@ -95,20 +96,6 @@ def _layout(text: str) -> list[tuple[str, str]]:
     return chunks
 
 
-def _time_quote(s: str) -> str:
-    """``time.quote``."""
-    out = ['"']
-    for ch in s:
-        if ord(ch) >= 0x80 or ch < " ":
-            for b in ch.encode("utf-8", "surrogatepass"):
-                out.append(f"\\x{b:02x}")
-        else:
-            if ch in '"\\':
-                out.append("\\")
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
 
 class _ParseError(Exception):
     pass
@@ -116,23 +103,11 @@ class _ParseError(Exception):
 
 def _perr(layout: str, value: str, layout_elem: str, value_elem: str, message: str = "") -> _ParseError:
     if message:
-        return _ParseError("parsing time " + _time_quote(value) + message)
-    return _ParseError("parsing time " + _time_quote(value) + " as " + _time_quote(layout) + ": cannot parse "
-                       + _time_quote(value_elem) + " as " + _time_quote(layout_elem))
+        return _ParseError("parsing time " + time_quote(value) + message)
+    return _ParseError("parsing time " + time_quote(value) + " as " + time_quote(layout) + ": cannot parse "
+                       + time_quote(value_elem) + " as " + time_quote(layout_elem))
 
 
-def _isdigit(s: str, i: int) -> bool:
-    return i < len(s) and "0" <= s[i] <= "9"
-
-
-def _getnum(s: str, fixed: bool) -> tuple[int, str] | None:
-    if not _isdigit(s, 0):
-        return None
-    if not _isdigit(s, 1):
-        if fixed:
-            return None
-        return int(s[0]), s[1:]
-    return int(s[0]) * 10 + int(s[1]), s[2:]
 
 
 def _parse_nanoseconds(value: str, nbytes: int) -> tuple[int, str] | None:
@@ -170,13 +145,13 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
         value = v
         if std == "":
             if value:
-                raise _perr(layout, avalue, "", value, ": extra text: " + _time_quote(value))
+                raise _perr(layout, avalue, "", value, ": extra text: " + time_quote(value))
             break
         hold = value
         err = False
         range_err = ""
         if std == "2006":
-            if len(value) < 4 or not _isdigit(value, 0):
+            if len(value) < 4 or not is_digit(value, 0):
                 err = True
             else:
                 p, value = value[:4], value[4:]
@@ -186,7 +161,7 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
                 else:
                     year = int(p)
         elif std == "01":
-            r = _getnum(value, True)
+            r = getnum(value, True)
             if r is None:
                 err = True
             else:
@@ -194,13 +169,13 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
                 if month <= 0 or month > 12:
                     range_err = "month"
         elif std == "02":
-            r = _getnum(value, True)
+            r = getnum(value, True)
             if r is None:
                 err = True
             else:
                 day, value = r
         elif std == "15":
-            r = _getnum(value, False)
+            r = getnum(value, False)
             if r is None:
                 err = True
             else:
@@ -208,7 +183,7 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
                 if hour >= 24:
                     range_err = "hour"
         elif std == "04":
-            r = _getnum(value, True)
+            r = getnum(value, True)
             if r is None:
                 err = True
             else:
@@ -216,18 +191,18 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
                 if minute >= 60:
                     range_err = "minute"
         elif std == "05":
-            r = _getnum(value, True)
+            r = getnum(value, True)
             if r is None:
                 err = True
             else:
                 sec, value = r
                 if sec >= 60:
                     range_err = "second"
-                elif len(value) >= 2 and value[0] in ".," and _isdigit(value, 1):
+                elif len(value) >= 2 and value[0] in ".," and is_digit(value, 1):
                     nxt = chunks[idx + 1][1] if idx + 1 < len(chunks) else ""
                     if not nxt.startswith("."):
                         n = 2
-                        while n < len(value) and _isdigit(value, n):
+                        while n < len(value) and is_digit(value, n):
                             n += 1
                         pn = _parse_nanoseconds(value, n)
                         if pn is None:
@@ -265,8 +240,8 @@ def go_time_parse(layout: str, value: str) -> V.Timestamp:  # noqa: C901 - mirro
                 err = True
             else:
                 sign, hh, mm, value = value[0], value[1:3], value[4:6], value[6:]
-                rh = _getnum(hh, True)
-                rm = _getnum(mm, True) if rh is not None else None
+                rh = getnum(hh, True)
+                rm = getnum(mm, True) if rh is not None else None
                 if rh is None or rm is None:
                     err = True
                 else:
