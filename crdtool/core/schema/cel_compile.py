@@ -26,7 +26,7 @@ from crdtool.core.cel.env import KUBERNETES_ENV_SET, Compiled, EnvSet, Environme
 from crdtool.core.cel.library_cost import LibraryCostEstimator
 from crdtool.core.schema.cel_decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
 
-__all__ = ["CompilationResult", "RuleSource", "compile_rule", "compile_rules", "max_cardinality"]
+__all__ = ["CompilationResult", "RuleSource", "compile_rule", "compile_rules", "decl_type_digest", "max_cardinality"]
 
 #: The generated name of ``self``'s type (``generateUniqueSelfTypeName``).
 SELF_TYPE_NAME = "selfType0"
@@ -234,6 +234,11 @@ def compile_rules(
         return []
     if isinstance(env_set, Environment):
         env_set = EnvSet(env_set, env_set)
+    digest = decl_type_digest(decl_type)
+    keys = [_memo_key(r, digest, env_set, preexisting) for r in rules]
+    results: list[CompilationResult | None] = [_COMPILED.get(k, env_set) for k in keys]
+    if all(r is not None for r in results):
+        return [r for r in results if r is not None]
     scoped = decl_type.maybe_assign_type_name(SELF_TYPE_NAME)
     providers = _Providers(scoped)
     estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type))
@@ -241,7 +246,89 @@ def compile_rules(
     self_type = scoped.cel_type
     plain = {"self": self_type, "oldSelf": self_type}
     optional = {"self": self_type, "oldSelf": T.optional_of(self_type)}
-    return [
-        compile_rule(r, optional if r.optional_old_self else plain, providers, estimator, cardinality, env_set, preexisting)
-        for r in rules
-    ]
+    out: list[CompilationResult] = []
+    for r, key, hit in zip(rules, keys, results):
+        if hit is None:
+            hit = compile_rule(r, optional if r.optional_old_self else plain, providers, estimator, cardinality,
+                               env_set, preexisting)
+            _COMPILED.put(key, env_set, hit)
+        out.append(hit)
+    return out
+
+
+def decl_type_digest(decl: DeclType) -> bytes:
+    """A 128-bit BLAKE2b digest of everything compilation reads from a :class:`DeclType` tree.
+
+    In: a DeclType. Out: 16 bytes, equal for trees that agree on every
+    type's name, CEL type, fields (escaped name, required, type),
+    key and element types, ``max_elements`` and ``min_serialized_size``:
+    compiling a rule against either gives the same result. Iterative (schemas
+    may nest thousands deep); shared subtrees are digested once. No upstream
+    counterpart: the key of :func:`compile_rules`' memo.
+    """
+    import hashlib
+
+    done: dict[int, bytes] = {}
+    stack: list[tuple[DeclType, bool]] = [(decl, False)]
+    while stack:
+        t, expanded = stack.pop()
+        if id(t) in done:
+            continue
+        children = [f.type for f in t.fields.values()] if t.fields is not None else []
+        children += [c for c in (t.key_type, t.elem_type) if c is not None]
+        if not expanded:
+            stack.append((t, True))
+            stack.extend((c, False) for c in children if id(c) not in done)
+            continue
+        h = hashlib.blake2b(digest_size=16)
+        h.update(repr((t.name, t.cel_type, t.max_elements, t.min_serialized_size, t.fields is not None,
+                       t.key_type is not None, t.elem_type is not None)).encode())
+        for name, f in (t.fields or {}).items():
+            h.update(repr((name, f.required)).encode())
+            h.update(done[id(f.type)])
+        for c in (t.key_type, t.elem_type):
+            if c is not None:
+                h.update(done[id(c)])
+        done[id(t)] = h.digest()
+    return done[id(decl)]
+
+
+def _memo_key(rule: RuleSource, digest: bytes, env_set: EnvSet, preexisting: frozenset[str]) -> tuple[Any, ...]:
+    return (rule, digest, id(env_set.new), id(env_set.stored),
+            rule.rule in preexisting, rule.message_expression in preexisting)
+
+
+class _CompiledMemo:
+    """:func:`compile_rules`' memo: a rule compiled once per content of its type and environments.
+
+    A CRD's rules are compiled at its create checks and again to validate
+    its defaults, and releases of one API repeat most rules: a result is
+    reused when the rule, the digest of its :class:`DeclType`, the
+    environments (by identity, held here so that identity stays theirs) and
+    whether it pre-existed agree. Results are immutable (frozen, and their
+    planned programs are never changed by evaluation); a memo, not state.
+    """
+
+    _SIZE = 4096
+
+    def __init__(self) -> None:
+        import threading
+
+        self._entries: dict[tuple[Any, ...], tuple[Environment, Environment, CompilationResult]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], env_set: EnvSet) -> CompilationResult | None:
+        with self._lock:
+            hit = self._entries.get(key)
+        if hit is None or hit[0] is not env_set.new or hit[1] is not env_set.stored:
+            return None
+        return hit[2]
+
+    def put(self, key: tuple[Any, ...], env_set: EnvSet, result: CompilationResult) -> None:
+        with self._lock:
+            if len(self._entries) >= self._SIZE:
+                self._entries.pop(next(iter(self._entries)))
+            self._entries[key] = (env_set.new, env_set.stored, result)
+
+
+_COMPILED = _CompiledMemo()
