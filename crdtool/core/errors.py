@@ -95,16 +95,20 @@ class Path(str):
         return super().__new__(cls, text)
 
     def child(self, name: str, *more: str) -> Path:
-        text = str(self)
-        for n in (name, *more):
+        text = f"{self}.{name}" if self else name
+        for n in more:
             text = f"{text}.{n}" if text else n
-        return Path(text)
+        return _new_path(Path, text)
 
     def index(self, i: int) -> Path:  # type: ignore[override]  # upstream Path.Index, deliberately not str.index
-        return Path(f"{self}[{i}]")
+        return _new_path(Path, f"{self}[{i}]")
 
     def key(self, k: str) -> Path:
-        return Path(f"{self}[{k}]")
+        return _new_path(Path, f"{self}[{k}]")
+
+
+# str.__new__ itself: the methods above already have the text (walks build a path per schema node).
+_new_path = str.__new__
 
 
 @dataclass(frozen=True)

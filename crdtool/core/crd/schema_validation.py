@@ -62,6 +62,17 @@ Schema = Mapping[str, Any]
 OPENAPI_V3_TYPES = ("array", "boolean", "integer", "number", "object", "string")  # sorted, as sets.List()
 SUPPORTED_VALIDATION_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired")
 _META_FIELDS = frozenset({"metadata", "kind", "apiVersion"})
+# _SpecValidator.validate's fast path: a node with a valid type (or none) and none of these keys has no error.
+_VALID_TYPES = frozenset(OPENAPI_V3_TYPES)
+_SPEC_CHECKED_KEYS = frozenset({
+    "default", "id", "additionalItems", "patternProperties", "definitions", "dependencies", "$ref", "items",
+    "x-kubernetes-embedded-resource",
+})
+# _post_checks: each of its checks reads one of these keys.
+_POST_CHECKED_KEYS = frozenset({
+    "x-kubernetes-preserve-unknown-fields", "x-kubernetes-map-type", "x-kubernetes-list-type",
+    "x-kubernetes-list-map-keys",
+})
 _NEWLINE = re.compile(r"[\n\r]+")
 
 # Upstream allowedFieldsAtRootSchema.
@@ -193,8 +204,10 @@ class _SpecValidator:
 
     def validate(self, s: Schema, p: Path) -> list[FieldError]:
         """Upstream ``specStandardValidatorV3.validate``."""
-        errs: list[FieldError] = []
         t = s.get("type") or ""
+        if (not t or t.__class__ is str and t in _VALID_TYPES) and _SPEC_CHECKED_KEYS.isdisjoint(s):
+            return []  # the common node: nothing below can fire
+        errs: list[FieldError] = []
         if self.require_valid_property_type and t and t not in OPENAPI_V3_TYPES:
             errs.append(not_supported(p.child("type"), t, OPENAPI_V3_TYPES))
         if s.get("default") is not None and not self.allow_defaults:
@@ -380,6 +393,8 @@ def _finish(f: _Frame, opts: ValidationOptions) -> None:
 
 
 def _post_checks(s: Schema, p: Path, opts: ValidationOptions) -> list[FieldError]:  # noqa: C901 - mirrors upstream
+    if _POST_CHECKED_KEYS.isdisjoint(s):
+        return []  # every check below needs one of these keys
     errs: list[FieldError] = []
     t = s.get("type") or ""
     if s.get("x-kubernetes-preserve-unknown-fields") is False:
