@@ -60,10 +60,15 @@ def error_position(doc: Document, path: str, error: FieldError) -> tuple[int, in
     or ``...metadata.annotations`` whose bad value is one of the keys (or, for
     labels, a value), the key's position; otherwise :meth:`Document.position`.
     """
+    return doc.position(position_path(doc, path, error))
+
+
+def position_path(doc: Document, path: str, error: FieldError) -> str:
+    """The path whose node :func:`error_position` shows: ``path``, or the offending label or annotation key's."""
     if error.type == "FieldValueInvalid" and (path.endswith("metadata.labels") or path.endswith("metadata.annotations")):
         mapping = _lookup(doc.data, path)
         if isinstance(mapping, dict):
             key = _offending_key(mapping, error, path.endswith("annotations"))
             if key is not None:
-                return doc.position(f"{path}[{key}]")
-    return doc.position(path)
+                return f"{path}[{key}]"
+    return path

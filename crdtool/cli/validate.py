@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crdtool.cli.inputs import Document, InputError, load_inputs
-from crdtool.cli.positions import error_position
+from crdtool.cli.positions import error_position, position_path
 from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
 from crdtool.core.customresource import (
@@ -92,6 +92,7 @@ def _add_crd_findings(
     """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) into ``result``."""
     dups = _duplicates_under(doc.duplicate_keys, prefix)
     verdict = check_crd_manifest(crd, field_validation=field_validation, duplicate_fields=dups)
+    _prefetch_positions(doc, [f.error for f in verdict.findings], prefix)
     for error, upstream_field in ((f.error, f.upstream_field) for f in verdict.findings):
         entry = _error_entry(doc, error, prefix)
         if upstream_field:
@@ -573,6 +574,7 @@ def _check_object(
         if exc.reason not in ("unknown-version", "not-served"):
             return f"cannot be checked against CRD {source.name} ({source.where}): {exc}"
         errors, warnings = [invalid(Path("apiVersion"), obj.get("apiVersion"), str(exc))], []
+    _prefetch_positions(doc, errors, prefix)
     for error in errors:
         result.errors.append(_error_entry(doc, error, prefix))
     result.warnings.extend(warnings)
@@ -590,12 +592,25 @@ def _duplicates_under(paths: list[str], prefix: str) -> list[str]:
     return [p[len(head):] for p in paths if p.startswith(head)]
 
 
+def _entry_path(error: FieldError, prefix: str) -> str:
+    """The path ``error`` applies to in its document (its field under a List item's ``items[i]``)."""
+    return f"{prefix}.{error.field}" if prefix and error.field else (prefix or error.field)
+
+
+def _prefetch_positions(doc: Document, errors: list[FieldError], prefix: str) -> None:
+    """Find the positions :func:`_error_entry` will show for ``errors``, in one pass over the document."""
+    if errors:
+        doc.prefetch_positions(
+            position_path(doc, path, e) for e in errors if e.field != "<nil>" and (path := _entry_path(e, prefix))
+        )
+
+
 def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any]:
     entry = error.to_dict()
     if error.field == "<nil>":  # upstream's nil path (hasBlockingErr)
         entry["line"], entry["column"] = None, None
         return entry
-    path = f"{prefix}.{error.field}" if prefix and error.field else (prefix or error.field)
+    path = _entry_path(error, prefix)
     if prefix:
         entry["field"] = path
         entry["message"] = f"{path}: {error.body()}" if type(error) is FieldError else str(error).replace(
