@@ -107,6 +107,13 @@ def _extract_max_elements(schema: Mapping[str, Any]) -> int | None:
     return 1
 
 
+class _Unset:
+    """Not computed yet (a child context's max cardinality)."""
+
+
+_UNSET = _Unset()
+
+
 @dataclass
 class CelSchemaContext:
     """``CELSchemaContext`` for one schema node.
@@ -127,6 +134,7 @@ class CelSchemaContext:
     _info: _TypeInfo | None = None
     _error: str | None = None
     _computed: bool = False
+    _child_cardinality: int | None | _Unset = _UNSET
 
     @staticmethod
     def root(schema: Mapping[str, Any], structural: Structural | None) -> CelSchemaContext:
@@ -135,11 +143,14 @@ class CelSchemaContext:
 
     def child(self, schema: Mapping[str, Any], structural: Structural | None, accessor: tuple[str, ...]) -> CelSchemaContext:
         """``childContext``."""
-        cardinality: int | None = None
-        if self.max_cardinality is not None:
-            factor = _extract_max_elements(self.json_schema)
-            if factor is not None:
-                cardinality = multiply_with_overflow_guard(self.max_cardinality, factor)
+        cardinality = self._child_cardinality
+        if isinstance(cardinality, _Unset):  # the same for every child: computed for the first
+            cardinality = None
+            if self.max_cardinality is not None:
+                factor = _extract_max_elements(self.json_schema)
+                if factor is not None:
+                    cardinality = multiply_with_overflow_guard(self.max_cardinality, factor)
+            self._child_cardinality = cardinality
         return CelSchemaContext(
             schema, structural, self.within_scope or bool(schema.get("x-kubernetes-validations")), self.total_cost,
             cardinality, self, accessor,

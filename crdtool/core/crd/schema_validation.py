@@ -260,18 +260,25 @@ def valid_field_path(
 # --- ValidateCustomResourceDefinitionOpenAPISchema ------------------------------------------
 
 
-@dataclasses.dataclass
 class _Frame:
-    schema: Schema
-    path: Path
-    ssv: _SpecValidator
-    is_root: bool
-    cel: CelSchemaContext | None
-    structural: Structural | None
-    pre: list[FieldError] = dataclasses.field(default_factory=list)
-    children: list[_Frame] = dataclasses.field(default_factory=list)
-    schema_errs: list[FieldError] = dataclasses.field(default_factory=list)
-    cel_errs: list[FieldError] = dataclasses.field(default_factory=list)
+    """One schema node of the walk: its inputs, then its children and errors as the walk fills them in."""
+
+    __slots__ = ("schema", "path", "ssv", "is_root", "cel", "structural", "pre", "children", "schema_errs", "cel_errs")
+
+    def __init__(
+        self, schema: Schema, path: Path, ssv: _SpecValidator, is_root: bool, cel: CelSchemaContext | None,
+        structural: Structural | None,
+    ) -> None:
+        self.schema = schema
+        self.path = path
+        self.ssv = ssv
+        self.is_root = is_root
+        self.cel = cel
+        self.structural = structural
+        self.pre: list[FieldError] = []
+        self.children: list[_Frame] = []
+        self.schema_errs: list[FieldError] = []
+        self.cel_errs: list[FieldError] = []
 
 
 def validate_custom_resource_definition_open_api_schema(
@@ -340,18 +347,27 @@ def _child_frames(f: _Frame) -> list[_Frame]:
         sub_ssv = ssv.with_forbidden_defaults("inside additionalProperties applying to object metadata") if ssv.inside_resource_meta else ssv
         ss = _struct_child(f.structural, "additionalProperties")
         add(ap, p.child("additionalProperties"), sub_ssv, f.cel.child(ap, ss, ("additionalProperties",)) if f.cel else None, ss)
-    map_type = s.get("x-kubernetes-map-type")
-    embedded = bool(s.get("x-kubernetes-embedded-resource"))
-    for name, prop in _schema_map(s.get("properties")).items():
-        sub_ssv = ssv
+    props = s.get("properties")
+    if isinstance(props, dict) and props:
+        map_type = s.get("x-kubernetes-map-type")
+        prop_ssv = ssv
         if not (map_type is None or map_type in ("granular", "atomic")):  # upstream cel.MapIsCorrelatable
-            sub_ssv = sub_ssv.with_forbid_old_self_validations(p)
-        if (f.is_root or embedded) and name in _META_FIELDS:
-            sub_ssv = sub_ssv.with_inside_resource_meta()
-            if f.is_root:
-                sub_ssv = sub_ssv.with_forbidden_defaults(f"in top-level {name}")
-        ss = _struct_child(f.structural, "properties", name)
-        add(prop, p.child("properties").key(name), sub_ssv, f.cel.child(prop, ss, ("property", name)) if f.cel else None, ss)
+            prop_ssv = ssv.with_forbid_old_self_validations(p)
+        meta_possible = f.is_root or bool(s.get("x-kubernetes-embedded-resource"))
+        props_path = p.child("properties")
+        struct_props = f.structural.properties if f.structural is not None else None
+        cel = f.cel
+        for name, prop in props.items():
+            if not isinstance(prop, dict):
+                continue
+            sub_ssv = prop_ssv
+            if meta_possible and name in _META_FIELDS:
+                sub_ssv = sub_ssv.with_inside_resource_meta()
+                if f.is_root:
+                    sub_ssv = sub_ssv.with_forbidden_defaults(f"in top-level {name}")
+            ss = struct_props.get(name) if struct_props is not None else None
+            out.append(_Frame(prop, props_path.key(name), sub_ssv, False,
+                              cel.child(prop, ss, ("property", name)) if cel else None, ss))
     if isinstance(s.get("not"), dict):
         add(s["not"], p.child("not"), ssv, None, None)
     for key in ("allOf", "oneOf", "anyOf"):

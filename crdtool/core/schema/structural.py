@@ -777,6 +777,9 @@ def _validate_invariants(root: Structural, root_path: Path) -> list[FieldError]:
                 errs.append(forbidden(p.child("additionalProperties"), "must not be used at the root"))
             if isinstance(s.additional_properties, Structural):
                 stack.append((s.additional_properties, _FIELD, p.child("additionalProperties")))
+        vv = s.value_validation
+        if s.extensions is _NO_EXTENSIONS and (vv is None or vv is _NO_VALUE_VALIDATION) and s.type and lvl != _ROOT:
+            continue  # the common node: no extensions, no value validation, typed, not the root: nothing to report
         errs.extend(_node_invariants(s, lvl, p))
     return errs
 
