@@ -260,6 +260,19 @@ def bench_corpus(repeat: int) -> None:
     print(f"  {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB: parse {parse * 1000:.0f} ms, "
           f"crdtool validate {validate * 1000:.0f} ms")
     print(f"  ratio {ratio:.2f} (target <= 1.0: {verdict(ratio <= 1.0)})  [{load()}]")
+    # Where this runs matters: with PYTHONDONTWRITEBYTECODE=1 and an editable install there is no bytecode,
+    # and every process (the CLI and each of its workers) compiles crdtool's modules from source first.
+    # For comparison (not the target's figure): the same command with bytecode in a cache of its own,
+    # as a regular `pip install .` (which byte-compiles) would run.
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        with tempfile.TemporaryDirectory() as cache:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            env["PYTHONPYCACHEPREFIX"] = cache
+            cmd = crdtool_cmd() + ["validate", str(crds), "--output", "json"]
+            wall(cmd, env=env)  # writes the bytecode
+            with_bytecode = statistics.median(wall(cmd, env=env)[0] for _ in range(repeat))
+        print(f"  (PYTHONDONTWRITEBYTECODE is set: crdtool ran from source. With bytecode present: "
+              f"{with_bytecode * 1000:.0f} ms, ratio {with_bytecode / parse:.2f}; for comparison only)")
 
 
 def bench_startup(runs: int) -> None:
