@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["GoStruct", "go_json_dumps", "go_json_float", "go_json_marshal", "json_number"]
 
@@ -145,7 +145,11 @@ def _json_key(k: Any) -> str:
 
 
 def _json_str(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
+    # what json.dumps(s, ensure_ascii=False) returns, without building a JSONEncoder per string
+    return _encode_basestring(s)
+
+
+_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
 
 
 class GoStruct(dict):  # type: ignore[type-arg]
