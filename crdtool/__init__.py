@@ -32,7 +32,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from crdtool._compiled import install_source_finder as _install_source_finder
+
 __version__ = "0.1.0"
+
+# The mypyc-compiled core modules run as compiled, unless CRDTOOL_PURE_PYTHON is set or one is older
+# than its source (crdtool/_compiled.py).
+_install_source_finder()
 
 # public name -> module that defines it
 _EXPORTS = {

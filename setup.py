@@ -1,0 +1,64 @@
+"""crdtool's build: pyproject.toml holds the metadata; this adds the mypyc-compiled core modules.
+
+The modules in ``crdtool/_compiled.py`` are compiled into C extensions with
+mypyc (part of mypy, a build requirement) when a C compiler and Python's
+headers work here; the build falls back to pure Python without them, or when
+``CRDTOOL_PURE_PYTHON=1`` is set, so ``pip install .`` works everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+import tempfile
+from typing import Any
+
+from setuptools import setup
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    namespace: dict[str, Any] = {}
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crdtool", "_compiled.py")
+    with open(path, encoding="utf-8") as fh:
+        exec(compile(fh.read(), path, "exec"), namespace)  # noqa: S102 - our own module, without importing crdtool
+    return tuple(namespace["COMPILED_MODULES"])
+
+
+def _can_compile() -> bool:
+    """A C compiler builds an object file that includes Python.h."""
+    try:
+        from setuptools._distutils.ccompiler import new_compiler
+        from setuptools._distutils.sysconfig import customize_compiler
+
+        compiler = new_compiler()
+        customize_compiler(compiler)
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "probe.c")
+            with open(src, "w", encoding="utf-8") as fh:
+                fh.write("#include <Python.h>\nint crdtool_probe(void) { return 0; }\n")
+            compiler.compile([src], output_dir=tmp, include_dirs=[sysconfig.get_paths()["include"]])
+        return True
+    except Exception:  # any failure: no compiler, no headers, a broken toolchain
+        return False
+
+
+def _ext_modules() -> list[Any]:
+    if os.environ.get("CRDTOOL_PURE_PYTHON", "") not in ("", "0"):
+        return []
+    if sys.implementation.name != "cpython" or not _can_compile():
+        print("crdtool: no working C compiler; installing pure Python", file=sys.stderr)
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("crdtool: mypyc is not available; installing pure Python", file=sys.stderr)
+        return []
+    paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
+    # The build environment has setuptools and mypy only: the runtime dependencies' types are unknown here
+    # (the test suite type-checks with them installed). Not optional: once the probe compiled, a failing
+    # module is a bug to see, not a half-compiled install.
+    return list(mypycify(["--ignore-missing-imports", *paths], opt_level="3", group_name="crdtool"))
+
+
+setup(ext_modules=_ext_modules())

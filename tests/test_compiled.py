@@ -1,0 +1,127 @@
+"""The mypyc-compiled core modules (setup.py, crdtool/_compiled.py): loaded when built, same answers as the source.
+
+A build compiles the modules of ``COMPILED_MODULES`` when it has a C
+compiler; ``CRDTOOL_PURE_PYTHON=1`` runs their ``.py`` sources instead, and
+so does a compiled module older than its source. The compiled modules are the
+fast path and the sources the exact one: the differential test runs
+``crdtool validate`` both ways on the corpus and on corpus-outside and wants
+byte-identical reports (the rest of the suite runs on whichever this install
+has).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crdtool import _compiled
+from crdtool._compiled import COMPILED_MODULES, compiled_state, install_source_finder
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+PACKAGE = Path(_compiled.__file__).parent
+
+
+def _built() -> bool:
+    return any(state != "source" for state in compiled_state().values())
+
+
+def _module_files(env: dict[str, str]) -> list[str]:
+    code = "import importlib, sys\nfor n in sys.argv[1:]: print(importlib.import_module(n).__file__)"
+    out = subprocess.run([sys.executable, "-c", code, *COMPILED_MODULES], env=env, capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    return out.stdout.split()
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "CRDTOOL_PURE_PYTHON"}
+    env.update(extra)
+    return env
+
+
+def test_compiled_modules_load_and_the_switch_turns_them_off() -> None:
+    assert all(f.endswith(".py") for f in _module_files(_env(CRDTOOL_PURE_PYTHON="1")))
+    if not _built():  # a pure-Python install (no C compiler, or CRDTOOL_PURE_PYTHON=1 while installing)
+        assert set(compiled_state().values()) == {"source"}
+        assert all(f.endswith(".py") for f in _module_files(_env()))
+        return
+    assert set(compiled_state().values()) == {"compiled"}, compiled_state()
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert all(f.endswith(suffixes) for f in _module_files(_env())), "a compiled module did not load"
+
+
+@pytest.mark.parametrize("inputs", ["corpus", "corpus-outside"])
+def test_compiled_and_source_give_identical_reports(inputs: str) -> None:
+    cmd = [sys.executable, "-m", "crdtool", "validate", str(SHARED / inputs), "--output", "json"]
+    fast = subprocess.run(cmd, env=_env(), capture_output=True, cwd=ROOT, check=False)
+    exact = subprocess.run(cmd, env=_env(CRDTOOL_PURE_PYTHON="1"), capture_output=True, cwd=ROOT, check=False)
+    assert fast.returncode == exact.returncode == 1  # the corpora hold invalid manifests on purpose
+    assert len(exact.stdout) > 100_000
+    assert fast.stdout == exact.stdout
+
+
+def _fake_package(tmp_path: Path, ages: dict[str, float | None]) -> Path:
+    """A package directory with each compiled module's ``.py`` and, unless None, an extension ``age`` s older."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    now = 1_700_000_000.0
+    for name in COMPILED_MODULES:
+        base = tmp_path.joinpath(*name.split(".")[1:])
+        base.parent.mkdir(parents=True, exist_ok=True)
+        source = base.with_name(base.name + ".py")
+        source.write_text("")
+        os.utime(source, (now, now))
+        age = ages.get(name, 0.0)
+        if age is not None:
+            ext = base.with_name(base.name + suffix)
+            ext.write_bytes(b"")
+            os.utime(ext, (now - age, now - age))
+    return tmp_path
+
+
+def test_states_on_disk(tmp_path: Path) -> None:
+    stale, missing = COMPILED_MODULES[0], COMPILED_MODULES[1]
+    state = compiled_state(str(_fake_package(tmp_path, {stale: 60.0, missing: None, COMPILED_MODULES[2]: 1.0})))
+    assert state[stale] == "stale"
+    assert state[missing] == "source"
+    assert state[COMPILED_MODULES[2]] == "compiled"  # within STALE_AFTER: written by the same install
+    assert all(state[n] == "compiled" for n in COMPILED_MODULES[3:])
+
+
+def test_stale_modules_run_from_source_with_a_warning(tmp_path: Path) -> None:
+    package = str(_fake_package(tmp_path, {COMPILED_MODULES[0]: 60.0}))
+    before = list(sys.meta_path)
+    try:
+        with pytest.warns(RuntimeWarning, match="older than their source"):
+            assert install_source_finder({}, package) == [COMPILED_MODULES[0]]
+        finder = sys.meta_path[0]
+        assert finder not in before
+        spec = finder.find_spec(COMPILED_MODULES[0], [str(PACKAGE.joinpath(*COMPILED_MODULES[0].split(".")[1:-1]))])
+        assert spec is not None and spec.origin is not None and spec.origin.endswith(".py")
+        assert finder.find_spec("crdtool.core.errors", [str(PACKAGE / "core")]) is None  # not one of them
+    finally:
+        sys.meta_path[:] = before
+
+
+def test_nothing_to_do_leaves_the_import_system_alone(tmp_path: Path) -> None:
+    before = list(sys.meta_path)
+    assert install_source_finder({}, str(_fake_package(tmp_path, {}))) == []
+    assert install_source_finder({"CRDTOOL_PURE_PYTHON": "0"}, str(_fake_package(tmp_path, {}))) == []
+    assert sys.meta_path == before
+    try:
+        assert install_source_finder({"CRDTOOL_PURE_PYTHON": "1"}, str(tmp_path)) == list(COMPILED_MODULES)
+        assert len(sys.meta_path) == len(before) + 1
+    finally:
+        sys.meta_path[:] = before
+
+
+def test_compiled_modules_exist_and_are_core() -> None:
+    for name in COMPILED_MODULES:
+        assert name.startswith("crdtool.core.")
+        assert PACKAGE.joinpath(*name.split(".")[1:]).with_suffix(".py").is_file()
+        importlib.import_module(name)
