@@ -874,7 +874,7 @@ _INDEX_RE = re.compile(r"\[(\d+)\]")
 
 
 def _resolve_steps(data: Any, path: str) -> tuple[Any, ...]:
-    """The keys and indexes ``path`` takes through ``data``, as far as they exist (``_find_position``'s walk)."""
+    """The keys and indexes ``path`` takes through ``data``, as far as they exist (the nearest existing node wins)."""
     steps: list[Any] = []
     node = data
     rest = path
@@ -1016,39 +1016,18 @@ def _key_of(event: Any) -> str:
 
 
 def _find_position(tracked: _Tracked, path: str) -> tuple[int, int]:
-    """Walk ``path`` through the tracked data; nearest existing node wins."""
+    """Follow ``path`` through the tracked data's marks; nearest existing node wins."""
     node = tracked.data
     pos = tracked.root
-    rest = path
-    while rest:
-        if rest[0] == ".":
-            rest = rest[1:]
-            if not rest:
-                break
+    for step in _resolve_steps(tracked.data, path):
         if isinstance(node, dict):
-            step = _match_key(node, rest)
-            if step is None:
-                break
-            key, consumed = step
-            found = tracked.marks.get(id(node), {}).get(key)
-            if found is None:
+            found = tracked.marks.get(id(node), {}).get(step)
+            if found is None:  # a key merged in without a mark
                 break
             pos = found
-            node = node[key]
-            rest = rest[consumed:]
-            continue
-        if isinstance(node, list):
-            m = _INDEX_RE.match(rest)
-            if m is None:
-                break
-            i = int(m.group(1))
-            if i >= len(node):
-                break
-            pos = tracked.marks[id(node)][i]
-            node = node[i]
-            rest = rest[m.end():]
-            continue
-        break
+        else:
+            pos = tracked.marks[id(node)][step]
+        node = node[step]
     return tracked.absolute(pos)
 
 
