@@ -324,6 +324,11 @@ class _CompiledMemo:
             return None
         return hit[2]
 
+    def clear(self) -> None:
+        """Forget every result (tests compare against compiling afresh)."""
+        with self._lock:
+            self._entries.clear()
+
     def put(self, key: tuple[Any, ...], env_set: EnvSet, result: CompilationResult) -> None:
         with self._lock:
             if len(self._entries) >= self._SIZE:

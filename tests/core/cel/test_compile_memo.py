@@ -24,12 +24,13 @@ from tests.core.cel.upstream import load
 DOC = load("compile_k8s.yaml")
 
 
-class _NoMemo:
-    def get(self, key: Any, env_set: Any) -> None:
-        return None
+MEMO = cel_compile._COMPILED  # (cel_compile may be mypyc-compiled: its memo is used, not replaced)
 
-    def put(self, key: Any, env_set: Any, result: CompilationResult) -> None:
-        pass
+
+def _fresh(rules: list[RuleSource], decl: DeclType, env: Environment = KUBERNETES) -> list[CompilationResult]:
+    """compile_rules with nothing remembered from before."""
+    MEMO.clear()
+    return compile_rules(rules, decl, env)
 
 
 def _decl(schema: dict[str, Any]) -> DeclType:
@@ -49,23 +50,23 @@ def _all_schemas() -> list[dict[str, Any]]:
     return out
 
 
-def test_memo_agrees_with_fresh_compilation(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memo_agrees_with_fresh_compilation() -> None:
     schemas = _all_schemas()
     assert len(schemas) > 100
-    memo = cel_compile._CompiledMemo()
-    monkeypatch.setattr(cel_compile, "_COMPILED", memo)
+    fresh = [_fresh(_rules(s), _decl(s)) for s in schemas]
+    MEMO.clear()
     memoized = [compile_rules(_rules(s), _decl(s), KUBERNETES) for s in schemas]
     again = [compile_rules(_rules(s), _decl(s), KUBERNETES) for s in schemas]
-    monkeypatch.setattr(cel_compile, "_COMPILED", _NoMemo())
-    fresh = [compile_rules(_rules(s), _decl(s), KUBERNETES) for s in schemas]
     assert memoized == fresh
     assert again == fresh
     # the second pass was served from the memo: the very same result objects
     assert all(a is m for ra, rm in zip(again, memoized) for a, m in zip(ra, rm))
+    # and the fresh pass was not: a schema's results are new objects after clear()
+    assert not any(a is m for ra, rm in zip(fresh, memoized) for a, m in zip(ra, rm))
 
 
-def test_cost_follows_max_items(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cel_compile, "_COMPILED", cel_compile._CompiledMemo())
+def test_cost_follows_max_items() -> None:
+    MEMO.clear()
     rule = [RuleSource("self.all(x, x.startsWith('a'))")]
 
     def schema(max_items: int) -> dict[str, Any]:
@@ -74,12 +75,11 @@ def test_cost_follows_max_items(monkeypatch: pytest.MonkeyPatch) -> None:
     small = compile_rules(rule, _decl(schema(10)), KUBERNETES)[0]
     large = compile_rules(rule, _decl(schema(1000)), KUBERNETES)[0]
     assert small.max_cost < large.max_cost
-    monkeypatch.setattr(cel_compile, "_COMPILED", _NoMemo())
-    assert compile_rules(rule, _decl(schema(1000)), KUBERNETES)[0] == large
+    assert _fresh(rule, _decl(schema(1000)))[0] == large
 
 
-def test_environment_is_part_of_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cel_compile, "_COMPILED", cel_compile._CompiledMemo())
+def test_environment_is_part_of_the_key() -> None:
+    MEMO.clear()
     decl = _decl({"type": "string"})
     rule = [RuleSource("self.size() > 0")]
     a = compile_rules(rule, decl, KUBERNETES)[0]
