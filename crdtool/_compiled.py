@@ -29,9 +29,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     "crdtool.core.cel.cost",
     "crdtool.core.cel.parser",
     "crdtool.core.cel.types",
+    "crdtool.core.cel.validators",
     "crdtool.core.crd.decode",
     "crdtool.core.crd.schema_validation",
     "crdtool.core.crd.schema_walk",
+    "crdtool.core.crd.types",
+    "crdtool.core.crd.validation",
+    "crdtool.core.schema.cel_compile",
     "crdtool.core.schema.cel_decltype",
     "crdtool.core.schema.structural",
 )

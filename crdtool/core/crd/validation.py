@@ -659,7 +659,7 @@ def validate_deprecation_warning(deprecated: bool, warning: str | None) -> list[
     index = 0
     for ch in warning:
         # A lone surrogate is what Go decodes to U+FFFD: printable.
-        if not ("\ud800" <= ch <= "\udfff"):
+        if not (0xD800 <= ord(ch) <= 0xDFFF):
             if not ch.isprintable():
                 errors.append(f"must only contain printable UTF-8 characters; non-printable character found at index {index}")
                 break
