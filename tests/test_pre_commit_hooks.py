@@ -58,7 +58,7 @@ def _try_repo(repo: Path, home: Path, *files: str, timeout: int) -> subprocess.C
         "PRE_COMMIT_COLOR": "never",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "VIRTUALENV_NO_PERIODIC_UPDATE": "1",
-        # the hooks are under test, not the mypyc build (tests/test_compiled.py): install pure Python (~80 s less)
+        # the hooks are under test, not the mypyc build (tests/test_compiled.py): install pure Python (minutes less)
         "CRDTOOL_PURE_PYTHON": "1",
     })
     return subprocess.run(
