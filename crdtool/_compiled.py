@@ -26,7 +26,7 @@ from typing import Any
 #: The core modules a build compiles: the hot ones, and those every validation imports (a module that is not
 #: compiled is compiled from source by each process when there is no bytecode). mypy --strict clean;
 #: nothing monkeypatches their names and no module left as Python subclasses their classes. Left out on
-#: purpose: the public API's modules (compiled classes lose their docstrings), CEL evaluation (its depth
+#: purpose: the public API's modules (compiled functions and classes lose their docstrings), CEL evaluation (its depth
 #: limit is Python's recursion limit), JSON rendering (identity of passed-through values), inputs.py (slower).
 COMPILED_MODULES: tuple[str, ...] = (
     "crdtool.core.cel.ast",
@@ -38,7 +38,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "crdtool.core.cel.parser",
     "crdtool.core.cel.types",
     "crdtool.core.cel.validators",
-    "crdtool.core.crd.conversion",
     "crdtool.core.crd.decode",
     "crdtool.core.crd.schema_validation",
     "crdtool.core.crd.schema_walk",
