@@ -6,9 +6,9 @@ extensions with mypyc when a C compiler and Python's headers are present
 ``crdtool validate`` takes about a third less time. Without a compiler, or with
 ``CRDTOOL_PURE_PYTHON=1`` set while installing, crdtool stays pure Python.
 
-At run time the ``.py`` sources are used instead of compiled modules when
+At run time the ``.py`` sources are used instead of the compiled modules when
 ``CRDTOOL_PURE_PYTHON=1`` is set (the differential tests compare the two), and
-for any compiled module older than its source (an editable install whose
+when any compiled module is older than its source (an editable install whose
 source was edited since it was built), with a warning.
 
 This module imports nothing of crdtool: ``setup.py`` reads it too.
@@ -119,22 +119,26 @@ def install_source_finder(environ: Any = os.environ, package_dir: str | None = N
     """Make the modules that must run from source do so; returns their names (run once, by ``crdtool``).
 
     All of them when ``CRDTOOL_PURE_PYTHON`` is set (to anything but ``""``
-    or ``"0"``), else the stale ones (with a ``RuntimeWarning``). Touches
-    ``sys.meta_path`` only when there is such a module.
+    or ``"0"``), and all of them, with a ``RuntimeWarning``, when any one is
+    stale: the compiled modules are one library whose modules call each other
+    directly, so a compiled caller would go on running the old code of a stale
+    module. Touches ``sys.meta_path`` only when it returns names.
     """
+    names: list[str] = []
     if environ.get("CRDTOOL_PURE_PYTHON", "") not in ("", "0"):
         names = list(COMPILED_MODULES)
     else:
-        names = [name for name, state in compiled_state(package_dir).items() if state == "stale"]
-        if names:
+        stale = [name for name, state in compiled_state(package_dir).items() if state == "stale"]
+        if stale:
             import warnings
 
             warnings.warn(
-                "crdtool: compiled modules older than their source, running the source instead: "
-                + ", ".join(names) + " (reinstall crdtool to compile them again)",
+                "crdtool: compiled modules older than their source (" + ", ".join(stale) + "); running every "
+                "compiled module from source (reinstall crdtool to compile them again)",
                 RuntimeWarning,
                 stacklevel=2,
             )
+            names = list(COMPILED_MODULES)
     if names:
         sys.meta_path.insert(0, _SourceFinder(frozenset(names)))
     return names
