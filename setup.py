@@ -17,12 +17,13 @@ from typing import Any
 from setuptools import setup
 
 
-def _compiled_modules() -> tuple[str, ...]:
+def _compiled_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the modules mypyc compiles, the C extension modules) listed in ``crdtool/_compiled.py``."""
     namespace: dict[str, Any] = {}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crdtool", "_compiled.py")
     with open(path, encoding="utf-8") as fh:
         exec(compile(fh.read(), path, "exec"), namespace)  # noqa: S102 - our own module, without importing crdtool
-    return tuple(namespace["COMPILED_MODULES"])
+    return tuple(namespace["COMPILED_MODULES"]), tuple(namespace["C_EXTENSIONS"])
 
 
 def _can_compile() -> bool:
@@ -54,11 +55,15 @@ def _ext_modules() -> list[Any]:
     except ImportError:
         print("crdtool: mypyc is not available; installing pure Python", file=sys.stderr)
         return []
-    paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
+    from setuptools import Extension
+
+    python_modules, c_modules = _compiled_modules()
+    paths = [name.replace(".", "/") + ".py" for name in python_modules]
     # The build environment has setuptools and mypy only: the runtime dependencies' types are unknown here
     # (the test suite type-checks with them installed). Not optional: once the probe compiled, a failing
     # module is a bug to see, not a half-compiled install.
-    return list(mypycify(["--ignore-missing-imports", *paths], opt_level="3", group_name="crdtool"))
+    compiled = list(mypycify(["--ignore-missing-imports", *paths], opt_level="3", group_name="crdtool"))
+    return compiled + [Extension(name, [name.replace(".", "/") + ".c"]) for name in c_modules]
 
 
 setup(ext_modules=_ext_modules())

@@ -56,6 +56,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "crdtool.core.validation_util",
 )
 
+#: Extension modules written in C, each from the ``.c`` file beside it, built with the mypyc modules. They have no
+#: Python source: with ``CRDTOOL_PURE_PYTHON=1`` (or a stale build) importing them fails, and their callers take
+#: their pure-Python way (``crdtool/core/snapshot.py`` falls back to ``marshal``).
+C_EXTENSIONS: tuple[str, ...] = ("crdtool.core._snapshot",)
+
 #: A compiled module counts as stale when its source is newer by more than this (seconds); installing
 #: writes both files within a moment of each other.
 STALE_AFTER = 2.0
@@ -72,6 +77,8 @@ class _SourceFinder:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.names or not path:
             return None
+        if fullname in C_EXTENSIONS:
+            raise ModuleNotFoundError(f"{fullname} is turned off: crdtool runs from source", name=fullname)
         import importlib.util
 
         leaf = fullname.rpartition(".")[2] + ".py"
@@ -83,21 +90,23 @@ class _SourceFinder:
 
 
 def _files(package_dir: str, name: str) -> tuple[str, list[str]]:
-    """The module's ``.py`` path and the paths its extension module could have."""
+    """The module's source path (``.py``, or ``.c`` for :data:`C_EXTENSIONS`) and the paths its extension could have."""
     base = os.path.join(package_dir, *name.split(".")[1:])
-    return base + ".py", [base + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    source = base + (".c" if name in C_EXTENSIONS else ".py")
+    return source, [base + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES]
 
 
 def compiled_state(package_dir: str | None = None) -> dict[str, str]:
-    """Each of :data:`COMPILED_MODULES` as found on disk: ``"compiled"``, ``"stale"`` or ``"source"``.
+    """Each of :data:`COMPILED_MODULES` and :data:`C_EXTENSIONS` as found on disk: ``"compiled"``, ``"stale"`` or ``"source"``.
 
-    ``"stale"``: an extension module whose ``.py`` file is newer by more than
-    :data:`STALE_AFTER` seconds; ``"source"``: no extension module. In: the
-    directory of the ``crdtool`` package (this one by default).
+    ``"stale"``: an extension module whose source file (``.py`` or ``.c``) is
+    newer by more than :data:`STALE_AFTER` seconds (an installed wheel has no
+    ``.c`` file: that counts as current); ``"source"``: no extension module.
+    In: the directory of the ``crdtool`` package (this one by default).
     """
     package_dir = package_dir or os.path.dirname(os.path.abspath(__file__))
     out: dict[str, str] = {}
-    for name in COMPILED_MODULES:
+    for name in COMPILED_MODULES + C_EXTENSIONS:
         source, extensions = _files(package_dir, name)
         state = "source"
         for ext in extensions:
@@ -122,11 +131,13 @@ def install_source_finder(environ: Any = os.environ, package_dir: str | None = N
     or ``"0"``), and all of them, with a ``RuntimeWarning``, when any one is
     stale: the compiled modules are one library whose modules call each other
     directly, so a compiled caller would go on running the old code of a stale
-    module. Touches ``sys.meta_path`` only when it returns names.
+    module. The names are :data:`COMPILED_MODULES` and then
+    :data:`C_EXTENSIONS`, whose import then fails (they have no Python
+    source). Touches ``sys.meta_path`` only when it returns names.
     """
     names: list[str] = []
     if environ.get("CRDTOOL_PURE_PYTHON", "") not in ("", "0"):
-        names = list(COMPILED_MODULES)
+        names = list(COMPILED_MODULES + C_EXTENSIONS)
     else:
         stale = [name for name, state in compiled_state(package_dir).items() if state == "stale"]
         if stale:
@@ -138,7 +149,7 @@ def install_source_finder(environ: Any = os.environ, package_dir: str | None = N
                 RuntimeWarning,
                 stacklevel=2,
             )
-            names = list(COMPILED_MODULES)
+            names = list(COMPILED_MODULES + C_EXTENSIONS)
     if names:
         sys.meta_path.insert(0, _SourceFinder(frozenset(names)))
     return names

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from crdtool import _compiled
-from crdtool._compiled import COMPILED_MODULES, compiled_state, install_source_finder
+from crdtool._compiled import C_EXTENSIONS, COMPILED_MODULES, compiled_state, install_source_finder
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -99,7 +99,7 @@ def test_stale_modules_run_from_source_with_a_warning(tmp_path: Path) -> None:
     try:
         with pytest.warns(RuntimeWarning, match="older than their source"):
             # all of them: compiled modules call each other directly, not through the stale one's source
-            assert install_source_finder({}, package) == list(COMPILED_MODULES)
+            assert install_source_finder({}, package) == list(COMPILED_MODULES + C_EXTENSIONS)
         finder = sys.meta_path[0]
         assert finder not in before
         spec = finder.find_spec(COMPILED_MODULES[0], [str(PACKAGE.joinpath(*COMPILED_MODULES[0].split(".")[1:-1]))])
@@ -115,10 +115,35 @@ def test_nothing_to_do_leaves_the_import_system_alone(tmp_path: Path) -> None:
     assert install_source_finder({"CRDTOOL_PURE_PYTHON": "0"}, str(_fake_package(tmp_path, {}))) == []
     assert sys.meta_path == before
     try:
-        assert install_source_finder({"CRDTOOL_PURE_PYTHON": "1"}, str(tmp_path)) == list(COMPILED_MODULES)
+        assert install_source_finder({"CRDTOOL_PURE_PYTHON": "1"}, str(tmp_path)) == list(COMPILED_MODULES + C_EXTENSIONS)
         assert len(sys.meta_path) == len(before) + 1
     finally:
         sys.meta_path[:] = before
+
+
+def test_c_extensions_run_from_source_means_without_them(tmp_path: Path) -> None:
+    """A C extension has no Python source: turned off, its import fails (its caller has a pure-Python way)."""
+    before = list(sys.meta_path)
+    try:
+        install_source_finder({"CRDTOOL_PURE_PYTHON": "1"}, str(tmp_path))
+        finder = sys.meta_path[0]
+        for name in C_EXTENSIONS:
+            with pytest.raises(ModuleNotFoundError, match="turned off"):
+                finder.find_spec(name, [str(PACKAGE / "core")])
+    finally:
+        sys.meta_path[:] = before
+
+
+def test_a_c_extension_older_than_its_c_file_is_stale(tmp_path: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in C_EXTENSIONS:
+        base = tmp_path.joinpath(*name.split(".")[1:])
+        base.parent.mkdir(parents=True, exist_ok=True)
+        base.with_name(base.name + ".c").write_text("")
+        ext = base.with_name(base.name + suffix)
+        ext.write_bytes(b"")
+        os.utime(ext, (1_700_000_000.0, 1_700_000_000.0))
+    assert {compiled_state(str(tmp_path))[name] for name in C_EXTENSIONS} == {"stale"}
 
 
 def test_compiled_modules_exist_and_are_core() -> None:
@@ -126,3 +151,6 @@ def test_compiled_modules_exist_and_are_core() -> None:
         assert name.startswith("crdtool.core.")
         assert PACKAGE.joinpath(*name.split(".")[1:]).with_suffix(".py").is_file()
         importlib.import_module(name)
+    for name in C_EXTENSIONS:
+        assert name.startswith("crdtool.core.")
+        assert PACKAGE.joinpath(*name.split(".")[1:]).with_suffix(".c").is_file()

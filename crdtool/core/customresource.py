@@ -79,6 +79,8 @@ from crdtool.core.objectmeta import parse_group_version
 from crdtool.core.schema.defaulting import default as _structural_default
 from crdtool.core.schema.defaulting import prune_non_nullable_nulls
 from crdtool.core.schema.pruning import prune
+from crdtool.core.snapshot import Snapshot
+from crdtool.core.snapshot import take as take_snapshot
 
 __all__ = [
     "BLOCKING_ERROR_DETAIL",
@@ -254,9 +256,10 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
     A plain dict is prepared once and remembered (the 8 CRDs used last, by
     identity): a later call with the same dict returns the same
     :class:`PreparedCrd` if the dict still holds exactly the same JSON
-    (compared through its ``marshal`` serialisation: key order and the types
-    ``1``, ``1.0`` and ``true`` included), and prepares it again if anything
-    changed. That check costs about 0.1-0.5 ms for a large CRD; passing the
+    (key order and the types ``1``, ``1.0`` and ``true`` included), and
+    prepares it again if anything changed. That check reads the whole dict
+    (:mod:`crdtool.core.snapshot`): about 0.13 ms for the Prometheus CRD
+    with the compiled extension, 0.4 ms without; passing the
     :class:`PreparedCrd` itself costs nothing.
 
     Mirrors ``customresource_handler.go`` ``getOrCreateServingInfoFor``
@@ -271,17 +274,14 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
 class _PreparedMemo:
     """:func:`prepare_crd`'s memo of plain-dict CRDs: never a stale result.
 
-    Keyed by the dict's identity and checked against the ``marshal.dumps``
-    bytes of its content taken when it was prepared: ``marshal`` writes
-    every value with its exact type, every mapping in key order and refuses
-    anything but plain JSON-like data (dict and str subclasses included), so
-    equal bytes mean the same JSON, and a dict ``marshal`` refuses is
-    prepared on every call. (``marshal``'s bytes also depend on which
-    objects are referenced more than once; such a difference only costs a
-    new preparation, never a wrong answer.) The CRD is prepared from a copy
-    rebuilt from those bytes, so the prepared form shares nothing with the
-    caller's dict. A memo, not state: results are those of a fresh
-    preparation.
+    Keyed by the dict's identity and checked, on every reuse, against a
+    :class:`~crdtool.core.snapshot.Snapshot` of its content taken when it was
+    prepared: a hit means the dict still holds exactly the same JSON (key
+    order and the types ``1``, ``1.0`` and ``true`` included). A dict that is
+    not plain JSON-like data (dict and str subclasses included) is prepared on
+    every call. The CRD is prepared from a ``marshal`` copy, so the prepared
+    form shares nothing with the caller's dict. A memo, not state: results
+    are those of a fresh preparation.
     """
 
     _SIZE = 8
@@ -289,28 +289,27 @@ class _PreparedMemo:
     def __init__(self) -> None:
         import threading
 
-        self._entries: dict[int, tuple[bytes, PreparedCrd]] = {}
+        self._entries: dict[int, tuple[Snapshot, PreparedCrd]] = {}
         self._lock = threading.Lock()
 
     def get(self, crd: Any) -> PreparedCrd:
-        import marshal
-
-        try:
-            data = marshal.dumps(crd)
-        except (ValueError, TypeError):  # not plain JSON-like data (or nested too deeply)
-            return _prepare(crd)
         key = id(crd)
         with self._lock:
             hit = self._entries.pop(key, None)
-            if hit is not None and hit[0] == data:
+            if hit is not None and hit[0].matches(crd):
                 self._entries[key] = hit  # the most recently used last
                 return hit[1]
-        prepared = _prepare(marshal.loads(data))
+        snapshot = take_snapshot(crd)
+        if snapshot is None:  # not plain JSON-like data (or nested too deeply)
+            return _prepare(crd)
+        import marshal
+
+        prepared = _prepare(marshal.loads(marshal.dumps(crd)))
         with self._lock:
             self._entries.pop(key, None)
             if len(self._entries) >= self._SIZE:
                 self._entries.pop(next(iter(self._entries)))
-            self._entries[key] = (data, prepared)
+            self._entries[key] = (snapshot, prepared)
         return prepared
 
 

@@ -1,0 +1,323 @@
+"""Snapshots of JSON-like values (crdtool/core/snapshot.py and its C walk, crdtool/core/_snapshot.c).
+
+The property that matters to ``prepare_crd``'s memo: a snapshot that says a
+value is unchanged is right, whatever the caller did to the value in between
+(the oracle is a type-strict, order-strict JSON comparison with a deep copy
+taken beforehand). The C walk is also checked against a Python reference of
+its documented semantics, on the same hypothesis-generated values and
+mutations, and both ways of checking (the C walk, ``marshal``) are run.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crdtool._compiled import compiled_state
+from crdtool.core import snapshot
+from crdtool.core.snapshot import MAX_DEPTH, Snapshot, flatten, take
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """a and b are the same JSON: same types (1, 1.0 and True differ), same key order, equal leaves."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same_json(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if type(a) is float and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _reference_walk(value: Any, items: list[Any]) -> bool:
+    """The C walk's documented semantics in Python: same shape, same keys and leaves by identity."""
+    pos = 0
+
+    def walk(v: Any, depth: int) -> bool:
+        nonlocal pos
+        if pos >= len(items):
+            return False
+        tag = items[pos]
+        if tag is not dict and tag is not list:
+            pos += 1
+            return tag is v
+        if depth >= MAX_DEPTH or type(v) is not tag or pos + 1 >= len(items) or items[pos + 1] != len(v):
+            return False
+        pos += 2
+        if tag is dict:
+            for k, x in v.items():
+                if pos >= len(items) or items[pos] is not k:
+                    return False
+                pos += 1
+                if not walk(x, depth + 1):
+                    return False
+            return True
+        return all(walk(x, depth + 1) for x in v)
+
+    return walk(value, 0) and pos == len(items)
+
+
+def _marshal_snapshot(value: Any) -> Snapshot | None:
+    """The pure-Python way (no C extension): a ``marshal`` snapshot."""
+    import marshal
+
+    try:
+        return Snapshot(None, marshal.dumps(value))
+    except (ValueError, TypeError):
+        return None
+
+
+LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.integers(), st.floats(allow_nan=True),
+    st.sampled_from(["", "a", "type", "object"]), st.text(max_size=4),
+)
+JSON = st.recursive(
+    LEAVES,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.sampled_from(["a", "b", "type", "properties", "x"]) | st.text(max_size=3), children,
+                        max_size=4),
+    ),
+    max_leaves=30,
+)
+
+
+def _containers(value: Any) -> list[Any]:
+    out = []
+    if type(value) in (dict, list):
+        out.append(value)
+        for child in value.values() if type(value) is dict else value:
+            out.extend(_containers(child))
+    return out
+
+
+def _equal_other_object(leaf: Any) -> Any:
+    """A leaf of the same type and value that is (usually) another object."""
+    if type(leaf) is str:
+        return "".join([leaf, "x"])[:-1]
+    if type(leaf) is int and type(leaf) is not bool:
+        return int(str(leaf))
+    if type(leaf) is float:
+        return float(repr(leaf))
+    return leaf
+
+
+MUTATIONS: list[Callable[[Any, Any, Any], None]] = []
+
+
+def mutation(fn: Callable[[Any, Any, Any], None]) -> Callable[[Any, Any, Any], None]:
+    MUTATIONS.append(fn)
+    return fn
+
+
+@mutation
+def set_leaf(c: Any, key: Any, new: Any) -> None:
+    if type(c) is dict and c:
+        c[list(c)[key % len(c)]] = new
+    elif type(c) is list and c:
+        c[key % len(c)] = new
+
+
+@mutation
+def same_value_other_type(c: Any, key: Any, new: Any) -> None:
+    for k in list(c) if type(c) is dict else range(len(c)):
+        v = c[k]
+        if type(v) is bool:
+            c[k] = int(v)
+        elif type(v) is int:
+            c[k] = float(v) if abs(v) < 2**53 else True
+        elif type(v) is float and v.is_integer():
+            c[k] = int(v)
+        else:
+            continue
+        return
+
+
+@mutation
+def equal_leaf_other_object(c: Any, key: Any, new: Any) -> None:
+    for k in list(c) if type(c) is dict else range(len(c)):
+        if type(c[k]) not in (dict, list):
+            c[k] = _equal_other_object(c[k])
+            return
+
+
+@mutation
+def delete(c: Any, key: Any, new: Any) -> None:
+    if c:
+        del c[list(c)[key % len(c)] if type(c) is dict else key % len(c)]
+
+
+@mutation
+def add(c: Any, key: Any, new: Any) -> None:
+    if type(c) is dict:
+        c[f"k{key}"] = new
+    else:
+        c.append(new)
+
+
+@mutation
+def move_to_end(c: Any, key: Any, new: Any) -> None:
+    if type(c) is dict and c:
+        k = list(c)[key % len(c)]
+        c[k] = c.pop(k)
+    elif type(c) is list and c:
+        c.append(c.pop(key % len(c)))
+
+
+@mutation
+def replace_with_equal_copy(c: Any, key: Any, new: Any) -> None:
+    """Another container with the same leaf objects: the same JSON, which a snapshot may accept."""
+    for k in list(c) if type(c) is dict else range(len(c)):
+        if type(c[k]) in (dict, list):
+            c[k] = copy.copy(c[k])
+            return
+
+
+@mutation
+def replace_with_other_container_type(c: Any, key: Any, new: Any) -> None:
+    class Sub(dict):  # type: ignore[type-arg]
+        pass
+
+    for k in list(c) if type(c) is dict else range(len(c)):
+        if type(c[k]) is dict:
+            c[k] = Sub(c[k])
+            return
+        if type(c[k]) is list:
+            c[k] = tuple(c[k])
+            return
+
+
+@mutation
+def noop(c: Any, key: Any, new: Any) -> None:
+    pass
+
+
+def _check(value: Any, mutate: Callable[[Any], None]) -> None:
+    before = copy.deepcopy(value)
+    items = flatten(value)
+    assert items is not None
+    snaps = [s for s in (take(value), _marshal_snapshot(value)) if s is not None]
+    assert snaps, "plain JSON-like data always gets a snapshot"
+    for snap in snaps:
+        assert snap.matches(value), "an untouched value matches its snapshot"
+    if snapshot.accelerated():
+        assert snapshot._WALK is not None
+        assert snapshot._WALK(value, items) is _reference_walk(value, items) is True
+    mutate(value)
+    same = _same_json(value, before)
+    for snap in snaps:
+        if snap.matches(value):
+            assert same, f"a snapshot matched a changed value: {before!r} -> {value!r}"
+    assert _reference_walk(value, items) is False or same
+    if snapshot.accelerated():
+        assert snapshot._WALK is not None
+        assert snapshot._WALK(value, items) is _reference_walk(value, items)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=st.one_of(st.dictionaries(st.text(max_size=3), JSON, max_size=5), st.lists(JSON, max_size=5)),
+    which=st.integers(0, 10_000),
+    op=st.sampled_from(MUTATIONS),
+    key=st.integers(0, 100),
+    new=LEAVES | st.lists(LEAVES, max_size=2),
+)
+def test_a_snapshot_that_matches_is_right_whatever_the_change(value: Any, which: int, op: Any, key: int,
+                                                               new: Any) -> None:
+    containers = _containers(value)
+    _check(value, lambda v: op(containers[which % len(containers)], key, new))
+
+
+def test_every_kind_of_change_is_seen() -> None:
+    def crd() -> dict[str, Any]:
+        return {"spec": {"versions": [{"name": "v1", "served": True, "schema": {"type": "object", "maximum": 5,
+                                                                               "enum": ["a", "b"]}}]}}
+
+    changes: list[Callable[[dict[str, Any]], None]] = [
+        lambda c: c["spec"]["versions"][0].__setitem__("served", 1),
+        lambda c: c["spec"]["versions"][0]["schema"].__setitem__("maximum", 5.0),
+        lambda c: c["spec"]["versions"][0]["schema"].__setitem__("maximum", 6),
+        lambda c: c["spec"]["versions"][0]["schema"]["enum"].append("c"),
+        lambda c: c["spec"]["versions"][0]["schema"]["enum"].reverse(),
+        lambda c: c["spec"]["versions"][0]["schema"].__setitem__("type", c["spec"]["versions"][0]["schema"].pop("type")),
+        lambda c: c["spec"]["versions"].append({}),
+        lambda c: c["spec"].__setitem__("versions", tuple(c["spec"]["versions"])),
+        lambda c: c.__setitem__("spec", None),
+        lambda c: c["spec"]["versions"][0]["schema"].clear(),
+    ]
+    for change in changes:
+        value = crd()
+        snaps = [take(value), _marshal_snapshot(value)]
+        change(value)
+        for snap in snaps:
+            assert snap is not None and not snap.matches(value), change
+
+
+def test_flatten_layout_and_what_it_refuses() -> None:
+    leaf = "x" * 3
+    assert flatten({"a": [1, {"b": None}], "c": leaf}) == [dict, 2, "a", list, 2, 1, dict, 1, "b", None, "c", leaf]
+    assert flatten(1.5) == [1.5]
+
+    class Sub(str):
+        pass
+
+    for bad in ({"a": (1,)}, {"a": Sub("x")}, {(1,): 1}, {"a": {1, 2}}, {"a": b"x"}, [type(None)], [dict]):
+        assert flatten(bad) is None, bad
+        assert take(bad) is None or not snapshot.accelerated(), bad
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "leaf"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_depth_bound() -> None:
+    deepest = _nested(MAX_DEPTH)
+    snap = take(deepest)
+    assert snap is not None and snap.matches(deepest)
+    assert flatten(_nested(MAX_DEPTH + 1)) is None
+    inner = deepest
+    while type(inner[0]) is list:
+        inner = inner[0]
+    inner[0] = ["leaf"]  # now one deeper than a snapshot is taken of
+    assert not snap.matches(deepest)
+
+
+def test_the_c_walk_is_there_when_the_build_compiled() -> None:
+    """A compiled build checks with the C walk; CRDTOOL_PURE_PYTHON=1 or a pure install with marshal."""
+    import os
+
+    state = compiled_state()["crdtool.core._snapshot"]
+    if os.environ.get("CRDTOOL_PURE_PYTHON", "") not in ("", "0") or state == "source":
+        assert not snapshot.accelerated()
+        with pytest.raises(ImportError):
+            import crdtool.core._snapshot  # noqa: F401
+    else:
+        assert state == "compiled"
+        assert snapshot.accelerated()
+
+
+def test_the_c_walk_refuses_wrong_arguments() -> None:
+    if not snapshot.accelerated():  # no C extension in this install: the marshal way is the only one
+        assert snapshot._WALK is None
+        return
+    assert snapshot._WALK is not None
+    with pytest.raises(TypeError):
+        snapshot._WALK({}, ())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        snapshot._WALK({})  # type: ignore[call-arg]
+    assert snapshot._WALK({}, []) is False
+    assert snapshot._WALK({}, [dict, 0]) is True
+    assert snapshot._WALK({}, [dict, 0, "extra"]) is False
+    assert snapshot._WALK({}, [dict]) is False
+    assert snapshot._WALK({}, [dict, "0"]) is False
