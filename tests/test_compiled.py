@@ -154,3 +154,31 @@ def test_compiled_modules_exist_and_are_core() -> None:
     for name in C_EXTENSIONS:
         assert name.startswith("crdtool.core.")
         assert PACKAGE.joinpath(*name.split(".")[1:]).with_suffix(".c").is_file()
+
+
+def _editable_install_of_this_tree() -> bool:
+    """crdtool is installed in editable mode from the tree these tests are in (as ``.ci/run`` installs it)."""
+    import importlib.metadata
+    import json
+
+    for dist in importlib.metadata.distributions():
+        if dist.metadata["Name"] != "crdtool":
+            continue
+        info = json.loads(dist.read_text("direct_url.json") or "{}")
+        if info.get("dir_info", {}).get("editable") and Path(info.get("url", "").removeprefix("file://")) == ROOT:
+            return True
+    return False
+
+
+def test_an_editable_install_writes_checked_hash_bytecode_in_place() -> None:
+    """setup.py: an editable tree gets the bytecode pip writes for a regular install (PYTHONDONTWRITEBYTECODE aside)."""
+    import importlib.util
+
+    if not _editable_install_of_this_tree():
+        pytest.skip("crdtool is not installed editable from this tree (.ci/run installs it so)")
+
+    for source in PACKAGE.rglob("*.py"):
+        pyc = Path(importlib.util.cache_from_source(str(source)))
+        assert pyc.is_file(), f"no bytecode for {source}"
+        flags = int.from_bytes(pyc.read_bytes()[4:8], "little")
+        assert flags == 0b11, f"{pyc}: not a checked-hash pyc (flags {flags})"
