@@ -260,11 +260,17 @@ def bench_corpus(repeat: int) -> None:
     print(f"  {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB: parse {parse * 1000:.0f} ms, "
           f"crdtool validate {validate * 1000:.0f} ms")
     print(f"  ratio {ratio:.2f} (target <= 1.0: {verdict(ratio <= 1.0)})  [{load()}]")
-    # Where this runs matters: with PYTHONDONTWRITEBYTECODE=1 and an editable install there is no bytecode,
-    # and every process (the CLI and each of its workers) compiles crdtool's modules from source first.
-    # For comparison (not the target's figure): the same command with bytecode in a cache of its own,
-    # as a regular `pip install .` (which byte-compiles) would run.
-    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+    # Where this runs matters: with PYTHONDONTWRITEBYTECODE=1 and no bytecode beside crdtool's sources (an
+    # editable install made before setup.py wrote it in place), every process (the CLI and each of its workers)
+    # compiles crdtool's modules from source first. For comparison (not the target's figure): the same command
+    # with bytecode in a cache of its own, as a regular `pip install .` (which byte-compiles) would run.
+    import importlib.util
+
+    import crdtool
+
+    has_bytecode = os.path.isfile(importlib.util.cache_from_source(crdtool.__file__))
+    print(f"  (crdtool's bytecode is {'present' if has_bytecode else 'absent'} beside its sources)")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not has_bytecode:
         with tempfile.TemporaryDirectory() as cache:
             env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             env["PYTHONPYCACHEPREFIX"] = cache

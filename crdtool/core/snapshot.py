@@ -13,8 +13,9 @@ Two ways, the same answers for the memo:
   modules when a C compiler works; see ``crdtool/_compiled.py``): the snapshot
   is :func:`flatten`'s list of the value's shape and leaf objects, and a check
   walks the value comparing pointers: the same containers' lengths, the same
-  key objects in the same order, the very same leaf objects. About 6 ns a node
-  (0.13 ms for the 19,000 entries of the Prometheus CRD).
+  key objects in the same order, the very same leaf objects (which it never
+  reads). About 0.09 ms for the Prometheus CRD of the corpus (2,623 dicts and
+  392 lists holding 8,462 entries).
 * Without it (a pure-Python install, or ``CRDTOOL_PURE_PYTHON=1``): the
   snapshot is ``marshal.dumps`` of the value, and a check compares a fresh
   ``marshal.dumps`` with it (about 0.4 ms for the same CRD).
