@@ -1305,12 +1305,22 @@ class _Patcher:
         order = list(new)
         first_key = node.entries[survivors[0]][0]
         col = self.lines.col(first_key.start)
+        # The first key of a compact "- key: v" item was deleted: delete_entries pulls the first survivor up
+        # onto the dash's line, so an entry that goes first takes the deleted key's place on that line.
+        compact_start = node.entries[0][0].start
+        pulled_up = survivors[0] > 0 and not self.lines.at_line_start(compact_start)
         for name in added:
             anchor = None
             for prev in reversed(order[:order.index(name)]):
                 if prev in position:
                     anchor = position[prev]
                     break
+            if anchor is None and pulled_up:
+                value = new[name]
+                self.edit(compact_start, compact_start,
+                          lambda name=name, value=value: "\n".join(self.render.entry(name, value, col))[col:]
+                          + "\n" + " " * col, col)
+                continue
             if anchor is None and self.lines.at_line_start(first_key.start):
                 if self.header(node, survivors[0]):
                     at = self.lines.line_start(first_key.start)

@@ -339,6 +339,16 @@ def test_deleting_the_first_key_of_a_compact_item_pulls_the_next_up() -> None:
     assert out.text == "l:\n- b: 2\n  c: 3\n"
 
 
+def test_a_new_first_key_takes_the_place_of_a_deleted_compact_first_key() -> None:
+    # found by test_random_edits_are_text_patches_that_re_read_exactly: the new key went in at the start of the
+    # pulled-up survivor's old line, which the deletion had removed, and the patch fell back to regenerating
+    text = "# header comment\nA:\n- - '00': null\n    '000': null\n"
+    out = rewrite(text, {"A": [[{"0": None, "000": None}]]})
+    assert (out.method, out.text) == ("patched", "# header comment\nA:\n- - '0': null\n    '000': null\n")
+    out = rewrite("l:\n- a: 1\n  b: 2\n", {"l": [{"x": {"w": 1}, "z": 2, "b": 2}]})
+    assert (out.method, out.text) == ("patched", "l:\n- x:\n    w: 1\n  z: 2\n  b: 2\n")
+
+
 def test_sequence_items_inserted_and_deleted() -> None:
     text = "l:\n# one\n- name: one\n# two\n- name: two\n- name: three\n"
     out = rewrite(text, {"l": [{"name": "zero"}, {"name": "one"}, {"name": "three"}, {"name": "four"}]})
