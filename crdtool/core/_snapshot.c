@@ -20,10 +20,13 @@
 #define DICT_TAG ((PyObject *)&PyDict_Type)
 #define LIST_TAG ((PyObject *)&PyList_Type)
 
+static Py_ssize_t walk_container(PyObject *value, PyObject *const *items, Py_ssize_t n, Py_ssize_t i, int depth);
+
 /* The index just past value's part of items[i..n), or -1 when value differs from it.
  * The snapshot says what comes at i: a container's tag, or a leaf, which is compared by pointer without
- * reading the caller's object (most of a CRD's nodes are leaves; not touching them halves the memory read). */
-static Py_ssize_t
+ * reading the caller's object (most of a CRD's nodes are leaves; not touching them halves the memory read).
+ * Inlined into the loops below, so a leaf costs no call. */
+static inline Py_ssize_t
 walk(PyObject *value, PyObject *const *items, Py_ssize_t n, Py_ssize_t i, int depth)
 {
     if (i >= n)
@@ -31,46 +34,31 @@ walk(PyObject *value, PyObject *const *items, Py_ssize_t n, Py_ssize_t i, int de
     PyObject *tag = items[i];
     if (tag != DICT_TAG && tag != LIST_TAG)
         return tag == value ? i + 1 : -1;
-    if (depth >= MAX_DEPTH || i + 1 >= n)
+    return walk_container(value, items, n, i, depth);
+}
+
+/* walk() of a dict or list, whose tag is at items[i]: the same exact type and length, then its entries. */
+static Py_ssize_t
+walk_container(PyObject *value, PyObject *const *items, Py_ssize_t n, Py_ssize_t i, int depth)
+{
+    int is_dict = items[i] == DICT_TAG;
+    if (depth >= MAX_DEPTH || i + 1 >= n || !(is_dict ? PyDict_CheckExact(value) : PyList_CheckExact(value)))
         return -1;
-    if (tag == DICT_TAG) {
-        if (!PyDict_CheckExact(value) || !PyLong_CheckExact(items[i + 1])
-            || PyLong_AsSsize_t(items[i + 1]) != PyDict_GET_SIZE(value))
-            return -1;
-        i += 2;
+    Py_ssize_t len = is_dict ? PyDict_GET_SIZE(value) : PyList_GET_SIZE(value);
+    if (!PyLong_CheckExact(items[i + 1]) || PyLong_AsSsize_t(items[i + 1]) != len)
+        return -1;
+    i += 2;
+    if (is_dict) {
         Py_ssize_t pos = 0;
         PyObject *key, *item;
         while (PyDict_Next(value, &pos, &key, &item)) {
-            if (i + 1 >= n || items[i] != key)
-                return -1;
-            i++;
-            PyObject *next = items[i];
-            if (next != DICT_TAG && next != LIST_TAG) {  /* a leaf: the same object, or changed */
-                if (next != item)
-                    return -1;
-                i++;
-            }
-            else if ((i = walk(item, items, n, i, depth + 1)) < 0)
+            if (i >= n || items[i] != key || (i = walk(item, items, n, i + 1, depth + 1)) < 0)
                 return -1;
         }
         return i;
     }
-    if (!PyList_CheckExact(value) || !PyLong_CheckExact(items[i + 1])
-        || PyLong_AsSsize_t(items[i + 1]) != PyList_GET_SIZE(value))
-        return -1;
-    i += 2;
-    Py_ssize_t len = PyList_GET_SIZE(value);
     for (Py_ssize_t j = 0; j < len; j++) {
-        PyObject *item = PyList_GET_ITEM(value, j);
-        if (i >= n)
-            return -1;
-        PyObject *next = items[i];
-        if (next != DICT_TAG && next != LIST_TAG) {
-            if (next != item)
-                return -1;
-            i++;
-        }
-        else if ((i = walk(item, items, n, i, depth + 1)) < 0)
+        if ((i = walk(PyList_GET_ITEM(value, j), items, n, i, depth + 1)) < 0)
             return -1;
     }
     return i;

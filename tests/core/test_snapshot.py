@@ -164,6 +164,16 @@ def add(c: Any, key: Any, new: Any) -> None:
 
 
 @mutation
+def rename_key_in_place(c: Any, key: Any, new: Any) -> None:
+    """Another key with the same value at the same position: only the key differs."""
+    if type(c) is dict and c:
+        old_key = list(c)[key % len(c)]
+        items = [((f"{old_key}_" if k == old_key else k), v) for k, v in c.items()]
+        c.clear()
+        c.update(items)
+
+
+@mutation
 def move_to_end(c: Any, key: Any, new: Any) -> None:
     if type(c) is dict and c:
         k = list(c)[key % len(c)]
@@ -252,6 +262,9 @@ def test_every_kind_of_change_is_seen() -> None:
         lambda c: c["spec"].__setitem__("versions", tuple(c["spec"]["versions"])),
         lambda c: c.__setitem__("spec", None),
         lambda c: c["spec"]["versions"][0]["schema"].clear(),
+        # a key renamed in place: same position, same value
+        lambda c: c["spec"]["versions"][0].__setitem__(
+            "schema", {("minimum" if k == "maximum" else k): v for k, v in c["spec"]["versions"][0]["schema"].items()}),
     ]
     for change in changes:
         value = crd()
