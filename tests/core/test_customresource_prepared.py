@@ -27,6 +27,18 @@ from crdtool.core.customresource import (
 from tests.core.test_customresource import make_cr, make_crd
 
 
+@pytest.fixture(autouse=True, params=["c-walk", "marshal"])
+def snapshot_way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: with the memo's C identity walk (when this install has it: see test_snapshot.py) and
+    with its pure-Python way (marshal)."""
+    from crdtool.core import customresource, snapshot
+
+    monkeypatch.setattr(customresource, "_PREPARED", customresource._PreparedMemo())  # an empty memo
+    if request.param == "marshal":
+        monkeypatch.setattr(snapshot, "_WALK", None)
+    return str(request.param)
+
+
 def spec_crd() -> dict[str, Any]:
     return make_crd({
         "type": "object",
