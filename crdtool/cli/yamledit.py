@@ -1308,7 +1308,8 @@ class _Patcher:
         # The first key of a compact "- key: v" item was deleted: delete_entries pulls the first survivor up
         # onto the dash's line, so an entry that goes first takes the deleted key's place on that line.
         compact_start = node.entries[0][0].start
-        pulled_up = survivors[0] > 0 and not self.lines.at_line_start(compact_start)
+        first_deleted = names[0] not in renamed and names[0] not in new
+        pulled_up = first_deleted and not self.lines.at_line_start(compact_start)
         for name in added:
             anchor = None
             for prev in reversed(order[:order.index(name)]):
