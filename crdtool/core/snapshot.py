@@ -14,8 +14,11 @@ Two ways, the same answers for the memo:
   is :func:`flatten`'s list of the value's shape and leaf objects, and a check
   walks the value comparing pointers: the same containers' lengths, the same
   key objects in the same order, the very same leaf objects (which it never
-  reads). About 0.09 ms for the Prometheus CRD of the corpus (2,623 dicts and
-  392 lists holding 8,462 entries).
+  reads). On CPython 3.11 it skips the entries of every dict whose PEP 509
+  version is still the one recorded (the dict has not changed since), and
+  only looks at the dicts and lists below it. About 0.06 ms for the
+  Prometheus CRD of the corpus (2,623 dicts and 392 lists holding 8,462
+  entries; 0.09 ms reading every entry, as on other Pythons).
 * Without it (a pure-Python install, or ``CRDTOOL_PURE_PYTHON=1``): the
   snapshot is ``marshal.dumps`` of the value, and a check compares a fresh
   ``marshal.dumps`` with it (about 0.4 ms for the same CRD).
@@ -42,16 +45,16 @@ from typing import Any, Final
 MAX_DEPTH: Final = 1000
 
 
-def _load_walk() -> Callable[[Any, list[Any]], bool] | None:
+def _load_walk() -> tuple[Callable[[Any, list[Any]], bool] | None, Callable[[dict[Any, Any]], int]]:
     try:
-        from crdtool.core._snapshot import unchanged
+        from crdtool.core._snapshot import dict_version, unchanged
     except ImportError:  # pure-Python install, or CRDTOOL_PURE_PYTHON=1 (crdtool/_compiled.py)
-        return None
-    return unchanged
+        return None, lambda d: 0
+    return unchanged, dict_version
 
 
-#: The C identity walk, or None without the extension.
-_WALK: Final = _load_walk()
+#: The C identity walk, or None without the extension; and the dict version it may rely on (0: none).
+_WALK, _DICT_VERSION = _load_walk()
 
 
 def flatten(value: Any) -> list[Any] | None:
@@ -59,11 +62,15 @@ def flatten(value: Any) -> list[Any] | None:
 
     In: decoded JSON (dicts with str or int keys, lists, str, int, float,
     bool, None; exact types, at most :data:`MAX_DEPTH` containers deep).
-    Out: a list: a dict is ``dict, len(d), key1, <value1>, ...``, a list is
-    ``list, len(l), <item1>, ...``, a leaf is the leaf object itself. The
-    list holds references to the leaves (keeping them alive, so their
-    identities stay theirs) and none to the containers.
+    Out: a list: a dict is ``dict, len(d), version, id(d), key1, <value1>,
+    ...``, a list is ``list, len(l), id(l), <item1>, ...``, a leaf is the
+    leaf object itself. ``version`` is the dict's PEP 509 version (CPython
+    3.11 with the C extension; else 0), which the C walk uses to skip the
+    entries of a dict that has not changed (see ``_snapshot.c``). The list
+    holds references to the leaves (keeping them alive, so their identities
+    stay theirs) and none to the containers.
     """
+    dict_version = _DICT_VERSION
     out: list[Any] = []
     append = out.append
     stack: list[Iterator[Any]] = [iter((value,))]
@@ -75,6 +82,9 @@ def flatten(value: Any) -> list[Any] | None:
                     return None
                 append(kind)
                 append(len(item))
+                if kind is dict:
+                    append(dict_version(item))  # before reading the entries: a later change shows
+                append(id(item))
                 # a dict's keys go through this loop as leaves, each before its value
                 stack.append(chain.from_iterable(item.items()) if kind is dict else iter(item))
                 break

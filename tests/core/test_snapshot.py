@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +39,10 @@ def _same_json(a: Any, b: Any) -> bool:
 
 
 def _reference_walk(value: Any, items: list[Any]) -> bool:
-    """The C walk's documented semantics in Python: same shape, same keys and leaves by identity."""
+    """The C walk's documented semantics in Python: same shape, same keys and leaves by identity.
+
+    Reads every entry: the C walk's dict-version shortcut must give the same answers.
+    """
     pos = 0
 
     def walk(v: Any, depth: int) -> bool:
@@ -49,9 +53,10 @@ def _reference_walk(value: Any, items: list[Any]) -> bool:
         if tag is not dict and tag is not list:
             pos += 1
             return tag is v
-        if depth >= MAX_DEPTH or type(v) is not tag or pos + 1 >= len(items) or items[pos + 1] != len(v):
+        head = 4 if tag is dict else 3  # tag, len, (version,) address: the version is the C walk's shortcut
+        if depth >= MAX_DEPTH or type(v) is not tag or pos + head > len(items) or items[pos + 1] != len(v):
             return False
-        pos += 2
+        pos += head
         if tag is dict:
             for k, x in v.items():
                 if pos >= len(items) or items[pos] is not k:
@@ -276,7 +281,12 @@ def test_every_kind_of_change_is_seen() -> None:
 
 def test_flatten_layout_and_what_it_refuses() -> None:
     leaf = "x" * 3
-    assert flatten({"a": [1, {"b": None}], "c": leaf}) == [dict, 2, "a", list, 2, 1, dict, 1, "b", None, "c", leaf]
+    inner: dict[str, Any] = {"b": None}
+    items: list[Any] = [1, inner]
+    value = {"a": items, "c": leaf}
+    v = snapshot._DICT_VERSION
+    assert flatten(value) == [dict, 2, v(value), id(value), "a", list, 2, id(items), 1,
+                              dict, 1, v(inner), id(inner), "b", None, "c", leaf]
     assert flatten(1.5) == [1.5]
 
     class Sub(str):
@@ -329,8 +339,61 @@ def test_the_c_walk_refuses_wrong_arguments() -> None:
         snapshot._WALK({}, ())  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         snapshot._WALK({})  # type: ignore[call-arg]
-    assert snapshot._WALK({}, []) is False
-    assert snapshot._WALK({}, [dict, 0]) is True
-    assert snapshot._WALK({}, [dict, 0, "extra"]) is False
-    assert snapshot._WALK({}, [dict]) is False
-    assert snapshot._WALK({}, [dict, "0"]) is False
+    empty: dict[str, Any] = {}
+    assert snapshot._WALK(empty, []) is False
+    assert snapshot._WALK(empty, [dict, 0, 0, id(empty)]) is True
+    assert snapshot._WALK(empty, [dict, 0, 0, id(empty), "extra"]) is False
+    assert snapshot._WALK(empty, [dict]) is False
+    assert snapshot._WALK(empty, [dict, 0, 0]) is False
+    assert snapshot._WALK(empty, [dict, "0", 0, id(empty)]) is False
+    with pytest.raises(TypeError):
+        snapshot._DICT_VERSION([])  # type: ignore[arg-type]
+
+
+def test_the_dict_version_changes_with_every_change() -> None:
+    """What the C walk's shortcut relies on (CPython 3.11; elsewhere the version is 0 and never used)."""
+    version = snapshot._DICT_VERSION
+    d: dict[str, Any] = {"a": 1, "b": [2]}
+    if version(d) == 0:
+        assert not snapshot.accelerated() or sys.version_info[:2] != (3, 11)
+        return
+    changes: list[Callable[[dict[str, Any]], Any]] = [
+        lambda d: d.__setitem__("a", 2), lambda d: d.__setitem__("c", 3), lambda d: d.pop("c"),
+        lambda d: d.update(a=1), lambda d: d.setdefault("z", 0), lambda d: d.popitem(), lambda d: d.clear(),
+        lambda d: d.update({"a": 1, "b": 2}), lambda d: d.__delitem__("b"), lambda d: d.__ior__({"q": 1}),
+    ]
+    seen = {version(d)}
+    for change in changes:
+        before = version(d)
+        change(d)
+        assert version(d) != before, change
+        seen.add(version(d))
+    assert len(seen) == len(changes) + 1
+    assert version(dict(d)) != version(d)  # a copy is another dict with another version
+    same_value = d["a"]
+    before = version(d)
+    d["a"] = same_value  # the very same object: nothing changed
+    assert version(d) == before
+
+
+def test_a_dict_replaced_by_an_equal_one_or_swapped_is_seen_through_the_shortcut() -> None:
+    inner_a: dict[str, Any] = {"k": 1}
+    inner_b: dict[str, Any] = {"k": 2}
+    value: dict[str, Any] = {"a": inner_a, "b": inner_b, "l": [inner_a]}
+    snap = take(value)
+    assert snap is not None and snap.matches(value)
+    inner_a["k"] = 3  # a change two levels down, under dicts whose own entries did not change
+    assert not snap.matches(value)
+    inner_a["k"] = 1
+    snap = take(value)
+    assert snap is not None and snap.matches(value)
+    value["a"], value["b"] = value["b"], value["a"]
+    assert not snap.matches(value)
+    value["a"], value["b"] = value["b"], value["a"]
+    # swapped back: changed twice, the same JSON again, the same objects everywhere. The identity walk sees
+    # it; marshal may not (its bytes depend on which objects are shared), which only costs a preparation.
+    assert snap.matches(value) or not snapshot.accelerated()
+    value["l"][0] = {"k": 1}  # an equal dict, another object (interned key, cached int): the same JSON
+    assert snap.matches(value) or not snapshot.accelerated()
+    value["l"][0]["k"] = 2
+    assert not snap.matches(value)
