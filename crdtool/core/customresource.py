@@ -302,9 +302,7 @@ class _PreparedMemo:
         snapshot = take_snapshot(crd)
         if snapshot is None:  # not plain JSON-like data (or nested too deeply)
             return _prepare(crd)
-        import marshal
-
-        prepared = _prepare(marshal.loads(marshal.dumps(crd)))
+        prepared = _prepare(snapshot.copy(crd))
         with self._lock:
             self._entries.pop(key, None)
             if len(self._entries) >= self._SIZE:

@@ -120,6 +120,15 @@ class Snapshot:
             return False
 
 
+    def copy(self, value: Any) -> Any:
+        """A deep copy of ``value``, just taken a snapshot of, sharing nothing with it (the ``marshal`` bytes, reused).
+
+        Raises ``ValueError`` or ``TypeError`` as ``marshal.dumps`` does (not
+        for a value :func:`take` accepted).
+        """
+        return marshal.loads(self._data if self._data is not None else marshal.dumps(value))
+
+
 def take(value: Any) -> Snapshot | None:
     """A :class:`Snapshot` of ``value``, or None when it is not plain JSON-like data (see the module docstring)."""
     if _WALK is not None:
