@@ -99,6 +99,25 @@ except ImportError:  # pragma: no cover - exercised only without libyaml
     HAVE_LIBYAML = False
 
 
+def _lift_libyaml_nesting_limit() -> None:
+    """Let our own depth limit (go-yaml's, :data:`MAX_DEPTH`) be the one that applies.
+
+    libyaml 0.2.6 (bundled from PyYAML 6.0.4) refuses nesting deeper than 1,000 by
+    default (``exceeded maximum nesting depth``), where kubectl's go-yaml accepts
+    10,000. Its scanner reads ahead of the events we count, so its limit goes
+    well above ours. Its parser is a state machine (no recursion), so a higher
+    limit is safe; the setting is process-wide and only ever raised here.
+    """
+    try:
+        from yaml import _yaml
+    except ImportError:  # pragma: no cover - no libyaml
+        return
+    get_level = getattr(_yaml, "_get_max_nest_level", None)
+    set_level = getattr(_yaml, "_set_max_nest_level", None)
+    if get_level is not None and set_level is not None and get_level() < 2 * MAX_DEPTH:
+        set_level(2 * MAX_DEPTH)
+
+
 __all__ = [
     "Document",
     "InputError",
@@ -120,6 +139,8 @@ MAX_DEPTH = 10_000
 #: its scanner re-checks every open flow level per token, so deep same-line
 #: nesting costs depth squared. Real CRDs nest well under 100 levels.
 MAX_DEPTH_PURE_PYTHON = 1_000
+
+_lift_libyaml_nesting_limit()
 #: Largest file or stdin accepted. Far above anything the apiserver stores, but
 #: bounds memory (loaded data takes roughly 10x the file size).
 MAX_INPUT_BYTES = 128 * 1024 * 1024
