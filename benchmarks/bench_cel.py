@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from crdtool.core.errors import Path as FieldPath
-from crdtool.core.schema.cel_eval import validate_cel
+from crdtool.core.crdcel.validation import validate_cel
 from crdtool.core.schema.defaulting import default
 from crdtool.core.schema.pruning import prune
 from crdtool.core.schema.structural import new_structural
@@ -73,7 +73,7 @@ def main() -> None:
     warm = validate_cel(objects[0], ss, FieldPath(""))
     assert not warm.errors, warm.errors
 
-    from crdtool.core.schema import cel_eval
+    from crdtool.core.crdcel import validation as cel_eval
 
     calls = 0
     original = cel_eval._run

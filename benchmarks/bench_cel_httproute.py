@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from crdtool.core.errors import Path as FieldPath
-from crdtool.core.schema.cel_eval import validate_cel
+from crdtool.core.crdcel.validation import validate_cel
 from crdtool.core.schema.defaulting import default
 from crdtool.core.schema.pruning import prune
 from crdtool.core.schema.structural import Structural, new_structural

@@ -32,7 +32,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from crdtool.cli import upgrade, yamledit
+from crdtool.cli import upgrade
+from crdtool.yaml import edit as yamledit
 from crdtool.cli.inputs import Document, load_text
 from crdtool.core.crd.upgrade import upgrade_crd
 

@@ -3,7 +3,7 @@
 Every custom resource is matched to its CRD by group and kind among *all*
 the CRD documents of the ``--crd`` files (repeatable), then goes through the
 apiserver's request decoding exactly as
-``crdtool.core.customresource.decode_object`` does (pruning, non-nullable
+``crdtool.core.customresource.create.decode_object`` does (pruning, non-nullable
 nulls, ObjectMeta, defaulting; nothing of the create strategy, so ``status``
 is kept). Documents that are not
 custom resources of a given CRD (a ConfigMap in an examples file, the CRDs
@@ -33,7 +33,7 @@ import yaml
 from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_inputs
 from crdtool.core.crd.manifest import is_crd
 from crdtool.core.gojson import go_json_dumps, go_json_float
-from crdtool.core.customresource import (
+from crdtool.core.customresource.create import (
     CustomResourceError,
     PreparedCrd,
     decode_object,
@@ -309,7 +309,7 @@ def _rewritten(file: str, original: str, outs: list[_Output]) -> str:
             return go_json_dumps(outs[0].result, indent=2) + "\n"
         return "\n".join(go_json_dumps(o.result, indent=2) for o in outs) + "\n"
     try:
-        from crdtool.cli.yamledit import split_documents
+        from crdtool.yaml.edit import split_documents
 
         spans = split_documents(original)
     except Exception:  # noqa: BLE001 - any failure of the comment-keeping path falls back to a plain dump
@@ -333,7 +333,7 @@ def _rewrite(doc_text: str, out: _Output) -> str:
     if out.result == out.doc.data:
         return doc_text
     try:
-        from crdtool.cli.yamledit import rewrite_document
+        from crdtool.yaml.edit import rewrite_document
 
         rewritten = rewrite_document(doc_text, out.doc.data, out.result)
         return rewritten.text

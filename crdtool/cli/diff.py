@@ -288,7 +288,7 @@ def _where_doc(doc: Document | None) -> dict[str, Any] | None:
 
 def _check_objects(paths: list[str], reports: list[PairReport], input_errors: list[InputError]) -> None:
     """A no-op update of every object of ``paths`` under the new CRD of its group and kind."""
-    from crdtool.core.customresource import CustomResourceError, prepare_crd
+    from crdtool.core.customresource.create import CustomResourceError, prepare_crd
 
     by_group_kind: dict[tuple[str, str], tuple[PairReport, Any]] = {}
     for report in reports:
@@ -328,8 +328,8 @@ def _objects_of(doc: Document) -> list[tuple[str, dict[str, Any]]]:
 
 def _check_object(doc: Document, prefix: str, obj: dict[str, Any], prepared: Any) -> dict[str, Any]:
     """One object's entry: the verdict on writing it back unchanged under the new CRD."""
-    from crdtool.core.customresource import CustomResourceError
-    from crdtool.core.customresource_update import apply_update
+    from crdtool.core.customresource.create import CustomResourceError
+    from crdtool.core.customresource.update import apply_update
 
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     pos = doc.position(prefix) if prefix else (doc.line, doc.column)

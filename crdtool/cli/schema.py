@@ -1,6 +1,6 @@
 """``crdtool schema``: export each CRD version's structural schema as JSON Schema (draft 2020-12).
 
-The conversion is :mod:`crdtool.core.schema.json_schema`; this module loads
+The conversion is :mod:`crdtool.core.json_schema`; this module loads
 the ``--crd`` files (every CRD document in them), checks each CRD as the
 apiserver checks a create (an invalid CRD has no schema the apiserver would
 serve: exit 2, as ``fuzz-roundtrip`` does), and writes the schemas:
@@ -56,7 +56,7 @@ def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[
     """``[(where, ExportedSchema)]`` for every CRD document of ``crd_paths``."""
     from crdtool.cli.inputs import InputError, load_inputs
     from crdtool.core.crd.manifest import check_crd_manifest, is_crd
-    from crdtool.core.schema.json_schema import crd_json_schemas
+    from crdtool.core.json_schema import crd_json_schemas
 
     out: list[tuple[str, Any]] = []
     found = 0

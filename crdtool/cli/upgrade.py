@@ -2,10 +2,10 @@
 
 For every input file (files, directories walked as ``crdtool validate`` walks
 them, ``-`` for stdin) the file's *text* is split into kubectl document chunks
-(:func:`crdtool.cli.yamledit.split_documents`). Each chunk holding a
+(:func:`crdtool.yaml.edit.split_documents`). Each chunk holding a
 CustomResourceDefinition whose ``apiVersion`` is not the target is converted by
 :func:`crdtool.core.crd.upgrade.upgrade_crd` and the result is written back onto
-that chunk's text by :func:`crdtool.cli.yamledit.rewrite_document` (comments,
+that chunk's text by :func:`crdtool.yaml.edit.rewrite_document` (comments,
 key order, quoting and indentation kept wherever the content did not change;
 moved subtrees keep their text and comments). Every other chunk -- other
 kinds, CRDs already at the target, empty chunks, comments -- is copied byte for
@@ -59,7 +59,7 @@ alone, ``-o`` writes nothing).
           "name": str | null,     # metadata.name
           "from": str, "to": str, # full apiVersions
           "changed": bool,        # false when the conversion changed nothing (a decode error)
-          "layout": str,          # patched | expanded | regenerated | unchanged (see yamledit)
+          "layout": str,          # patched | expanded | regenerated | unchanged (see crdtool.yaml.edit)
           "outputLine": int,      # line of the document in the converted text
           "notes": [{"kind": str, "path": str, "change": str, "reason": str,
                      "line": int,         # line in the input (sorted by it)
@@ -77,7 +77,7 @@ written: the author must fix what the notes name); else 0.
 Anchors and merge keys: a converted document keeps them when the edits leave
 every alias meaning what the conversion wants (tekton's ``- <<: *version``);
 otherwise the aliases and merge keys of that document are expanded (see
-:mod:`crdtool.cli.yamledit`). A document whose layout could not be kept at all
+:mod:`crdtool.yaml.edit`). A document whose layout could not be kept at all
 is regenerated and a "warning" note says so.
 """
 
@@ -399,7 +399,7 @@ def _process(file: str, raw: bytes | InputError, target: str, fix: bool) -> File
 def _convert_yaml_stream(
     text: str, items: list[Document | InputError], target: str, fix: bool, result: FileResult
 ) -> str:
-    from crdtool.cli import yamledit
+    from crdtool.yaml import edit as yamledit
 
     spans = yamledit.split_documents(text)
     starts = [s.line for s in spans]
@@ -428,7 +428,7 @@ def _convert_document(
     chunk: str, doc: Document, chunk_line: int, out_line: int, target: str, fix: bool, result: FileResult
 ) -> str:
     """The chunk's new text; records the document's result (with notes) in ``result``."""
-    from crdtool.cli import yamledit
+    from crdtool.yaml import edit as yamledit
     from crdtool.core.crd.upgrade import upgrade_crd
 
     data = doc.data
@@ -520,7 +520,7 @@ def _convert_json_stream(
     text: str, items: list[Document | InputError], target: str, fix: bool, result: FileResult
 ) -> str:
     """A stream of several JSON objects: converted objects are re-serialised, each on its own."""
-    from crdtool.cli import yamledit
+    from crdtool.yaml import edit as yamledit
     from crdtool.core.crd.upgrade import upgrade_crd
 
     indent_match = re.search(r"\n( +)\S", text)

@@ -16,7 +16,7 @@ from crdtool.cli.inputs import Document, InputError, load_inputs
 from crdtool.cli.positions import error_position, position_path
 from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
-from crdtool.core.customresource import (
+from crdtool.core.customresource.create import (
     CustomResourceError,
     PreparedCrd,
     apply_create,

@@ -1,7 +1,7 @@
 """Helpers of Go's ``time`` package shared by the ports of ``time.Parse``.
 
 :mod:`crdtool.core.crd.decode` (``metav1.Time``'s RFC 3339 errors) and
-:mod:`crdtool.core.schema.strfmt` (``strfmt`` date-time parsing) both word
+:mod:`crdtool.core.kubecel.strfmt` (``strfmt`` date-time parsing) both word
 their errors as Go's ``time.Parse`` does; these are its small helpers
 (``time/format.go`` ``quote``, ``isDigit``, ``getnum``).
 """

@@ -26,7 +26,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from crdtool.cli import upgrade, yamledit
+from crdtool.cli import upgrade
+from crdtool.yaml import edit as yamledit
 from crdtool.cli.app import app
 from crdtool.cli.inputs import Document, load_text
 from crdtool.core.crd.upgrade import upgrade_crd

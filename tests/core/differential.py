@@ -25,7 +25,8 @@ from typing import Any, Callable
 
 import pytest
 
-from crdtool.core.schema import compiled_validation, defaulting, value_validation
+from crdtool.core.schema import defaulting
+from crdtool.core.validation import compiled_validation, value_validation
 
 _GUARD = threading.local()
 _ORIGINAL: dict[str, Any] = {}

@@ -23,7 +23,7 @@ fields that release dropped and route `kind`s it requires), the Gateway API CORS
 v1.0.0 HTTPRoute CRD (rejected: no CORS filter yet; CEL skipped after a blocking error), and the
 sample-controller Foo against its 1.18 validation CRD.
 
-Rows whose rejection comes from a CEL rule need `crdtool.core.schema.cel_eval`; until it exists
+Rows whose rejection comes from a CEL rule need `crdtool.core.crdcel.validation`; until it exists
 they are strict xfails (and every other row is checked without CEL, with a warning).
 """
 
@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 import yaml
 
-from crdtool.core.customresource import (
+from crdtool.core.customresource.create import (
     CustomResourceError,
     PreparedCrd,
     apply_create,
@@ -48,7 +48,7 @@ from crdtool.core.customresource import (
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 PRIMARY_VALID = 68
 PRIMARY_REJECTED = 7
-HAS_CEL = importlib.util.find_spec("crdtool.core.schema.cel_eval") is not None
+HAS_CEL = importlib.util.find_spec("crdtool.core.crdcel.validation") is not None
 
 GATEWAY_PATH_CHARS = (
     "must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) "
@@ -380,7 +380,7 @@ def test_summary_counts() -> None:
 
 def _marks(case: Case) -> list[Any]:
     if case.needs_cel and not HAS_CEL:
-        return [pytest.mark.xfail(strict=True, reason="needs CEL evaluation (crdtool.core.schema.cel_eval)")]
+        return [pytest.mark.xfail(strict=True, reason="needs CEL evaluation (crdtool.core.crdcel.validation)")]
     return []
 
 

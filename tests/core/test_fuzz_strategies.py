@@ -30,7 +30,7 @@ from crdtool.core.objectmeta import validate_annotations, validate_labels
 from crdtool.core.schema.formats import SUPPORTED_STRING_FORMATS, validate_format
 from crdtool.core.schema.pruning import prune
 from crdtool.core.schema.structural import new_structural
-from crdtool.core.schema.value_validation import (
+from crdtool.core.validation.value_validation import (
     validate_list_sets_and_maps,
     validate_value,
 )

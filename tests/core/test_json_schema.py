@@ -1,4 +1,4 @@
-"""`crdtool.core.schema.json_schema`: a CRD version's structural schema as JSON Schema 2020-12.
+"""`crdtool.core.json_schema`: a CRD version's structural schema as JSON Schema 2020-12.
 
 Every exported schema is a valid JSON Schema (jsonschema's `check_schema`), and it agrees with crdtool
 on the OpenAPI part: each object crdtool accepts -- the corpus custom resources with an accepted verdict
@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from crdtool.core.customresource import apply_create, prepare_crd
-from crdtool.core.schema.json_schema import DRAFT_2020_12, NOT_EXPRESSIBLE, crd_json_schemas, to_json_schema
+from crdtool.core.customresource.create import apply_create, prepare_crd
+from crdtool.core.json_schema import DRAFT_2020_12, NOT_EXPRESSIBLE, crd_json_schemas, to_json_schema
 from tests.core.test_corpus_crs import CASES, CORPUS, _crd_for, _object
 
 ROOT = Path(__file__).resolve().parents[2]

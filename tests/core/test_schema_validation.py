@@ -419,8 +419,8 @@ def test_unbounded_list_item_rule_cost() -> None:
         (F, P, "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by "
                f"factor of more than 100x {hint}"),
     ]
-    from crdtool.core.schema.cel_compile import RuleSource, compile_rules
-    from crdtool.core.schema.cel_decltype import schema_decl_type
+    from crdtool.core.crdcel.compilation import RuleSource, compile_rules
+    from crdtool.core.kubecel.decltype import schema_decl_type
 
     decl = schema_decl_type(new_structural({"type": "string"}), False)
     assert decl is not None

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from crdtool.core.schema.value_validation import validate_value
+from crdtool.core.validation.value_validation import validate_value
 
 MAX_INT32 = 2**31 - 1
 MIN_INT32 = -(2**31)

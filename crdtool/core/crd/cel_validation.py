@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from crdtool.core.cel.env import KUBERNETES_ENV_SET, EnvSet
+from crdtool.core.celgo.env import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
 from crdtool.core.crd.internal_json import internal_validation_rule
-from crdtool.core.schema.cel_decltype import DeclType, escape, schema_decl_type
+from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
 from crdtool.core.schema.structural import Structural
 
 __all__ = [
@@ -241,7 +241,7 @@ def validate_rules(
     the expressions that pre-existed an update. Out: upstream's CEL errors in
     order; costs are also recorded in ``ctx.total_cost``.
     """
-    from crdtool.core.schema.cel_compile import RuleSource, compile_rules
+    from crdtool.core.crdcel.compilation import RuleSource, compile_rules
 
     info, err = ctx.type_info()
     if err is not None:

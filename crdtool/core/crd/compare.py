@@ -744,8 +744,8 @@ def _mentions_old_self(text: str) -> bool:
     Upstream decides ``UsesOldSelf`` from the type-checked reference map; the
     parse tree names the same identifier for a rule that compiles.
     """
-    from crdtool.core.cel import ast as A
-    from crdtool.core.cel.parser import parse
+    from crdtool.core.celgo import ast as A
+    from crdtool.core.celgo.parser import parse
 
     expr = parse(text).expr
     stack = [expr] if expr is not None else []

@@ -698,10 +698,10 @@ def validate_defaults(
     value: "string": b in body must be of type integer: "string"``).
 
     Uses ``crdtool.core.schema.pruning.prune`` and
-    ``crdtool.core.schema.value_validation.validate_value`` on
+    ``crdtool.core.validation.value_validation.validate_value`` on
     :meth:`Structural.to_schema` of each node with a default; a default that
     is otherwise valid is then checked against the node's CEL rules
-    (``crdtool.core.schema.cel_eval.validate_cel``), sharing one runtime cost
+    (``crdtool.core.crdcel.validation.validate_cel``), sharing one runtime cost
     budget across the walk as upstream does: first with the default as its own
     old value (transition rules run), then, if that passes, as a create
     (``optionalOldSelf`` rules see no old value); the run that leaves less
@@ -716,9 +716,9 @@ def validate_defaults(
     if ss is None:
         return []
     # Imported here: sibling modules of the schema package, kept off this module's import path.
-    from crdtool.core.schema.cel_eval import RUNTIME_CEL_COST_BUDGET, validate_cel
+    from crdtool.core.crdcel.validation import RUNTIME_CEL_COST_BUDGET, validate_cel
     from crdtool.core.schema.pruning import prune
-    from crdtool.core.schema.value_validation import validate_value
+    from crdtool.core.validation.value_validation import validate_value
 
     errs: list[FieldError] = []
     budget = [RUNTIME_CEL_COST_BUDGET]  # upstream's remainingCost, shared by every default

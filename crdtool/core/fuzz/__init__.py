@@ -121,7 +121,7 @@ def versions_from_crd(crd: Mapping[str, Any]) -> list[VersionSchema]:
 
 def _compile(schema: Mapping[str, Any]) -> tuple[Any, Any]:
     """The schema's compiled value validation and defaulting (same results as the interpreters)."""
-    from crdtool.core.schema.compiled_validation import CompiledValidator
+    from crdtool.core.validation.compiled_validation import CompiledValidator
     from crdtool.core.schema.defaulting import compile_defaulter
 
     plain = dict(schema)
@@ -173,7 +173,7 @@ def check_object(
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.schema.defaulting import default
     from crdtool.core.schema.pruning import prune
-    from crdtool.core.schema.value_validation import validate_list_sets_and_maps, validate_value
+    from crdtool.core.validation.value_validation import validate_list_sets_and_maps, validate_value
     from crdtool.core.validation_util import name_is_dns_subdomain
 
     if not isinstance(obj, dict):
@@ -216,7 +216,7 @@ def check_object(
 def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     """The rest of the apiserver's verdict on an object of ``crd``: CEL rules, scale replicas, everything.
 
-    Prefers ``crdtool.core.customresource.validate_object`` (the create path
+    Prefers ``crdtool.core.customresource.create.validate_object`` (the create path
     of ``customresource_handler.go`` and ``registry/customresource``:
     ObjectMeta, OpenAPI schema, scale replicas, embedded resources, list
     types, CEL rules), on a CRD prepared once. That path models a create,
@@ -231,7 +231,7 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     """
     cel = cel_validator()
     try:
-        from crdtool.core.customresource import (
+        from crdtool.core.customresource.create import (
             RESOURCE_VERSION_SET_ON_CREATE,
             CustomResourceError,
             prepare_crd,
@@ -302,7 +302,7 @@ def _status_cel_errors(obj: dict[str, Any], node: Structural) -> list[FieldError
     if not isinstance(status, dict):
         return []
     try:
-        from crdtool.core.schema.cel_eval import validate_cel
+        from crdtool.core.crdcel.validation import validate_cel
         from crdtool.core.schema.defaulting import default
     except ImportError:
         return []
@@ -314,13 +314,13 @@ def cel_validator() -> ExtraValidator | None:
     """A validator for ``x-kubernetes-validations`` (CEL) rules alone, or None when CEL evaluation is unavailable.
 
     The fallback of :func:`apiserver_validator`: runs
-    ``crdtool.core.schema.cel_eval.validate_cel`` (upstream
+    ``crdtool.core.crdcel.validation.validate_cel`` (upstream
     ``apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go``
     ``Validator.Validate``) on the defaulted whole object, status included.
     Versions without rules cost nothing.
     """
     try:
-        from crdtool.core.schema.cel_eval import validate_cel
+        from crdtool.core.crdcel.validation import validate_cel
         from crdtool.core.schema.defaulting import default
     except ImportError:
         return None

@@ -66,7 +66,7 @@ from crdtool.core.fuzz import ExtraValidator, VersionSchema, check_object
 from crdtool.core.schema.defaulting import default
 from crdtool.core.schema.formats import effective_format, normalize_format_name
 from crdtool.core.schema.structural import Structural, ValueValidation
-from crdtool.core.schema.value_validation import python_regexp, validate_value
+from crdtool.core.validation.value_validation import python_regexp, validate_value
 
 __all__ = ["Budget", "DEFAULT_BUDGET", "any_json", "metadata_strategy", "object_strategy", "value_strategy"]
 

@@ -1,0 +1,231 @@
+"""The AST validators the Kubernetes environment runs after type checking.
+
+Mirrors cel-go v0.26.0 ``cel/validator.go``: ``ValidateHomogeneousAggregateLiterals``
+(list and map literals whose elements' types differ, the ``format`` function's
+arguments exempt), ``ValidateDurationLiterals``, ``ValidateTimestampLiterals``
+and ``ValidateRegexLiterals`` (a literal argument that does not evaluate or
+compile: ``invalid duration argument`` ...), registered in this order by
+``k8s.io/apiserver/pkg/cel/environment/base.go``; and ``ext/formatting.go``'s
+``stringFormatValidator`` (``ext.Strings`` version 2): a literal format
+string with a literal argument list is checked clause by clause.
+
+Each validator visits the checked tree in post-order (``ast.MatchDescendants``)
+and reports at the offending expression's position.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from crdtool.core.celgo import ast as A
+from crdtool.core.celgo import types as T
+from crdtool.core.celgo.checker import CheckedAst
+
+__all__ = ["validate"]
+
+_MIN_UNIX_TIME = -62135596800
+_MAX_UNIX_TIME = 253402300799
+
+
+def _post_order(e: A.Expr) -> Iterator[A.Expr]:
+    """``ast.MatchDescendants`` visiting order (post-order, target before arguments)."""
+    stack: list[tuple[A.Expr, bool]] = [(e, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            yield node
+            continue
+        stack.append((node, True))
+        children: list[A.Expr] = []
+        k = node.kind
+        if k == A.CALL:
+            if node.target is not None:
+                children.append(node.target)
+            children.extend(node.args)
+        elif k == A.COMPREHENSION:
+            children.extend(
+                c for c in (node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result) if c
+            )
+        elif k == A.LIST:
+            children.extend(node.args)
+        elif k == A.MAP:
+            for en in node.entries:
+                assert en.key is not None
+                children.extend((en.key, en.value))
+        elif k == A.SELECT:
+            assert node.operand is not None
+            children.append(node.operand)
+        elif k == A.STRUCT:
+            children.extend(en.value for en in node.entries)
+        stack.extend((c, False) for c in reversed(children))
+
+
+def _parents(root: A.Expr) -> dict[int, A.Expr]:
+    out: dict[int, A.Expr] = {}
+    for node in _post_order(root):
+        for child in _children(node):
+            out[id(child)] = node
+    return out
+
+
+def _children(node: A.Expr) -> list[A.Expr]:
+    k = node.kind
+    if k == A.CALL:
+        return ([node.target] if node.target is not None else []) + list(node.args)
+    if k == A.COMPREHENSION:
+        return [c for c in (node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result) if c]
+    if k == A.LIST:
+        return list(node.args)
+    if k == A.MAP:
+        out: list[A.Expr] = []
+        for en in node.entries:
+            assert en.key is not None
+            out.extend((en.key, en.value))
+        return out
+    if k == A.SELECT:
+        return [node.operand] if node.operand is not None else []
+    if k == A.STRUCT:
+        return [en.value for en in node.entries]
+    return []
+
+
+class _Reporter:
+    def __init__(self, checked: CheckedAst) -> None:
+        self.checked = checked
+        self.issues: list[A.Issue] = []
+
+    def at(self, expr_id: int, message: str) -> None:
+        line, col = self.checked.info.start_location(expr_id)
+        self.issues.append(A.Issue(line, col, message, expr_id))
+
+
+# --- homogeneous aggregate literals ---------------------------------------------------------------
+
+
+def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...]) -> None:
+    root = checked.expr
+    nodes = list(_post_order(root))
+    parents = _parents(root) if exempt else {}
+
+    def in_exempt(e: A.Expr) -> bool:
+        p = parents.get(id(e))
+        while p is not None:
+            if p.kind == A.CALL and p.name in exempt:
+                return True
+            p = parents.get(id(p))
+        return False
+
+    def mismatch(eid: int, expected: T.Type, actual: T.Type) -> None:
+        rep.at(eid, f"expected type '{T.format_cel_type(expected)}' but found '{T.format_cel_type(actual)}'")
+
+    tm = checked.type_map
+    for e in nodes:
+        if e.kind != A.LIST or in_exempt(e):
+            continue
+        elem_type: T.Type | None = None
+        optionals = set(e.optional_indices)
+        for i, el in enumerate(e.args):
+            et = tm.get(el.id, T.DYN)
+            if i in optionals and et.params:
+                et = et.params[0]
+            if elem_type is None:
+                elem_type = et
+                continue
+            if not T.is_equivalent_type(elem_type, et):
+                mismatch(el.id, elem_type, et)
+                break
+    for e in nodes:
+        if e.kind != A.MAP or in_exempt(e):
+            continue
+        key_type: T.Type | None = None
+        val_type: T.Type | None = None
+        for en in e.entries:
+            assert en.key is not None
+            kt = tm.get(en.key.id, T.DYN)
+            vt = tm.get(en.value.id, T.DYN)
+            if en.optional and vt.params:
+                vt = vt.params[0]
+            if key_type is None and val_type is None:
+                key_type, val_type = kt, vt
+                continue
+            assert key_type is not None and val_type is not None
+            if not T.is_equivalent_type(key_type, kt):
+                mismatch(en.key.id, key_type, kt)
+            if not T.is_equivalent_type(val_type, vt):
+                mismatch(en.value.id, val_type, vt)
+
+
+# --- literal format validators ---------------------------------------------------------------------
+
+
+def _duration_ok(arg: A.Expr) -> bool:
+    """``duration(<literal>)`` evaluates: a string Go's ``time.ParseDuration`` accepts.
+
+    cel-go v0.26's ``Int.ConvertToType`` has no duration case, so
+    ``duration(<int literal>)`` evaluates to an error and is reported too.
+    """
+    from crdtool.core.schema.formats import go_parse_duration
+
+    if arg.lit == A.LIT_STRING:
+        return go_parse_duration(arg.value)
+    return False
+
+
+def _timestamp_ok(arg: A.Expr) -> bool:
+    """``timestamp(<literal>)`` evaluates: RFC 3339 text or epoch seconds within years 1..9999."""
+    if arg.lit == A.LIT_INT:
+        return bool(_MIN_UNIX_TIME <= arg.value <= _MAX_UNIX_TIME)
+    if arg.lit != A.LIT_STRING:
+        return False
+    from crdtool.core.crd.decode import rfc3339_parse_error
+    from crdtool.core.crd.types import rfc3339_instant
+
+    if rfc3339_parse_error(arg.value):
+        return False
+    instant = rfc3339_instant(arg.value)
+    return instant is None or _MIN_UNIX_TIME <= instant[0] <= _MAX_UNIX_TIME
+
+
+def _regex_ok(arg: A.Expr) -> bool:
+    """``regexp.Compile`` (Go's RE2 syntax) accepts the literal."""
+    from crdtool.core.schema.structural import go_regexp_error
+
+    if not isinstance(arg.value, str):
+        return True
+    return go_regexp_error(arg.value) is None
+
+
+def _format_validators(checked: CheckedAst, rep: _Reporter, validators: tuple[str, ...]) -> None:
+    checks = (("duration", _duration_ok), ("timestamp", _timestamp_ok), ("matches", _regex_ok))
+    nodes = list(_post_order(checked.expr))
+    for fn_name, ok in checks:
+        if fn_name not in validators:
+            continue
+        for call in nodes:
+            if call.kind != A.CALL or call.name != fn_name or not call.args:
+                continue
+            arg = call.args[0]
+            if arg.kind != A.LITERAL:
+                continue
+            if not ok(arg):
+                rep.at(arg.id, f"invalid {fn_name} argument")
+
+
+def validate(checked: CheckedAst, validators: tuple[str, ...]) -> list[A.Issue]:
+    """Run AST validators on a checked expression; their errors, in report order.
+
+    ``validators`` names them (``homogeneous_literals``, ``duration``,
+    ``timestamp``, ``matches``, ``string_format``); they run in the order the
+    Kubernetes environment registers them. With ``string_format`` present, the
+    ``format`` function's arguments are exempt from the homogeneity check, as
+    ``stringFormatValidator.Configure`` arranges.
+    """
+    from crdtool.core.celgo.formatting import validate_format_calls
+
+    rep = _Reporter(checked)
+    if "homogeneous_literals" in validators:
+        _homogeneous(checked, rep, ("format",) if "string_format" in validators else ())
+    _format_validators(checked, rep, validators)
+    if "string_format" in validators:
+        validate_format_calls(checked, rep.at)
+    return rep.issues

@@ -1,0 +1,339 @@
+"""Compilation of ``x-kubernetes-validations`` rules at CRD create, as the apiserver compiles them.
+
+Mirrors ``k8s.io/apiextensions-apiserver`` v0.36
+``pkg/apiserver/schema/cel/compilation.go``: :func:`compile_rules` is
+``Compile`` (``self`` typed by the node's :class:`DeclType` under a generated
+``selfType<N>`` name, ``oldSelf`` the same type, or ``optional_type`` of it
+for ``optionalOldSelf`` rules), :func:`compile_rule` is ``compileRule``
+(``compilation failed: <issues>``, ``cel expression must evaluate to a bool``,
+``program instantiation failed: ...``, the ``messageExpression`` checks, ``UsesOldSelf``, the static cost with
+cel-go's estimator and the Kubernetes library costs, the size estimator over
+the schema's types) and :func:`max_cardinality` is ``maxCardinality``.
+
+The generated type name is ``selfType0`` here (upstream uses the current
+nanosecond, deliberately unstable): it only appears in messages about object
+types, which no test of upstream can pin either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from crdtool.core.celgo import types as T
+from crdtool.core.celgo.cost import AstNode, SizeEstimate, estimate_cost, library_estimators
+from crdtool.core.celgo.env import KUBERNETES_ENV_SET, Compiled, EnvSet, Environment, compile_expression
+from crdtool.core.kubecel.library_cost import LibraryCostEstimator
+from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
+
+__all__ = ["CompilationResult", "RuleSource", "compile_rule", "compile_rules", "decl_type_digest", "max_cardinality"]
+
+#: The generated name of ``self``'s type (``generateUniqueSelfTypeName``).
+SELF_TYPE_NAME = "selfType0"
+
+
+@dataclass(frozen=True)
+class CompilationResult:
+    """``cel.CompilationResult`` for one rule (without the programs).
+
+    Attributes:
+        error: ``(type, detail)`` with type ``"Invalid"``, ``"Required"`` or
+            ``"InternalError"``, or None.
+        message_expression_error: likewise for the messageExpression.
+        uses_old_self: the rule references ``oldSelf``.
+        max_cost: the rule's estimated worst-case cost (cost units).
+        max_cardinality: ``maxCardinality(declType.MinSerializedSize)``.
+        message_expression_max_cost: the messageExpression's worst-case cost.
+        has_message_expression: a messageExpression compiled.
+        empty: the rule text is blank (nothing compiled, no error).
+        program: the rule's planned program
+            (:class:`crdtool.core.celgo.interpreter.Program`, upstream's
+            ``Program``), None on an error; message_program: the
+            messageExpression's. Not part of equality.
+    """
+
+    error: tuple[str, str] | None = None
+    message_expression_error: tuple[str, str] | None = None
+    uses_old_self: bool = False
+    max_cost: int = 0
+    max_cardinality: int = 0
+    message_expression_max_cost: int = 0
+    has_message_expression: bool = False
+    empty: bool = False
+    program: Any = field(default=None, compare=False, repr=False)
+    message_program: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class RuleSource:
+    """The fields of an ``x-kubernetes-validations`` entry that compilation reads."""
+
+    rule: str
+    message_expression: str = ""
+    optional_old_self: bool = False
+
+    @staticmethod
+    def of(rule: Mapping[str, Any]) -> RuleSource:
+        return RuleSource(
+            str(rule.get("rule") or ""),
+            str(rule.get("messageExpression") or ""),
+            bool(rule.get("optionalOldSelf")),
+        )
+
+
+def max_cardinality(min_size: int) -> int:
+    """``maxCardinality``: how often data of this minimum JSON size can occur in a 3 MiB request."""
+    return MAX_REQUEST_SIZE_BYTES // (min_size + 1)
+
+
+class SchemaSizeEstimator:
+    """``compilation.go sizeEstimator``: sizes from the ``DeclType`` tree along a node's path."""
+
+    def __init__(self, root: DeclType) -> None:
+        self.root = root
+
+    def estimate_size(self, node: AstNode) -> SizeEstimate | None:
+        path = node.path
+        if not path:
+            return None
+        cur = self.root
+        for name in path[1:]:
+            if name in ("@items", "@values"):
+                if cur.elem_type is None:
+                    return None
+                cur = cur.elem_type
+            elif name == "@keys":
+                if cur.key_type is None:
+                    return None
+                cur = cur.key_type
+            else:
+                f = cur.fields.get(name) if cur.fields is not None else None
+                if f is None:
+                    return None
+                cur = f.type
+        return SizeEstimate(0, cur.max_elements)
+
+
+def _is_bool(t: T.Type | None) -> bool:
+    return t is not None and t == T.BOOL
+
+
+def _is_string(t: T.Type | None) -> bool:
+    return t is not None and t == T.STRING
+
+
+def compile_rule(
+    rule: RuleSource,
+    variables: dict[str, T.Type],
+    providers: _Providers,
+    estimator: LibraryCostEstimator,
+    cardinality: int,
+    env_set: EnvSet = KUBERNETES_ENV_SET,
+    preexisting: frozenset[str] = frozenset(),
+) -> CompilationResult:
+    """``compileRule`` for one rule; ``self``/``oldSelf`` typed by ``variables``, object types from ``providers``.
+
+    The rule and its messageExpression each compile in the environment the
+    ``EnvLoader`` picks: the stored-expressions one if the expression is in
+    ``preexisting`` (it was in the CRD before an update), else the new one.
+    """
+    if not rule.rule.strip():
+        return CompilationResult(empty=True)
+    env = env_set.for_expression(rule.rule, preexisting)
+
+    def cost_of(c: Compiled, env: Environment) -> int:
+        assert c.checked is not None
+        return estimate_cost(
+            c.checked, estimator, presence_test_has_cost=env.presence_test_has_cost,
+            overload_estimators=library_estimators(env.libraries),
+        ).max
+
+    compiled = compile_expression(rule.rule, variables, providers.get(env), env)
+    if compiled.checked is None:
+        return CompilationResult(error=("Invalid", "compilation failed: " + compiled.error))
+    if not _is_bool(compiled.output_type):
+        return CompilationResult(error=("Invalid", "cel expression must evaluate to a bool"))
+    uses_old_self = compiled.references("oldSelf")
+    program, problem = _program(compiled, env)
+    if problem is not None:
+        # upstream returns before the cost estimate: MaxCost and MaxCardinality stay 0
+        return CompilationResult(error=("Invalid", "program instantiation failed: " + problem), uses_old_self=uses_old_self)
+    cost = cost_of(compiled, env)
+    base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality, program=program)
+    if rule.message_expression:
+        msg_env = env_set.for_expression(rule.message_expression, preexisting)
+        msg = compile_expression(rule.message_expression, variables, providers.get(msg_env), msg_env)
+        if msg.checked is None:
+            detail = "messageExpression compilation failed: " + msg.error
+            return CompilationResult(message_expression_error=("Invalid", detail), **base)
+        if not _is_string(msg.output_type):
+            return CompilationResult(
+                message_expression_error=("Invalid", "messageExpression must evaluate to a string"), **base
+            )
+        msg_program, problem = _program(msg, msg_env)
+        if problem is not None:
+            return CompilationResult(
+                message_expression_error=("Invalid", "messageExpression instantiation failed: " + problem), **base
+            )
+        msg_cost = cost_of(msg, msg_env)
+        return CompilationResult(
+            message_expression_max_cost=msg_cost, has_message_expression=True, message_program=msg_program,
+            **base,
+        )
+    return CompilationResult(**base)
+
+
+def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
+    """``env.Program(ast, ...)``: (the planned program, None), or (None, cel-go's error).
+
+    With ``OptOptimize`` (the Kubernetes environment's) cel-go folds constant
+    type conversions and compiles constant regular expressions while planning,
+    so ``int('x') == 1`` fails here with ``type conversion error from 'string'
+    to 'int'``, before any object is seen.
+    """
+    from crdtool.core.celgo.interpreter import PlanError, plan_program
+
+    assert compiled.checked is not None
+    try:
+        return plan_program(compiled.checked, env.libraries), None
+    except PlanError as exc:
+        return None, str(exc)
+
+
+class _Providers:
+    """The providers of one scoped type's object types, one per keyword setting, built on first use."""
+
+    def __init__(self, scoped: DeclType) -> None:
+        self.scoped = scoped
+        self.built: dict[bool, DeclTypeProvider] = {}
+
+    def get(self, env: Environment) -> DeclTypeProvider:
+        flag = env.recognize_keyword_as_field_name
+        hit = self.built.get(flag)
+        if hit is None:
+            hit = self.built[flag] = DeclTypeProvider(self.scoped, flag)
+        return hit
+
+
+def compile_rules(
+    rules: list[RuleSource],
+    decl_type: DeclType,
+    env_set: EnvSet | Environment = KUBERNETES_ENV_SET,
+    preexisting: frozenset[str] = frozenset(),
+) -> list[CompilationResult]:
+    """``cel.Compile``: compile a node's rules against its declared type.
+
+    In: the node's rules; its :class:`DeclType` (``schema_decl_type`` of
+    the node, or the field type reached from an ancestor's); the CEL
+    environments (the apiserver's by default; a single :class:`Environment`
+    serves new and stored expressions alike) and the expressions that
+    pre-existed an update. Out: one :class:`CompilationResult` per rule, in
+    order. Never raises.
+    """
+    if not rules:
+        return []
+    if isinstance(env_set, Environment):
+        env_set = EnvSet(env_set, env_set)
+    digest = decl_type_digest(decl_type)
+    keys = [_memo_key(r, digest, env_set, preexisting) for r in rules]
+    results: list[CompilationResult | None] = [_COMPILED.get(k, env_set) for k in keys]
+    if all(r is not None for r in results):
+        return [r for r in results if r is not None]
+    scoped = decl_type.maybe_assign_type_name(SELF_TYPE_NAME)
+    providers = _Providers(scoped)
+    estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type))
+    cardinality = max_cardinality(decl_type.min_serialized_size)
+    self_type = scoped.cel_type
+    plain = {"self": self_type, "oldSelf": self_type}
+    optional = {"self": self_type, "oldSelf": T.optional_of(self_type)}
+    out: list[CompilationResult] = []
+    for r, key, hit in zip(rules, keys, results):
+        if hit is None:
+            hit = compile_rule(r, optional if r.optional_old_self else plain, providers, estimator, cardinality,
+                               env_set, preexisting)
+            _COMPILED.put(key, env_set, hit)
+        out.append(hit)
+    return out
+
+
+def decl_type_digest(decl: DeclType) -> bytes:
+    """A 128-bit BLAKE2b digest of everything compilation reads from a :class:`DeclType` tree.
+
+    In: a DeclType. Out: 16 bytes, equal for trees that agree on every
+    type's name, CEL type, fields (escaped name, required, type),
+    key and element types, ``max_elements`` and ``min_serialized_size``:
+    compiling a rule against either gives the same result. Iterative (schemas
+    may nest thousands deep); shared subtrees are digested once. No upstream
+    counterpart: the key of :func:`compile_rules`' memo.
+    """
+    import hashlib
+
+    done: dict[int, bytes] = {}
+    stack: list[tuple[DeclType, bool]] = [(decl, False)]
+    while stack:
+        t, expanded = stack.pop()
+        if id(t) in done:
+            continue
+        children = [f.type for f in t.fields.values()] if t.fields is not None else []
+        children += [c for c in (t.key_type, t.elem_type) if c is not None]
+        if not expanded:
+            stack.append((t, True))
+            stack.extend((c, False) for c in children if id(c) not in done)
+            continue
+        h = hashlib.blake2b(digest_size=16)
+        h.update(repr((t.name, t.cel_type, t.max_elements, t.min_serialized_size, t.fields is not None,
+                       t.key_type is not None, t.elem_type is not None)).encode())
+        for name, f in (t.fields or {}).items():
+            h.update(repr((name, f.required)).encode())
+            h.update(done[id(f.type)])
+        for c in (t.key_type, t.elem_type):
+            if c is not None:
+                h.update(done[id(c)])
+        done[id(t)] = h.digest()
+    return done[id(decl)]
+
+
+def _memo_key(rule: RuleSource, digest: bytes, env_set: EnvSet, preexisting: frozenset[str]) -> tuple[Any, ...]:
+    return (rule, digest, id(env_set.new), id(env_set.stored),
+            rule.rule in preexisting, rule.message_expression in preexisting)
+
+
+class _CompiledMemo:
+    """:func:`compile_rules`' memo: a rule compiled once per content of its type and environments.
+
+    A CRD's rules are compiled at its create checks and again to validate
+    its defaults, and releases of one API repeat most rules: a result is
+    reused when the rule, the digest of its :class:`DeclType`, the
+    environments (by identity, held here so that identity stays theirs) and
+    whether it pre-existed agree. Results are immutable (frozen, and their
+    planned programs are never changed by evaluation); a memo, not state.
+    """
+
+    _SIZE = 4096
+
+    def __init__(self) -> None:
+        import threading
+
+        self._entries: dict[tuple[Any, ...], tuple[Environment, Environment, CompilationResult]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], env_set: EnvSet) -> CompilationResult | None:
+        with self._lock:
+            hit = self._entries.get(key)
+        if hit is None or hit[0] is not env_set.new or hit[1] is not env_set.stored:
+            return None
+        return hit[2]
+
+    def clear(self) -> None:
+        """Forget every result (tests compare against compiling afresh)."""
+        with self._lock:
+            self._entries.clear()
+
+    def put(self, key: tuple[Any, ...], env_set: EnvSet, result: CompilationResult) -> None:
+        with self._lock:
+            if len(self._entries) >= self._SIZE:
+                self._entries.pop(next(iter(self._entries)))
+            self._entries[key] = (env_set.new, env_set.stored, result)
+
+
+_COMPILED = _CompiledMemo()

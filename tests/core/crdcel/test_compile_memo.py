@@ -1,0 +1,132 @@
+"""compile_rules' memo (crdtool/core/crdcel/compilation.py): the same results as compiling afresh.
+
+The memo is keyed by the rule, :func:`decl_type_digest` of its type and the
+environments. These tests compile every upstream compilation and cost case
+(tests/core/cel_upstream/compile_k8s.yaml) with and without the memo, in one
+order, so that a digest missing a size or a field would hand a later case an
+earlier case's cost; and they check the digest on hand-made types.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from crdtool.core.celgo.env import KUBERNETES, Environment
+from crdtool.core.crdcel import compilation as cel_compile
+from crdtool.core.crdcel.compilation import CompilationResult, RuleSource, compile_rules, decl_type_digest
+from crdtool.core.kubecel.decltype import DeclType, schema_decl_type
+from crdtool.core.schema.structural import new_structural
+from tests.core.celgo.upstream import load
+
+DOC = load("compile_k8s.yaml")
+
+
+MEMO = cel_compile._COMPILED  # (cel_compile may be mypyc-compiled: its memo is used, not replaced)
+
+
+def _fresh(rules: list[RuleSource], decl: DeclType, env: Environment = KUBERNETES) -> list[CompilationResult]:
+    """compile_rules with nothing remembered from before."""
+    MEMO.clear()
+    return compile_rules(rules, decl, env)
+
+
+def _decl(schema: dict[str, Any]) -> DeclType:
+    decl = schema_decl_type(new_structural(schema), False)
+    assert decl is not None
+    return decl
+
+
+def _rules(schema: dict[str, Any]) -> list[RuleSource]:
+    return [RuleSource.of(r) for r in schema.get("x-kubernetes-validations") or []]
+
+
+def _all_schemas() -> list[dict[str, Any]]:
+    out = [c["schema"] for c in DOC["compilation_cases"]]
+    for c in DOC["cost_estimation_cases"]:
+        out += [c["calc_max_length"]["schema"], c["set_max_length"]["schema"]]
+    return out
+
+
+def test_memo_agrees_with_fresh_compilation() -> None:
+    schemas = _all_schemas()
+    assert len(schemas) > 100
+    fresh = [_fresh(_rules(s), _decl(s)) for s in schemas]
+    MEMO.clear()
+    memoized = [compile_rules(_rules(s), _decl(s), KUBERNETES) for s in schemas]
+    again = [compile_rules(_rules(s), _decl(s), KUBERNETES) for s in schemas]
+    assert memoized == fresh
+    assert again == fresh
+    # the second pass was served from the memo: the very same result objects
+    assert all(a is m for ra, rm in zip(again, memoized) for a, m in zip(ra, rm))
+    # and the fresh pass was not: a schema's results are new objects after clear()
+    assert not any(a is m for ra, rm in zip(fresh, memoized) for a, m in zip(ra, rm))
+
+
+def test_cost_follows_max_items() -> None:
+    MEMO.clear()
+    rule = [RuleSource("self.all(x, x.startsWith('a'))")]
+
+    def schema(max_items: int) -> dict[str, Any]:
+        return {"type": "array", "maxItems": max_items, "items": {"type": "string", "maxLength": 8}}
+
+    small = compile_rules(rule, _decl(schema(10)), KUBERNETES)[0]
+    large = compile_rules(rule, _decl(schema(1000)), KUBERNETES)[0]
+    assert small.max_cost < large.max_cost
+    assert _fresh(rule, _decl(schema(1000)))[0] == large
+
+
+def test_environment_is_part_of_the_key() -> None:
+    MEMO.clear()
+    decl = _decl({"type": "string"})
+    rule = [RuleSource("self.size() > 0")]
+    a = compile_rules(rule, decl, KUBERNETES)[0]
+    b = compile_rules(rule, decl, Environment())[0]
+    assert a == b and a is not b
+
+
+OBJECT = {
+    "type": "object",
+    "required": ["a"],
+    "properties": {
+        "a": {"type": "string", "maxLength": 5},
+        "b": {"type": "array", "maxItems": 3, "items": {"type": "integer"}},
+        "c": {"type": "object", "additionalProperties": {"type": "boolean"}, "maxProperties": 4},
+    },
+}
+
+
+def _changed(path: list[str], value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(OBJECT)
+    node: Any = out
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (["required"], ["b"]),
+        (["properties", "a", "maxLength"], 6),
+        (["properties", "a", "type"], "integer"),
+        (["properties", "b", "maxItems"], 4),
+        (["properties", "b", "items", "type"], "number"),
+        (["properties", "c", "maxProperties"], 5),
+        (["properties", "c", "additionalProperties", "type"], "string"),
+        (["properties", "d"], {"type": "string"}),
+    ],
+)
+def test_digest_sees_every_difference(path: list[str], value: Any) -> None:
+    assert decl_type_digest(_decl(OBJECT)) == decl_type_digest(_decl(copy.deepcopy(OBJECT)))
+    assert decl_type_digest(_decl(OBJECT)) != decl_type_digest(_decl(_changed(path, value)))
+
+
+def test_digest_of_a_deep_type() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(5000):
+        schema = {"type": "object", "properties": {"x": schema}}
+    assert len(decl_type_digest(_decl(schema))) == 16
