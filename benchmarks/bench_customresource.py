@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     apply_create,
     default,
     prepare_crd,

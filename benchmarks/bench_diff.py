@@ -51,7 +51,7 @@ def wall(args: list[str], repeat: int = 3) -> tuple[float, int]:
 
 
 def generate(n: int, seed: int) -> list[dict[str, Any]]:
-    from crdtool.core.customresource.create import prepare_crd
+    from crdtool.core.customresource import prepare_crd
 
     schema = prepare_crd(yaml.load(OLD.read_text(), Loader=yaml.CSafeLoader)).version("v1").schema  # type: ignore[union-attr]
     assert schema is not None
@@ -105,8 +105,8 @@ def main() -> int:
     print(f"crdtool diff --objects ({n} objects): {t_objects:.1f} s; the object checks {per_object:.1f} s = {n / per_object:,.0f} objects/s")
     print(f"  verdicts: {tally}")
 
-    from crdtool.core.customresource.create import prepare_crd
-    from crdtool.core.customresource.update import apply_update
+    from crdtool.core.customresource import prepare_crd
+    from crdtool.core.customresource import apply_update
 
     crd = prepare_crd(yaml.load(NEW.read_text(), Loader=yaml.CSafeLoader))
     sample = objects[: min(n, 2000)]

@@ -30,6 +30,7 @@ import os
 import resource
 import subprocess
 import sys
+from pathlib import Path
 import tempfile
 import time
 from typing import Any, Callable
@@ -41,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from crdtool.cli import inputs  # noqa: E402
 
-DEFAULT_CORPUS = "/work/shared/corpus/crds"
+DEFAULT_CORPUS = str(Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "crds")
 RUNS = 3
 
 

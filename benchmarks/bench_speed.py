@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_customresource import Generator  # noqa: E402
 
-from crdtool.core.customresource.create import default, prepare_crd, validate_object  # noqa: E402
+from crdtool.core.customresource import default, prepare_crd, validate_object  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"

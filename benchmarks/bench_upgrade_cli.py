@@ -9,7 +9,7 @@ Measured (best of N runs, in-process unless said otherwise):
 * the largest corpus CRD, v1beta1 -> v1 (and the largest v1 CRD -> v1beta1):
   the whole CLI path for one file (``upgrade._process``: decode, load, convert,
   rewrite the text, verify), split into its phases: loading the documents
-  (``inputs.load_text``), the pure conversion (``upgrade_crd``), the text
+  (``inputs.load_documents``), the pure conversion (``upgrade_crd``), the text
   rewrite (``yamledit.rewrite_document``, which includes parsing the node tree
   and re-reading the result to verify it);
 * the whole v1beta1 corpus -> v1, in-process, and end to end as one process
@@ -25,6 +25,7 @@ import io
 import os
 import subprocess
 import sys
+from pathlib import Path
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,10 +35,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from crdtool.cli import upgrade
 from crdtool.yaml import edit as yamledit
-from crdtool.cli.inputs import Document, load_text
+from crdtool.yaml.loader import Document, load_documents
 from crdtool.core.crd.upgrade import upgrade_crd
 
-DEFAULT_CORPUS = "/work/shared/corpus/crds"
+DEFAULT_CORPUS = str(Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "crds")
 RUNS = 3
 
 
@@ -59,12 +60,12 @@ def phases(path: str, target: str) -> dict[str, float]:
     raw = read(path)
     text = raw.decode("utf-8")
     spans = yamledit.split_documents(text)
-    docs = [(text[s.start:s.end], [d for d in load_text(text[s.start:s.end], path) if isinstance(d, Document)])
+    docs = [(text[s.start:s.end], [d for d in load_documents(text[s.start:s.end], path) if isinstance(d, Document)])
             for s in spans]
     work = [(chunk, d[0].data) for chunk, d in docs if d and d[0].data.get("kind") == "CustomResourceDefinition"]
     converted = [(chunk, data, upgrade_crd(data, target)[0]) for chunk, data in work]
     return {
-        "load": best(lambda: load_text(text, path)),
+        "load": best(lambda: load_documents(text, path)),
         "upgrade_crd": best(lambda: [upgrade_crd(data, target) for _, data in work]),
         "rewrite": best(lambda: [yamledit.rewrite_document(c, d, n) for c, d, n in converted]),
         "total (_process)": best(lambda: upgrade._process(path, raw, target, False)),

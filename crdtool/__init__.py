@@ -60,18 +60,18 @@ _EXPORTS = {
     "Path": "crdtool.core.errors",
     "compare_versions": "crdtool.core.versions",
     "sort_versions": "crdtool.core.versions",
-    "CreateResult": "crdtool.core.customresource.create",
-    "CustomResourceError": "crdtool.core.customresource.create",
-    "apply_create": "crdtool.core.customresource.create",
-    "decode_object": "crdtool.core.customresource.create",
-    "default": "crdtool.core.customresource.create",
-    "prepare_crd": "crdtool.core.customresource.create",
-    "prune": "crdtool.core.customresource.create",
-    "prune_non_nullable_nulls": "crdtool.core.customresource.create",
-    "validate_object": "crdtool.core.customresource.create",
-    "UpdateResult": "crdtool.core.customresource.update",
-    "apply_update": "crdtool.core.customresource.update",
-    "validate_object_update": "crdtool.core.customresource.update",
+    "CreateResult": "crdtool.core.customresource",
+    "CustomResourceError": "crdtool.core.customresource",
+    "apply_create": "crdtool.core.customresource",
+    "decode_object": "crdtool.core.customresource",
+    "default": "crdtool.core.customresource",
+    "prepare_crd": "crdtool.core.customresource",
+    "prune": "crdtool.core.customresource",
+    "prune_non_nullable_nulls": "crdtool.core.customresource",
+    "validate_object": "crdtool.core.customresource",
+    "UpdateResult": "crdtool.core.customresource",
+    "apply_update": "crdtool.core.customresource",
+    "validate_object_update": "crdtool.core.customresource",
     "ConversionError": "crdtool.core.conversion_review",
     "convert_from_response": "crdtool.core.conversion_review",
     "converted_objects_from_response": "crdtool.core.conversion_review",
@@ -110,7 +110,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from crdtool.core.crd.compare import Change, compare_crds
     from crdtool.core.crd.update import UpdateVerdict, check_crd_update, validate_crd_update
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
-    from crdtool.core.customresource.create import (
+    from crdtool.core.customresource import (
         CreateResult,
         CustomResourceError,
         apply_create,
@@ -121,6 +121,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         prune_non_nullable_nulls,
         validate_object,
     )
-    from crdtool.core.customresource.update import UpdateResult, apply_update, validate_object_update
+    from crdtool.core.customresource import UpdateResult, apply_update, validate_object_update
     from crdtool.core.errors import ErrorType, FieldError, Path
     from crdtool.core.versions import compare_versions, sort_versions

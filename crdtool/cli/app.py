@@ -463,7 +463,7 @@ def completion(shell: Shell = typer.Argument(..., metavar="SHELL", help="bash, z
     from crdtool.cli.completion import GENERATORS, command_specs
     from crdtool.cli.reporters import write_text
 
-    write_text(sys.stdout, GENERATORS[shell.value](command_specs()))
+    write_text(sys.stdout, GENERATORS[shell.value](command_specs(app)))
     return 0
 
 

@@ -3,7 +3,7 @@
 Every custom resource is matched to its CRD by group and kind among *all*
 the CRD documents of the ``--crd`` files (repeatable), then goes through the
 apiserver's request decoding exactly as
-``crdtool.core.customresource.create.decode_object`` does (pruning, non-nullable
+``crdtool.core.customresource.decode_object`` does (pruning, non-nullable
 nulls, ObjectMeta, defaulting; nothing of the create strategy, so ``status``
 is kept). Documents that are not
 custom resources of a given CRD (a ConfigMap in an examples file, the CRDs
@@ -30,10 +30,11 @@ from typing import Any
 
 import yaml
 
-from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_inputs
+from crdtool.cli.inputs import STDIN_NAME, load_inputs
+from crdtool.yaml.loader import Document, InputError
 from crdtool.core.crd.manifest import is_crd
 from crdtool.core.gojson import go_json_dumps, go_json_float
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
     decode_object,

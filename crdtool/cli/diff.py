@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.cli.inputs import Document, InputError, expand_path, load_inputs, load_text
+from crdtool.cli.inputs import expand_path, load_inputs
+from crdtool.yaml.loader import Document, InputError, load_documents
 from crdtool.cli.report import console
 from crdtool.core.crd.compare import SEVERITIES, Change, compare_crds, match_crds, severity_rank
 from crdtool.core.crd.manifest import is_crd
@@ -155,7 +156,7 @@ def _files_against_base(paths: list[str], base: str) -> list[tuple[list[Document
                 continue
             directory, name = os.path.split(os.path.abspath(item))
             old_text = None if empty_history else _git_show(base, directory, name)
-            old_items: list[Document | InputError] = load_text(old_text, f"{base}:{item}") if old_text is not None else []
+            old_items: list[Document | InputError] = load_documents(old_text, f"{base}:{item}") if old_text is not None else []
             out.append((old_items, _load(item)))
     return out
 
@@ -288,7 +289,7 @@ def _where_doc(doc: Document | None) -> dict[str, Any] | None:
 
 def _check_objects(paths: list[str], reports: list[PairReport], input_errors: list[InputError]) -> None:
     """A no-op update of every object of ``paths`` under the new CRD of its group and kind."""
-    from crdtool.core.customresource.create import CustomResourceError, prepare_crd
+    from crdtool.core.customresource import CustomResourceError, prepare_crd
 
     by_group_kind: dict[tuple[str, str], tuple[PairReport, Any]] = {}
     for report in reports:
@@ -328,8 +329,8 @@ def _objects_of(doc: Document) -> list[tuple[str, dict[str, Any]]]:
 
 def _check_object(doc: Document, prefix: str, obj: dict[str, Any], prepared: Any) -> dict[str, Any]:
     """One object's entry: the verdict on writing it back unchanged under the new CRD."""
-    from crdtool.core.customresource.create import CustomResourceError
-    from crdtool.core.customresource.update import apply_update
+    from crdtool.core.customresource import CustomResourceError
+    from crdtool.core.customresource import apply_update
 
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     pos = doc.position(prefix) if prefix else (doc.line, doc.column)

@@ -10,16 +10,15 @@ is honoured by Rich.
 
 from __future__ import annotations
 
-import enum
 import os
-import sys
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from crdtool.cli.output import OutputFormat  # re-exported: the CLI imports it without Rich
+from crdtool.cli.output import OutputFormat  # noqa: F401 - re-exported: the CLI imports it without Rich
+from crdtool.cli.reporters.base import write_json  # noqa: F401 - re-exported for the commands
 
 
 class _Console(Console):
@@ -47,15 +46,6 @@ def console(stderr: bool = False) -> Console:
     """
     kwargs: dict[str, Any] = {"color_system": None} if no_color() else {}
     return _Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, **kwargs)
-
-
-def write_json(data: Any, stream: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON with a trailing newline (floats as Go's encoding/json writes them),
-    in pieces (see :func:`crdtool.cli.reporters.write_text`)."""
-    from crdtool.cli.reporters import write_text
-    from crdtool.core.gojson import go_json_dumps
-
-    write_text(stream or sys.stdout, go_json_dumps(data, indent=2) + "\n")
 
 
 @dataclass
@@ -171,7 +161,7 @@ _OUTCOME = {"valid": "passed", "invalid": "failed", "skipped": "skipped", "error
 
 def document_case(r: DocumentResult) -> Any:
     """One document as a reporter :class:`~crdtool.cli.reporters.Case` (a JUnit testcase)."""
-    from crdtool.cli.reporters import Case, Finding
+    from crdtool.cli.reporters.base import Case, Finding
 
     findings = [
         Finding(
@@ -194,7 +184,7 @@ def document_case(r: DocumentResult) -> Any:
 
 def validate_run(results: list[DocumentResult], quiet: bool = False, command: str = "validate") -> Any:
     """``validate``'s results as a :class:`~crdtool.cli.reporters.CheckRun` for any reporter."""
-    from crdtool.cli.reporters import CheckRun
+    from crdtool.cli.reporters.base import CheckRun
 
     return CheckRun(
         command=command,

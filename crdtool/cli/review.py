@@ -5,7 +5,7 @@ the body the webhook answered (read as raw JSON, decoded as the apiserver's webh
 it). The answer is judged by :func:`crdtool.core.conversion_review.convert_from_response` (the
 objects of the request, one object or, for several, a list of the CRD's ``listKind`` at the desired
 version, as the apiserver's list conversion holds them), then each converted object goes through
-:func:`crdtool.core.customresource.create.coerce_converted` at the desired version (pruning, metadata
+:func:`crdtool.core.customresource.coerce_converted` at the desired version (pruning, metadata
 re-encoding; no defaulting, as upstream). The result is the objects a client would get, or the error
 a ``kubectl`` user would see (``Error from server: conversion webhook for ...``).
 
@@ -30,9 +30,9 @@ class _UsageError(Exception):
 
 def run(crd: str, request_path: str, response_path: str, *, output: OutputFormat) -> int:
     """Judge RESPONSE against REQUEST for the CRD in ``crd``; return the exit code."""
-    from crdtool.cli.fuzz import UsageError, load_crd
+    from crdtool.loading import UsageError, load_crd
     from crdtool.core.conversion_review import ConversionError, convert_from_response
-    from crdtool.core.customresource.create import CustomResourceError, coerce_converted, prepare_crd
+    from crdtool.core.customresource import CustomResourceError, coerce_converted, prepare_crd
 
     err = console(stderr=True)
     try:

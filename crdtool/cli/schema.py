@@ -54,7 +54,8 @@ def run(crd_paths: list[str], *, version: str | None, output_dir: str | None, st
 
 def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[tuple[str, Any]]:
     """``[(where, ExportedSchema)]`` for every CRD document of ``crd_paths``."""
-    from crdtool.cli.inputs import InputError, load_inputs
+    from crdtool.cli.inputs import load_inputs
+    from crdtool.yaml.loader import InputError
     from crdtool.core.crd.manifest import check_crd_manifest, is_crd
     from crdtool.core.json_schema import crd_json_schemas
 

@@ -25,7 +25,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from crdtool.cli.inputs import Document, InputError, expand_path, load_inputs
+from crdtool.cli.inputs import expand_path, load_inputs
+from crdtool.yaml.loader import Document, InputError
 
 HELM_MESSAGE = "this looks like a Helm template; render it first (helm template) or exclude templates/"
 _TEMPLATE_RE = re.compile(r"\{\{.*\}\}")

@@ -30,7 +30,7 @@ def run(
     max_objects: int,
 ) -> int:
     """Serve ``target`` as the conversion webhook of ``crd``; return the exit code."""
-    from crdtool.cli.fuzz import UsageError
+    from crdtool.loading import UsageError
     from crdtool.server.app import ServeConfig
     from crdtool.server.runner import ListenOptions, ServeError, serve
 

@@ -30,7 +30,8 @@ def _run_crd(path: str, output: OutputFormat) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from crdtool.cli.inputs import InputError, load_inputs
+    from crdtool.cli.inputs import load_inputs
+    from crdtool.yaml.loader import InputError
     from crdtool.cli.report import console, write_json
     from crdtool.core.crd.manifest import is_crd
 

@@ -91,7 +91,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from crdtool.cli.inputs import STDIN_NAME, Document, InputError, load_text
+from crdtool.cli.inputs import STDIN_NAME
+from crdtool.yaml.loader import Document, InputError, load_documents
 from crdtool.cli.report import OutputFormat, console
 
 V1 = "apiextensions.k8s.io/v1"
@@ -325,7 +326,8 @@ def _cases(results: list[FileResult], check: bool) -> list[Any]:
 
 
 def _read_inputs(paths: list[str], stdin: BinaryIO | None) -> list[tuple[str, bytes | InputError]]:
-    from crdtool.cli.inputs import MAX_INPUT_BYTES, expand_path
+    from crdtool.cli.inputs import expand_path
+    from crdtool.yaml.loader import MAX_INPUT_BYTES
 
     out: list[tuple[str, bytes | InputError]] = []
     for arg in paths:
@@ -386,7 +388,7 @@ def _process(file: str, raw: bytes | InputError, target: str, fix: bool) -> File
     result = FileResult(file, original, original, codec=codec, bom=bom)
     from crdtool.cli.selection import helm_hint
 
-    items = [helm_hint(i, text) if isinstance(i, InputError) else i for i in load_text(text, file)]
+    items = [helm_hint(i, text) if isinstance(i, InputError) else i for i in load_documents(text, file)]
     result.errors = [e for e in items if isinstance(e, InputError)]
     if text.lstrip(" \t\r\n\f\v").startswith("{") and sum(isinstance(d, Document) for d in items) > 1:
         converted = _convert_json_stream(text, items, target, fix, result)
@@ -499,7 +501,7 @@ _TOP_FIELD_RE = re.compile(r"spec\.(validation|subresources|additionalPrinterCol
 
 def _input_path(data: dict[str, Any], path: str) -> str:
     """``path`` of the converted manifest as the input spells it, where a per-version field moved."""
-    from crdtool.cli.positions import _lookup
+    from crdtool.yaml.positions import _lookup
 
     if not path or _lookup(data, path) is not None:
         return path

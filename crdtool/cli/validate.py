@@ -12,11 +12,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from crdtool.cli.inputs import Document, InputError, load_inputs
-from crdtool.cli.positions import error_position, position_path
+from crdtool.cli.inputs import load_inputs
+from crdtool.yaml.loader import Document, InputError
+from crdtool.yaml.positions import error_position, position_path
 from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
     apply_create,

@@ -88,13 +88,13 @@ def crd_json_schemas(crd: Any, *, version: str | None = None, strict: bool = Fal
     """Every version's schema of a CRD manifest (or only ``version``), in ``spec.versions`` order.
 
     In: a CRD manifest (``apiextensions.k8s.io/v1`` or ``v1beta1``) or a
-    :class:`~crdtool.core.customresource.create.PreparedCrd`; a manifest is decoded,
+    :class:`~crdtool.core.customresource.PreparedCrd`; a manifest is decoded,
     defaulted and converted as the apiserver does
-    (:func:`crdtool.core.customresource.create.prepare_crd`). Out: one
+    (:func:`crdtool.core.customresource.prepare_crd`). Out: one
     :class:`ExportedSchema` per version. Raises ``ValueError`` when the CRD
     cannot be prepared or has no version ``version``.
     """
-    from crdtool.core.customresource.create import CustomResourceError, prepare_crd
+    from crdtool.core.customresource import CustomResourceError, prepare_crd
 
     try:
         prepared = prepare_crd(dict(crd) if isinstance(crd, Mapping) else crd)

@@ -1,6 +1,6 @@
 """Snapshots of JSON-like values: has the caller's dict changed since we last saw it?
 
-``prepare_crd``'s memo (:mod:`crdtool.core.customresource.create`) keeps the prepared
+``prepare_crd``'s memo (:mod:`crdtool.core.customresource.prepared`) keeps the prepared
 form of a plain CRD dict and must never hand back a stale one: before every
 reuse it asks :meth:`Snapshot.matches` whether the dict still holds exactly the
 JSON it was prepared from. Python reports no mutation of a caller's nested

@@ -192,9 +192,9 @@ def configure_access_log() -> logging.Logger:
 def build_app(config: ServeConfig) -> WebhookApp:
     """Load the converter and the CRD named by ``config`` and build the app.
 
-    Raises ``crdtool.cli.fuzz.UsageError`` when the target or the CRD cannot be loaded.
+    Raises ``crdtool.loading.UsageError`` when the target or the CRD cannot be loaded.
     """
-    from crdtool.cli.fuzz import load_crd, load_target
+    from crdtool.loading import load_crd, load_target
     from crdtool.server.handler import CrdInfo
     from crdtool.server.metrics import Metrics
 

@@ -71,7 +71,7 @@ class CrdInfo:
     @classmethod
     def from_manifest(cls, crd: dict[str, Any]) -> CrdInfo:
         """From a CRD manifest (v1 or v1beta1), decoded and defaulted as the apiserver does."""
-        from crdtool.core.customresource.create import prepare_crd
+        from crdtool.core.customresource import prepare_crd
 
         prepared = prepare_crd(crd)
         conversion = (prepared.internal.get("spec") or {}).get("conversion") or {}

@@ -80,7 +80,7 @@ def serve(config: ServeConfig, listen: ListenOptions, *, out: Callable[[str], No
     """Serve until SIGTERM or Ctrl-C; return the exit status (0 after a graceful stop).
 
     ``out`` prints the stanza (stdout), ``note`` a human line (stderr). Raises
-    :class:`ServeError` for usage problems, ``crdtool.cli.fuzz.UsageError`` when the target or
+    :class:`ServeError` for usage problems, ``crdtool.loading.UsageError`` when the target or
     CRD cannot be loaded, ``OSError`` when the port cannot be bound.
     """
     import uvicorn

@@ -41,7 +41,7 @@ mapping with ``<<`` inside the changed document is replaced by its value written
 out in full (anchors that are still defined stay, unused). Documents that need
 no change keep their anchors untouched.
 
-Safety net: every rewrite is re-read with :mod:`crdtool.cli.inputs` (go-yaml
+Safety net: every rewrite is re-read with :mod:`crdtool.yaml.loader` (go-yaml
 semantics, as kubectl reads it) and compared with the new data; when neither
 attempt reproduces it exactly, the document's root node is regenerated from
 the data (comments inside it are lost, the ``---`` line and the comments before
@@ -131,7 +131,7 @@ def split_documents(text: str) -> list[DocumentSpan]:
     """The stream's document chunks, split as kubectl splits it.
 
     Mirrors ``k8s.io/apimachinery/pkg/util/yaml`` ``YAMLReader.Read`` (the same
-    rule :mod:`crdtool.cli.inputs` applies): every line starting with ``---``
+    rule :mod:`crdtool.yaml.loader` applies): every line starting with ``---``
     begins a new chunk. Never raises; a text without separators is one chunk.
     """
     spans: list[DocumentSpan] = []
@@ -1553,9 +1553,9 @@ def _fingerprint(value: Any) -> str:
 
 def _resolve_key(text: str) -> Any:
     """A plain key that may not be a string, resolved as go-yaml v2 + sigs.k8s.io/yaml do."""
-    from crdtool.cli.inputs import Document, load_text
+    from crdtool.yaml.loader import Document, load_documents
 
-    items = load_text(f"{text}: 0\n", "<key>")
+    items = load_documents(f"{text}: 0\n", "<key>")
     if len(items) == 1 and isinstance(items[0], Document) and len(items[0].data) == 1:
         return next(iter(items[0].data))
     return None
@@ -1580,7 +1580,7 @@ class Rewrite:
     ``method``: ``unchanged`` (old equals new), ``patched`` (text edits),
     ``expanded`` (text edits after expanding aliases/merge keys) or
     ``regenerated`` (the root node written afresh; comments inside it lost).
-    ``document`` is the :class:`crdtool.cli.inputs.Document` the new text
+    ``document`` is the :class:`crdtool.yaml.loader.Document` the new text
     re-reads as (None when unchanged), for positions of notes.
     """
 
@@ -1594,7 +1594,7 @@ def rewrite_document(text: str, old: Any, new: Any) -> Rewrite:
 
     Args:
         text: the document's text (its ``---`` line and comments included).
-        old: the document's data as :func:`crdtool.cli.inputs.load_text` reads
+        old: the document's data as :func:`crdtool.yaml.loader.load_documents` reads
             ``text`` (plain JSON-like values).
         new: the data the rewritten text must hold (plain JSON-like values).
 
@@ -1647,9 +1647,9 @@ def _regenerate(text: str, root: Node | None, old: Any, new: Any) -> str:
 
 def _reread(text: str, new: Any) -> Any:
     """The inputs Document ``text`` loads as, if it holds exactly ``new``; else None."""
-    from crdtool.cli.inputs import Document, load_text
+    from crdtool.yaml.loader import Document, load_documents
 
-    items = load_text(text, "<rewrite>")
+    items = load_documents(text, "<rewrite>")
     docs = [d for d in items if isinstance(d, Document)]
     if len(items) != 1 or len(docs) != 1 or docs[0].duplicate_keys:
         return None

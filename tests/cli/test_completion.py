@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from crdtool.cli.app import app
 from crdtool.cli.completion import render_all
 
 COMPLETIONS = Path(__file__).resolve().parents[2] / "completions"
 
 
-@pytest.mark.parametrize("name", sorted(render_all()))
+@pytest.mark.parametrize("name", sorted(render_all(app)))
 def test_completion_scripts_are_current(name: str) -> None:
-    expected = render_all()[name]
+    expected = render_all(app)[name]
     shipped = (COMPLETIONS / name).read_text(encoding="utf-8")
-    assert shipped == expected, f"completions/{name} is stale: run `python -m crdtool.cli.completion completions/`"
+    assert shipped == expected, f"completions/{name} is stale: run `python -m crdtool.cli.write_completions completions/`"
 
 
 def _bash_complete(words: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Document.prefetch_positions (crdtool/cli/inputs.py): the one-pass position finder agrees with the full re-parse.
+"""Document.prefetch_positions (crdtool/yaml/loader.py): the one-pass position finder agrees with the full re-parse.
 
 ``position`` used to re-parse a document in full, keeping every node's mark;
 ``prefetch_positions`` finds the marks of given paths in one pass over
@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from crdtool.cli.inputs import Document, load_inputs, load_text
+from crdtool.cli.inputs import load_inputs
+from crdtool.yaml.loader import Document, load_documents
 from crdtool.cli.validate import judge_document
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
@@ -49,7 +50,7 @@ def _paths_in(data: Any, rng: random.Random, limit: int) -> list[str]:
 
 def _fresh(doc: Document) -> Document:
     """The same document as loaded again (nothing prefetched, nothing re-parsed)."""
-    [again] = [d for d in load_text(_text_of(doc), doc.file) if isinstance(d, Document) and d.index == doc.index]
+    [again] = [d for d in load_documents(_text_of(doc), doc.file) if isinstance(d, Document) and d.index == doc.index]
     return again
 
 
@@ -98,7 +99,7 @@ def test_corpus_sampled_paths_agree() -> None:
 
 
 def _only(text: str) -> Document:
-    [doc] = load_text(text, "t.yaml")
+    [doc] = load_documents(text, "t.yaml")
     assert isinstance(doc, Document)
     return doc
 

@@ -29,12 +29,12 @@ from typer.testing import CliRunner
 from crdtool.cli import upgrade
 from crdtool.yaml import edit as yamledit
 from crdtool.cli.app import app
-from crdtool.cli.inputs import Document, load_text
+from crdtool.yaml.loader import Document, load_documents
 from crdtool.core.crd.upgrade import upgrade_crd
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "upgrade"
-CORPUS = Path("/work/shared/corpus/crds")
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "crds"
 CASES = sorted(p.name[: -len(".in.yaml")] for p in GOLDEN.glob("*.in.yaml"))
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -89,13 +89,13 @@ def assert_converts_exactly(before: str, after: str, target: str, fix: bool = Fa
     assert len(old_chunks) == len(new_chunks)
     converted = []
     for old, new in zip(old_chunks, new_chunks):
-        docs = [d for d in load_text(old, "in") if isinstance(d, Document)]
+        docs = [d for d in load_documents(old, "in") if isinstance(d, Document)]
         data = docs[0].data if docs else None
         if not docs or data.get("kind") != "CustomResourceDefinition" or data.get("apiVersion") in (target, None):
             assert new == old, "a document that needs no conversion must pass through byte for byte"
             continue
         expected, _ = upgrade_crd(data, target, fix=fix)
-        re_read = [d for d in load_text(new, "out") if isinstance(d, Document)]
+        re_read = [d for d in load_documents(new, "out") if isinstance(d, Document)]
         assert len(re_read) == 1 and yamledit.same(re_read[0].data, expected), new
         converted.append(data["metadata"]["name"])
     return converted
@@ -147,7 +147,7 @@ def test_golden_commented_manifest_keeps_comments_key_order_and_layout() -> None
                  'conversionReviewVersions: ["v1", "v1beta1"]'):
         assert kept in after, kept
     # key order: what was not moved keeps its order
-    widget = load_text(after, "out")[0]
+    widget = load_documents(after, "out")[0]
     assert isinstance(widget, Document)
     assert list(widget.data) == ["apiVersion", "kind", "metadata", "spec"]
     assert list(widget.data["spec"]) == ["group", "versions", "names", "scope"]
@@ -299,7 +299,7 @@ def test_several_inputs_form_one_stream(tmp_path: Path) -> None:
     (tmp_path / "c.yaml").write_text("---\n" + SIMPLE_V1BETA1)
     out = cli("upgrade-manifest", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), str(tmp_path / "c.yaml"), "--to", "v1")
     assert out.exit_code == 0, out.stderr
-    docs = load_text(out.stdout, "out")
+    docs = load_documents(out.stdout, "out")
     assert [d.data["kind"] for d in docs if isinstance(d, Document)] == ["CustomResourceDefinition", "ConfigMap",
                                                                         "CustomResourceDefinition"]
     assert "\n---\nkind: ConfigMap\napiVersion: v1\n---\napiVersion" in out.stdout
@@ -333,7 +333,7 @@ def test_stdin() -> None:
 
 
 def test_json_manifest_stays_json(tmp_path: Path) -> None:
-    data = load_text(SIMPLE_V1BETA1, "x")[0].data  # type: ignore[union-attr]
+    data = load_documents(SIMPLE_V1BETA1, "x")[0].data  # type: ignore[union-attr]
     path = tmp_path / "crd.json"
     path.write_text(json.dumps(data, indent=4) + "\n")
     out = cli("upgrade-manifest", str(path), "--to", "v1")
@@ -343,7 +343,7 @@ def test_json_manifest_stays_json(tmp_path: Path) -> None:
 
 
 def test_json_stream_of_several_objects(tmp_path: Path) -> None:
-    data = load_text(SIMPLE_V1BETA1, "x")[0].data  # type: ignore[union-attr]
+    data = load_documents(SIMPLE_V1BETA1, "x")[0].data  # type: ignore[union-attr]
     path = tmp_path / "crds.json"
     path.write_text(json.dumps(data) + "\n" + json.dumps({"apiVersion": "v1", "kind": "Namespace"}) + "\n")
     out = cli("upgrade-manifest", str(path), "--to", "v1")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from crdtool.cli import validate
-from crdtool.cli.inputs import Document, InputError, load_text
+from crdtool.yaml.loader import Document, InputError, load_documents
 from crdtool.cli.selection import Selection, select_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +86,7 @@ def test_worker_count_needs_two_files_and_enough_bytes() -> None:
 
 def test_a_pickled_document_still_finds_positions() -> None:
     text = (SAMPLES / "crontab-v1.yaml").read_text()
-    (doc,) = load_text(text, "crontab-v1.yaml")
+    (doc,) = load_documents(text, "crontab-v1.yaml")
     assert isinstance(doc, Document)
     path = "spec.versions[0].schema.openAPIV3Schema.properties[spec]"
     expected = doc.position(path)

@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 import yaml
 
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
     apply_create,

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from crdtool.core.customresource.create import apply_create, prepare_crd
+from crdtool.core.customresource import apply_create, prepare_crd
 from crdtool.core.json_schema import DRAFT_2020_12, NOT_EXPRESSIBLE, crd_json_schemas, to_json_schema
 from tests.core.test_corpus_crs import CASES, CORPUS, _crd_for, _object
 
@@ -225,7 +225,8 @@ def _corpus_crds() -> list[tuple[str, Any]]:
     """The corpus CRDs the apiserver accepts (verdicts pinned by tests/corpus/expected_crd_verdicts.json), and the samples."""
     import json
 
-    from crdtool.cli.inputs import Document, load_inputs
+    from crdtool.cli.inputs import load_inputs
+    from crdtool.yaml.loader import Document
 
     verdicts = json.loads((ROOT / "tests" / "corpus" / "expected_crd_verdicts.json").read_text())
     valid = sorted(k for k, v in verdicts.items() if v.get("status") == "valid")

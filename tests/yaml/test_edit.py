@@ -2,7 +2,7 @@
 
 Every rewrite is checked twice: the exact expected text (what survives, where
 new lines go, in which style) and that the text re-reads, with go-yaml
-semantics (crdtool.cli.inputs), as the new data.
+semantics (crdtool.yaml.loader), as the new data.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crdtool.yaml import edit as Y
-from crdtool.cli.inputs import Document, load_text
+from crdtool.yaml.loader import Document, load_documents
 
 
 def data_of(text: str) -> Any:
-    items = load_text(text, "t.yaml")
+    items = load_documents(text, "t.yaml")
     assert len(items) == 1 and isinstance(items[0], Document), items
     return items[0].data
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from crdtool.cli.reporters import CheckRun, Finding
+from crdtool.cli.reporters.base import CheckRun, Finding
 
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 

@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from crdtool.cli.reporters import Case, CheckRun, Finding, write_text
+from crdtool.cli.reporters.base import Case, CheckRun, Finding, write_text
 
 # Characters XML 1.0 cannot carry (control characters other than tab, LF, CR; surrogates; U+FFFE/U+FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -16,7 +16,7 @@ import os
 import urllib.parse
 from typing import Any, TextIO
 
-from crdtool.cli.reporters import CheckRun, Finding, write_text
+from crdtool.cli.reporters.base import CheckRun, Finding, write_text
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

@@ -14,7 +14,7 @@ ours records the resolved name in the reference map instead).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 __all__ = [
     "COMPREHENSION",
@@ -27,6 +27,7 @@ __all__ = [
     "LITERAL",
     "MAP",
     "SELECT",
+    "post_order",
     "STRUCT",
     "SourceInfo",
     "UNSPECIFIED",
@@ -278,3 +279,36 @@ def format_issues(issues: list[Issue], info: SourceInfo, total: int | None = Non
     if n > MAX_ERRORS_TO_REPORT:
         lines.append(f"{n - MAX_ERRORS_TO_REPORT} more errors were truncated")
     return "\n".join(lines)
+
+
+def post_order(e: Expr) -> Iterator[Expr]:
+    """``ast.MatchDescendants`` visiting order (post-order, target before arguments)."""
+    stack: list[tuple[Expr, bool]] = [(e, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            yield node
+            continue
+        stack.append((node, True))
+        children: list[Expr] = []
+        k = node.kind
+        if k == CALL:
+            if node.target is not None:
+                children.append(node.target)
+            children.extend(node.args)
+        elif k == COMPREHENSION:
+            children.extend(
+                c for c in (node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result) if c
+            )
+        elif k == LIST:
+            children.extend(node.args)
+        elif k == MAP:
+            for en in node.entries:
+                assert en.key is not None
+                children.extend((en.key, en.value))
+        elif k == SELECT:
+            assert node.operand is not None
+            children.append(node.operand)
+        elif k == STRUCT:
+            children.extend(en.value for en in node.entries)
+        stack.extend((c, False) for c in reversed(children))

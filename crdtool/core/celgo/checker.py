@@ -20,7 +20,7 @@ to the names they resolve to; the original parse result is not modified.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
@@ -77,12 +77,19 @@ WELL_KNOWN_ENUMS = frozenset({"google.protobuf.NullValue.NULL_VALUE"})
 
 
 class NoStructs:
-    """cel-go's default registry: the well-known protobuf messages and the libraries' object types."""
+    """cel-go's default registry: the well-known protobuf messages and the libraries' object types.
+
+    ``type_idents``: the environment's type identifiers (:func:`crdtool.core.celgo.decls.type_identifiers`
+    by default: the standard library's).
+    """
+
+    def __init__(self, type_idents: Mapping[str, T.Type] | None = None) -> None:
+        self.type_idents = type_idents if type_idents is not None else type_identifiers()
 
     def find_struct_type(self, name: str) -> T.Type | None:
         if name in WELL_KNOWN_MESSAGES:
             return T.object_type(name)
-        t = type_identifiers().get(name)
+        t = self.type_idents.get(name)
         if t is not None and t.params and t.params[0].kind == T.Kind.STRUCT:
             return t.params[0]
         return None
@@ -159,8 +166,10 @@ class _Checker:
         container: str,
         cross_type_numeric_comparisons: bool,
         fns: dict[str, FunctionDecl],
+        type_idents: Mapping[str, T.Type],
     ) -> None:
         self.info = info
+        self.type_idents = type_idents
         self.globals = variables
         self.provider = provider
         self.container = container
@@ -212,7 +221,7 @@ class _Checker:
             st = self.provider.find_struct_type(cand)
             if st is not None:
                 return cand, T.type_type(st)
-            tid = type_identifiers().get(cand)
+            tid = self.type_idents.get(cand)
             if tid is not None:
                 return cand, tid
             if self.provider.find_enum_value(cand):
@@ -672,6 +681,7 @@ def check(
     container: str = "",
     cross_type_numeric_comparisons: bool = True,
     function_decls: dict[str, FunctionDecl] | None = None,
+    type_idents: Mapping[str, T.Type] | None = None,
 ) -> CheckedAst:
     """Type-check a parsed expression (``checker.Check``).
 
@@ -684,15 +694,19 @@ def check(
         container: the expression container (``""`` in Kubernetes).
         cross_type_numeric_comparisons: ``cel.CrossTypeNumericComparisons``
             (on in the Kubernetes environment since 1.28).
-        function_decls: the declared functions (default: the Kubernetes
-            environment's, :func:`crdtool.core.celgo.decls.functions`).
+        function_decls: the declared functions (default: the standard
+            library's, :func:`crdtool.core.celgo.decls.functions`).
+        type_idents: the identifiers that name types (default: the standard
+            library's, :func:`crdtool.core.celgo.decls.type_identifiers`).
 
     Returns:
         A :class:`CheckedAst`; ``issues`` holds the type errors (empty when
         the expression checks). Never raises.
     """
     fns = function_decls if function_decls is not None else functions()
-    chk = _Checker(info, variables, provider or NoStructs(), container, cross_type_numeric_comparisons, fns)
+    idents = type_idents if type_idents is not None else type_identifiers()
+    chk = _Checker(info, variables, provider or NoStructs(idents), container, cross_type_numeric_comparisons, fns,
+                   idents)
     expr = copy_expr(parsed)
     chk.check(expr)
     type_map = {eid: T.substitute(chk.mappings, t, True) for eid, t in chk.type_map.items()}

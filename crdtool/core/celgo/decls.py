@@ -1,24 +1,21 @@
-"""The function declarations of the Kubernetes CEL environment, for the type checker.
+"""The function declarations of cel-go's libraries, for the type checker.
 
 Each table lists ``(function name, ((overload id, member?, argument types,
 result type), ...))`` in the compact type syntax of
-:func:`crdtool.core.celgo.types.parse_type`, transcribed from upstream's
-declarations:
+:func:`crdtool.core.celgo.types.parse_type`, transcribed from cel-go v0.26.0:
 
-* cel-go v0.26.0 ``common/stdlib/standard.go`` (the standard library, with
+* ``common/stdlib/standard.go`` (the standard library, with
   ``DefaultUTCTimeZone``; disabled legacy declarations omitted);
 * ``cel/library.go`` (``cel.OptionalTypes()``, every version), ``ext/strings.go``
-  (version 2), ``ext/sets.go``, ``ext/lists.go`` (version 3),
-  ``ext/comprehensions.go`` (``cel.@mapInsert``);
-* ``k8s.io/apiserver`` v0.36 ``pkg/cel/library``: ``urls.go``, ``regex.go``,
-  ``lists.go``, ``authz.go`` (and the ``AuthorizeWithSelectors`` selectors),
-  ``quantity.go``, ``ip.go``, ``cidr.go``, ``format.go``, ``semverlib.go``
-  (version 1).
+  (version 2, and version 0 without ``format`` and ``strings.quote``),
+  ``ext/sets.go``, ``ext/lists.go`` (version 3), ``ext/comprehensions.go``
+  (``cel.@mapInsert``).
 
-:func:`functions` merges them in the order ``environment/base.go`` applies the
+:func:`merge_functions` merges tables in the order an environment applies its
 libraries, as cel-go's ``FunctionDecl.Merge`` does (overloads appended, an
-overload id seen before skipped). :func:`type_identifiers` lists the type
-names usable as identifiers (``int``, ``list``, ``optional_type``, ``net.IP`` ...).
+overload id seen before skipped); the Kubernetes libraries' tables are in
+:mod:`crdtool.core.kubecel.library_decls`. :func:`type_identifiers` lists the
+type names usable as identifiers (``int``, ``list``, ``optional_type`` ...).
 """
 
 from __future__ import annotations
@@ -29,15 +26,12 @@ from dataclasses import dataclass
 from crdtool.core.celgo.types import Type, format_cel_type, opaque_type, parse_type, type_type
 from crdtool.core.celgo.types import Kind as _Kind
 
-__all__ = [
-    "FORMAT_MAX_REGEX_SIZE", "FunctionDecl", "KUBERNETES_LIBRARIES", "LIBRARIES", "OverloadDecl", "functions",
-    "type_identifiers",
-]
+__all__ = ["FunctionDecl", "LIBRARIES", "OverloadDecl", "Table", "functions", "merge_functions", "type_identifiers"]
 
-_Table = tuple[tuple[str, tuple[tuple[str, bool, tuple[str, ...], str], ...]], ...]
+#: A library's declarations: ``(function name, ((overload id, member?, argument types, result type), ...))``.
+Table = tuple[tuple[str, tuple[tuple[str, bool, tuple[str, ...], str], ...]], ...]
+_Table = Table
 
-_UUID_PATTERN = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"
-_DATE_TIME_PATTERN = "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$"
 
 # common/stdlib/standard.go
 _STANDARD: _Table = (
@@ -393,143 +387,6 @@ _EXT_LISTS: _Table = (
     ("distinct", (("list_distinct", True, ("list(T)",), "list(T)"),)),
 )
 
-# k8s.io/apiserver pkg/cel/library: urls.go, regex.go, lists.go, authz.go, quantity.go,
-# ip.go, cidr.go, format.go, semverlib.go.
-_URL, _QTY, _IP, _CIDR = "kubernetes.URL", "kubernetes.Quantity", "net.IP", "net.CIDR"
-_FMT, _SEMVER = "kubernetes.NamedFormat", "kubernetes.Semver"
-_AUTHZ, _PATH, _GROUP, _RES, _DEC = (
-    "kubernetes.authorization.Authorizer", "kubernetes.authorization.PathCheck",
-    "kubernetes.authorization.GroupCheck", "kubernetes.authorization.ResourceCheck",
-    "kubernetes.authorization.Decision",
-)
-_K8S_URLS: _Table = (
-    ("url", (("string_to_url", False, ("string",), _URL),)),
-    ("getScheme", (("url_get_scheme", True, (_URL,), "string"),)),
-    ("getHost", (("url_get_host", True, (_URL,), "string"),)),
-    ("getHostname", (("url_get_hostname", True, (_URL,), "string"),)),
-    ("getPort", (("url_get_port", True, (_URL,), "string"),)),
-    ("getEscapedPath", (("url_get_escaped_path", True, (_URL,), "string"),)),
-    ("getQuery", (("url_get_query", True, (_URL,), "map(string, list(string))"),)),
-    ("isURL", (("is_url_string", False, ("string",), "bool"),)),
-)
-_K8S_REGEX: _Table = (
-    ("find", (("string_find_string", True, ("string", "string"), "string"),)),
-    ("findAll", (
-        ("string_find_all_string", True, ("string", "string"), "list(string)"),
-        ("string_find_all_string_int", True, ("string", "string", "int"), "list(string)"),
-    )),
-)
-_K8S_COMPARABLE = ("int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes")
-_K8S_SUMMABLE = ("int", "uint", "double", "duration")
-_K8S_LISTS: _Table = (
-    ("isSorted", tuple((f"list_{t}_is_sorted_bool", True, (f"list({t})",), "bool") for t in _K8S_COMPARABLE)),
-    ("sum", tuple((f"list_{t}_sum_{t}", True, (f"list({t})",), t) for t in _K8S_SUMMABLE)),
-    ("max", tuple((f"list_{t}_max_{t}", True, (f"list({t})",), t) for t in _K8S_COMPARABLE)),
-    ("min", tuple((f"list_{t}_min_{t}", True, (f"list({t})",), t) for t in _K8S_COMPARABLE)),
-    ("indexOf", (("list_a_index_of_int", True, ("list(A)", "A"), "int"),)),
-    ("lastIndexOf", (("list_a_last_index_of_int", True, ("list(A)", "A"), "int"),)),
-)
-_K8S_AUTHZ: _Table = (
-    ("path", (("authorizer_path", True, (_AUTHZ, "string"), _PATH),)),
-    ("group", (("authorizer_group", True, (_AUTHZ, "string"), _GROUP),)),
-    ("serviceAccount", (("authorizer_serviceaccount", True, (_AUTHZ, "string", "string"), _AUTHZ),)),
-    ("resource", (("groupcheck_resource", True, (_GROUP, "string"), _RES),)),
-    ("subresource", (("resourcecheck_subresource", True, (_RES, "string"), _RES),)),
-    ("namespace", (("resourcecheck_namespace", True, (_RES, "string"), _RES),)),
-    ("name", (("resourcecheck_name", True, (_RES, "string"), _RES),)),
-    ("check", (
-        ("pathcheck_check", True, (_PATH, "string"), _DEC),
-        ("resourcecheck_check", True, (_RES, "string"), _DEC),
-    )),
-    ("errored", (("decision_errored", True, (_DEC,), "bool"),)),
-    ("error", (("decision_error", True, (_DEC,), "string"),)),
-    ("allowed", (("decision_allowed", True, (_DEC,), "bool"),)),
-    ("reason", (("decision_reason", True, (_DEC,), "string"),)),
-)
-_K8S_AUTHZ_SELECTORS: _Table = (
-    ("fieldSelector", (("authorizer_fieldselector", True, (_RES, "string"), _RES),)),
-    ("labelSelector", (("authorizer_labelselector", True, (_RES, "string"), _RES),)),
-)
-_K8S_QUANTITY: _Table = (
-    ("quantity", (("string_to_quantity", False, ("string",), _QTY),)),
-    ("isQuantity", (("is_quantity_string", False, ("string",), "bool"),)),
-    ("sign", (("quantity_sign", False, (_QTY,), "int"),)),
-    ("isGreaterThan", (("quantity_is_greater_than", True, (_QTY, _QTY), "bool"),)),
-    ("isLessThan", (("quantity_is_less_than", True, (_QTY, _QTY), "bool"),)),
-    ("compareTo", (("quantity_compare_to", True, (_QTY, _QTY), "int"),)),
-    ("asApproximateFloat", (("quantity_get_float", True, (_QTY,), "double"),)),
-    ("asInteger", (("quantity_get_int", True, (_QTY,), "int"),)),
-    ("isInteger", (("quantity_is_integer", True, (_QTY,), "bool"),)),
-    ("add", (
-        ("quantity_add", True, (_QTY, _QTY), _QTY),
-        ("quantity_add_int", True, (_QTY, "int"), _QTY),
-    )),
-    ("sub", (
-        ("quantity_sub", True, (_QTY, _QTY), _QTY),
-        ("quantity_sub_int", True, (_QTY, "int"), _QTY),
-    )),
-)
-_K8S_IP: _Table = (
-    ("ip", (("string_to_ip", False, ("string",), _IP),)),
-    ("family", (("ip_family", True, (_IP,), "int"),)),
-    ("ip.isCanonical", (("ip_is_canonical", False, ("string",), "bool"),)),
-    ("isUnspecified", (("ip_is_unspecified", True, (_IP,), "bool"),)),
-    ("isLoopback", (("ip_is_loopback", True, (_IP,), "bool"),)),
-    ("isLinkLocalMulticast", (("ip_is_link_local_multicast", True, (_IP,), "bool"),)),
-    ("isLinkLocalUnicast", (("ip_is_link_local_unicast", True, (_IP,), "bool"),)),
-    ("isGlobalUnicast", (("ip_is_global_unicast", True, (_IP,), "bool"),)),
-    ("isIP", (("is_ip", False, ("string",), "bool"),)),
-    ("string", (("ip_to_string", False, (_IP,), "string"),)),
-)
-_K8S_CIDR: _Table = (
-    ("cidr", (("string_to_cidr", False, ("string",), _CIDR),)),
-    ("containsIP", (
-        ("cidr_contains_ip_string", True, (_CIDR, "string"), "bool"),
-        ("cidr_contains_ip_ip", True, (_CIDR, _IP), "bool"),
-    )),
-    ("containsCIDR", (
-        ("cidr_contains_cidr_string", True, (_CIDR, "string"), "bool"),
-        ("cidr_contains_cidr", True, (_CIDR, _CIDR), "bool"),
-    )),
-    ("ip", (("cidr_ip", True, (_CIDR,), _IP),)),
-    ("prefixLength", (("cidr_prefix_length", True, (_CIDR,), "int"),)),
-    ("masked", (("cidr_masked", True, (_CIDR,), _CIDR),)),
-    ("isCIDR", (("is_cidr", False, ("string",), "bool"),)),
-    ("string", (("cidr_to_string", False, (_CIDR,), "string"),)),
-)
-#: ``library.ConstantFormats``: name -> ``MaxRegexSize`` (used by the cost of ``validate``).
-FORMAT_MAX_REGEX_SIZE: dict[str, int] = {
-    "dns1123Label": 30, "dns1123Subdomain": 60, "dns1035Label": 30, "qualifiedName": 60,
-    "dns1123LabelPrefix": 30, "dns1123SubdomainPrefix": 60, "dns1035LabelPrefix": 30, "labelValue": 40,
-    "uri": 1103, "uuid": len(_UUID_PATTERN),
-    "byte": 84, "date": len(_DATE_TIME_PATTERN), "datetime": len(_DATE_TIME_PATTERN),
-}
-_K8S_FORMAT: _Table = (
-    ("validate", (("format-validate", True, (_FMT, "string"), "optional_type(list(string))"),)),
-    ("format.named", (("format-named", False, ("string",), f"optional_type({_FMT})"),)),
-    *((f"format.{n}", ((f"format.{n}", False, (), _FMT),)) for n in FORMAT_MAX_REGEX_SIZE),
-)
-_K8S_JSONPATCH: _Table = (
-    ("jsonpatch.escapeKey", (("string_jsonpatch_escapeKey_string", False, ("string",), "string"),)),
-)
-_K8S_SEMVER: _Table = (
-    ("semver", (
-        ("string_to_semver", False, ("string",), _SEMVER),
-        ("string_bool_to_semver", False, ("string", "bool"), _SEMVER),
-    )),
-    ("isSemver", (
-        ("is_semver_string", False, ("string",), "bool"),
-        ("is_semver_string_bool", False, ("string", "bool"), "bool"),
-    )),
-    ("isGreaterThan", (("semver_is_greater_than", True, (_SEMVER, _SEMVER), "bool"),)),
-    ("isLessThan", (("semver_is_less_than", True, (_SEMVER, _SEMVER), "bool"),)),
-    ("compareTo", (("semver_compare_to", True, (_SEMVER, _SEMVER), "int"),)),
-    ("major", (("semver_major", True, (_SEMVER,), "int"),)),
-    ("minor", (("semver_minor", True, (_SEMVER,), "int"),)),
-    ("patch", (("semver_patch", True, (_SEMVER,), "int"),)),
-)
-
-
 @dataclass(frozen=True)
 class OverloadDecl:
     """``decls.OverloadDecl``: id, member style, argument types (target first) and result type."""
@@ -560,29 +417,26 @@ def _type_params(types: tuple[Type, ...]) -> tuple[str, ...]:
     return tuple(names)
 
 
-#: Every library by name.
+#: The cel-go libraries by name: the standard library, optional types and the ``ext`` libraries.
 LIBRARIES: dict[str, _Table] = {
-    "stdlib": _STANDARD, "k8s.urls": _K8S_URLS, "k8s.regex": _K8S_REGEX, "k8s.lists": _K8S_LISTS,
-    "k8s.authz": _K8S_AUTHZ, "optional": _OPTIONAL, "k8s.quantity": _K8S_QUANTITY, "ext.strings.v2": _STRINGS_V2, "ext.strings.v0": _STRINGS_V0,
-    "ext.sets": _SETS, "k8s.ip": _K8S_IP, "k8s.cidr": _K8S_CIDR, "k8s.format": _K8S_FORMAT,
-    "k8s.authz_selectors": _K8S_AUTHZ_SELECTORS, "ext.two_var_comprehensions": _TWO_VAR, "k8s.semver": _K8S_SEMVER,
-    "ext.lists.v3": _EXT_LISTS, "k8s.jsonpatch": _K8S_JSONPATCH,
+    "stdlib": _STANDARD, "optional": _OPTIONAL, "ext.strings.v2": _STRINGS_V2, "ext.strings.v0": _STRINGS_V0,
+    "ext.sets": _SETS, "ext.two_var_comprehensions": _TWO_VAR, "ext.lists.v3": _EXT_LISTS,
 }
 
-#: The libraries of the CRD environment, in the order ``environment/base.go`` (v0.36) applies them.
-KUBERNETES_LIBRARIES: tuple[str, ...] = (
-    "stdlib", "k8s.urls", "k8s.regex", "k8s.lists", "k8s.authz", "optional", "k8s.quantity", "ext.strings.v2",
-    "ext.sets", "k8s.ip", "k8s.cidr", "k8s.format", "k8s.authz_selectors", "ext.two_var_comprehensions",
-    "k8s.semver", "ext.lists.v3",
-)
+#: The type names of ``common/stdlib`` ``decls.TypeVariable`` (plus ``optional_type``), usable as identifiers.
+_STANDARD_TYPE_NAMES = ("bool", "bytes", "double", "duration", "int", "list(A)", "map(A, B)", "null_type", "string",
+                        "timestamp", "type", "uint")
 
 
-@functools.lru_cache(maxsize=16)
-def functions(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES) -> dict[str, FunctionDecl]:
-    """Every function of an environment by name, overloads merged across its libraries in order."""
+def merge_functions(tables: tuple[Table, ...]) -> dict[str, FunctionDecl]:
+    """Every function of an environment by name, overloads merged across its libraries in order.
+
+    ``FunctionDecl.Merge`` (``common/decls/decls.go``): overloads appended in
+    library order, an overload id seen before skipped.
+    """
     merged: dict[str, list[OverloadDecl]] = {}
-    for lib in libraries:
-        for name, overloads in LIBRARIES[lib]:
+    for table in tables:
+        for name, overloads in table:
             bucket = merged.setdefault(name, [])
             seen = {o.id for o in bucket}
             for oid, member, args, result in overloads:
@@ -595,20 +449,26 @@ def functions(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES) -> dict[str, Fu
     return {name: FunctionDecl(name, tuple(ovs)) for name, ovs in merged.items()}
 
 
-@functools.lru_cache(maxsize=1)
-def type_identifiers() -> dict[str, Type]:
-    """Identifiers that name types: ``stdlib`` ``decls.TypeVariable`` plus the libraries' ``cel.Types``.
+@functools.lru_cache(maxsize=16)
+def functions(libraries: tuple[str, ...] = ("stdlib",)) -> dict[str, FunctionDecl]:
+    """The functions of a cel-go environment made of :data:`LIBRARIES` (by name, in application order)."""
+    return merge_functions(tuple(LIBRARIES[lib] for lib in libraries))
 
-    Maps the identifier to its type, ``type(T)``.
+
+@functools.lru_cache(maxsize=16)
+def type_identifiers(library_types: tuple[str, ...] = ()) -> dict[str, Type]:
+    """Identifiers that name types: ``stdlib`` ``decls.TypeVariable``, ``optional_type`` and ``library_types``.
+
+    ``library_types``: further type names (in :func:`crdtool.core.celgo.types.parse_type` syntax) that the
+    environment's libraries register with ``cel.Types``. Maps the identifier to its type, ``type(T)``.
     """
     out: dict[str, Type] = {}
-    for text in ("bool", "bytes", "double", "duration", "int", "list(A)", "map(A, B)", "null_type", "string",
-                 "timestamp", "type", "uint"):
+    for text in _STANDARD_TYPE_NAMES:
         t = parse_type(text)
         out[t.name] = type_type(t)
     # types.OptionalType is the unparameterised opaque type
     out["optional_type"] = type_type(opaque_type("optional_type"))
-    for text in (_URL, _QTY, _IP, _CIDR, _FMT, _SEMVER, _AUTHZ, _PATH, _GROUP, _RES, _DEC):
+    for text in library_types:
         t = parse_type(text)
         out[t.name] = type_type(t)
     return out

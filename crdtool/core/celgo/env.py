@@ -1,38 +1,34 @@
-"""The Kubernetes CEL environment's compile step: parse, type-check, validate.
+"""A CEL environment's compile step: parse, type-check, validate (``cel/env.go``).
 
 Mirrors ``cel.Env.Compile`` (``CompileSource``: ``ParseSource`` then
-``Check``, then the environment's AST validators) for the environment
-``k8s.io/apiserver/pkg/cel/environment/base.go`` builds at compatibility
-version 1.35 (the default of an apiserver v1.36): the standard library plus
-the Kubernetes libraries listed in :data:`crdtool.core.celgo.decls.KUBERNETES_LIBRARIES`,
-cross-type numeric comparisons on, optional types on, and the AST validators
-of :mod:`crdtool.core.celgo.validators`. There is no ``cel.bind``
-(``ext.Bindings``), ``math.*`` or ``base64.*`` in this environment: using
-them is an ``undeclared reference``, as on the apiserver.
+``Check``, then the environment's AST validators). :class:`Environment`
+describes an environment: its libraries by name, its options and validators,
+and where the names of its libraries are resolved (cel-go's own libraries by
+default; :mod:`crdtool.core.kubecel.environment` builds the Kubernetes ones).
 
 :func:`compile_expression` returns the checked tree (for cost estimation)
 or the ``Issues.String()`` text upstream puts after ``compilation failed: ``.
-:class:`Environment` describes an environment; :data:`KUBERNETES` is the
-apiserver's, others exist for upstream's own library tests.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst, Provider, check
-from crdtool.core.celgo.decls import KUBERNETES_LIBRARIES, FunctionDecl, functions
+from crdtool.core.celgo.decls import FunctionDecl, functions, type_identifiers
 from crdtool.core.celgo.parser import DEFAULT_OPTIONS, ParserOptions, parse
 
-__all__ = [
-    "ALL_VALIDATORS", "Compiled", "EnvSet", "Environment", "KUBERNETES", "KUBERNETES_ENV_SET", "base_env_set",
-    "base_environment", "compile_expression",
-]
+__all__ = ["ALL_VALIDATORS", "Compiled", "Environment", "compile_expression"]
 
-#: The AST validators, in the order ``base.go`` registers them.
+#: The AST validators of :mod:`crdtool.core.celgo.validators`, in the order Kubernetes' ``base.go`` registers them.
 ALL_VALIDATORS = ("homogeneous_literals", "duration", "timestamp", "matches", "string_format")
+
+
+def _standard_type_identifiers(libraries: tuple[str, ...]) -> dict[str, T.Type]:
+    return type_identifiers()
 
 
 @dataclass(frozen=True)
@@ -43,7 +39,7 @@ class Environment:
     to ``EstimateCost``; they follow the libraries present.
     """
 
-    libraries: tuple[str, ...] = KUBERNETES_LIBRARIES
+    libraries: tuple[str, ...] = ("stdlib",)
     cross_type_numeric_comparisons: bool = True
     validators: tuple[str, ...] = ALL_VALIDATORS
     parser_options: ParserOptions = field(default=DEFAULT_OPTIONS)
@@ -53,10 +49,18 @@ class Environment:
     #: ``DeclTypeProvider.SetRecognizeKeywordAsFieldName``: ``self.namespace`` finds a
     #: property escaped as ``__namespace__`` (environments at compatibility 1.31+).
     recognize_keyword_as_field_name: bool = True
+    #: The functions of a tuple of library names (:func:`crdtool.core.celgo.decls.functions`: cel-go's libraries).
+    resolve_functions: Callable[[tuple[str, ...]], dict[str, FunctionDecl]] = functions
+    #: The type identifiers of a tuple of library names.
+    resolve_type_identifiers: Callable[[tuple[str, ...]], dict[str, T.Type]] = _standard_type_identifiers
+
+    def type_identifiers(self) -> dict[str, T.Type]:
+        """The identifiers that name types (``int``, ``optional_type``, the libraries' object types)."""
+        return self.resolve_type_identifiers(self.libraries)
 
     def function_decls(self) -> dict[str, FunctionDecl]:
         """The environment's functions by name."""
-        fns = functions(self.libraries)
+        fns = self.resolve_functions(self.libraries)
         if not self.extra_functions:
             return fns
         out = dict(fns)
@@ -68,63 +72,6 @@ class Environment:
             seen = {o.id for o in prev.overloads}
             out[fn.name] = FunctionDecl(fn.name, prev.overloads + tuple(o for o in fn.overloads if o.id not in seen))
         return out
-
-
-#: ``environment.MustBaseEnvSet(DefaultCompatibilityVersion())``, NewExpressions and StoredExpressions alike.
-KUBERNETES = Environment()
-
-# environment/base.go baseOpts: (introduced minor, removed minor or None, library or option).
-_BASE_OPTIONS: tuple[tuple[int, int | None, str], ...] = (
-    (0, None, "stdlib"), (0, None, "k8s.urls"), (0, None, "k8s.regex"), (0, None, "k8s.lists"),
-    (27, None, "k8s.authz"), (28, None, "optional"), (28, None, "k8s.quantity"),
-    (0, 29, "ext.strings.v0"), (29, None, "ext.strings.v2"), (29, None, "ext.sets"),
-    (30, None, "k8s.ip"), (30, None, "k8s.cidr"), (31, None, "k8s.format"), (31, None, "k8s.authz_selectors"),
-    (32, None, "ext.two_var_comprehensions"), (33, None, "k8s.semver"), (34, None, "ext.lists.v3"),
-)
-
-
-def base_environment(minor: int | None) -> Environment:
-    """The base environment at compatibility version 1.<minor> (None: the stored-expressions one, every option)."""
-    libs = tuple(
-        lib for intro, removed, lib in _BASE_OPTIONS
-        if minor is None and removed is None or minor is not None and minor >= intro and (removed is None or minor < removed)
-    )
-    validators = ["homogeneous_literals"]
-    if minor is None or minor >= 29:
-        validators += ["duration", "timestamp", "matches"]
-    if "ext.strings.v2" in libs:
-        validators.append("string_format")
-    return Environment(
-        libraries=libs,
-        cross_type_numeric_comparisons=minor is None or minor >= 28,
-        validators=tuple(validators),
-        recognize_keyword_as_field_name=minor is None or minor >= 31,
-    )
-
-
-@dataclass(frozen=True)
-class EnvSet:
-    """``environment.EnvSet``: the environment for new expressions and the one for stored expressions.
-
-    A rule or messageExpression the CRD already had before an update compiles
-    in ``stored`` (every library, as ``StoredExpressionsEnvLoader`` picks);
-    any other in ``new`` (only what the compatibility version allows).
-    """
-
-    new: Environment = KUBERNETES
-    stored: Environment = KUBERNETES
-
-    def for_expression(self, expression: str, preexisting: frozenset[str]) -> Environment:
-        return self.stored if expression in preexisting else self.new
-
-
-def base_env_set(minor: int = 35) -> EnvSet:
-    """``environment.MustBaseEnvSet(version.MajorMinor(1, minor))``; 1.35 is v1.36's default."""
-    return EnvSet(base_environment(minor), base_environment(None))
-
-
-#: The apiserver v1.36 default (``DefaultCompatibilityVersion()`` = 1.35).
-KUBERNETES_ENV_SET = base_env_set()
 
 
 @dataclass
@@ -149,7 +96,7 @@ def compile_expression(
     source: str,
     variables: dict[str, T.Type],
     provider: Provider | None = None,
-    env: Environment = KUBERNETES,
+    env: Environment | None = None,
 ) -> Compiled:
     """``env.Compile(source)``.
 
@@ -160,6 +107,7 @@ def compile_expression(
     from crdtool.core.celgo.parser import _deep_stack
     from crdtool.core.celgo.validators import validate
 
+    env = env or Environment()
     parsed = parse(source, env.parser_options)
     if parsed.expr is None:
         return Compiled(None, parsed.error_text())
@@ -171,6 +119,7 @@ def compile_expression(
             provider,
             cross_type_numeric_comparisons=env.cross_type_numeric_comparisons,
             function_decls=env.function_decls(),
+            type_idents=env.type_identifiers(),
         )
         if checked.issues:
             return Compiled(None, A.format_issues(checked.issues, checked.info, checked.total_errors))

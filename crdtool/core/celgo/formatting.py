@@ -153,9 +153,7 @@ def _parse_format_string(fmt: str, chk: _Checker) -> None:
 
 def validate_format_calls(checked: CheckedAst, report: Callable[[int, str], None]) -> None:
     """``stringFormatValidator.Validate``: report through ``report(expr_id, message)``."""
-    from crdtool.core.celgo.validators import _post_order
-
-    for e in _post_order(checked.expr):
+    for e in A.post_order(checked.expr):
         if e.kind != A.CALL or e.target is None or e.name != "format":
             continue
         ids = checked.overload_ids(e.id)

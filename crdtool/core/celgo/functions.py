@@ -23,12 +23,19 @@ from typing import Any, Callable
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo import values as V
+from crdtool.core.celgo.decls import FunctionDecl, functions
+from crdtool.core.celgo.interpreter import (
+    STRING_TRAVERSAL_COST_FACTOR,
+    Dispatcher,
+    Overload,
+    Runtime,
+    actual_size,
+    go_type_name,
+)
 from crdtool.core.celgo.values import Err
 
-__all__ = ["Binding", "FnSpec", "Runtime", "compile_regex", "default_call_cost", "environment_runtime", "receive"]
+__all__ = ["Binding", "FnSpec", "LIBRARIES", "build_runtime", "runtime"]
 
-STRING_TRAVERSAL_COST_FACTOR = 0.1
-REGEX_STRING_LENGTH_COST_FACTOR = 0.25
 
 _NSO = V.NO_SUCH_OVERLOAD
 _mnso = V.maybe_no_such_overload
@@ -148,8 +155,6 @@ def _guarded(fn_name: str, decl_args: tuple[T.Type, ...], b: Binding, disable: b
 
 def _bindings(spec: FnSpec, decl_args: dict[str, tuple[T.Type, ...]]) -> list[Any]:
     """``FunctionDecl.Bindings``: dispatcher entries of one (merged) function."""
-    from crdtool.core.celgo.interpreter import Overload
-
     out: list[Overload] = []
     for b in spec.overloads:
         args = decl_args.get(b.id, ())
@@ -185,35 +190,6 @@ def _bindings(spec: FnSpec, decl_args: dict[str, tuple[T.Type, ...]]) -> list[An
 
 
 # --- receivers (traits.Receiver) -------------------------------------------------------------------------
-
-
-def receive(val: Any, function: str, args: list[Any]) -> Any:
-    """``Receive`` of strings (``contains``/``endsWith``/``startsWith``), durations and timestamps."""
-    t = type(val)
-    if t is str:
-        if len(args) == 1:
-            sf = {"contains": string_contains, "endsWith": string_ends_with, "startsWith": string_starts_with}.get(
-                function)
-            if sf is not None:
-                return sf(val, args[0])
-        return _NSO
-    if t is V.Duration:
-        if not args:
-            f = _DURATION_GETTERS.get(function)
-            if f is not None:
-                return f(val)
-        return _NSO
-    if t is V.Timestamp:
-        if not args:
-            g = _TIME_GETTERS.get(function)
-            if g is not None:
-                return g(V.civil(val), val)
-        elif len(args) == 1:
-            g = _TIME_GETTERS.get(function)
-            if g is not None:
-                return _timestamp_getter(g)(val, args[0])
-        return _NSO
-    return _NSO
 
 
 # --- standard library (common/stdlib/standard.go) -----------------------------------------------------------
@@ -418,170 +394,15 @@ def _convert(target: V.TypeValue) -> Callable[[Any], Any]:
     return lambda val: V.convert_to_type(val, target)
 
 
-def string_contains(s: Any, sub: Any) -> Any:
-    if type(s) is not str:
-        return _mnso(s)
-    if type(sub) is not str:
-        return _mnso(sub)
-    return sub in s
-
-
-def string_ends_with(s: Any, suf: Any) -> Any:
-    if type(s) is not str:
-        return _mnso(s)
-    if type(suf) is not str:
-        return _mnso(suf)
-    return s.endswith(suf)
-
-
-def string_starts_with(s: Any, pre: Any) -> Any:
-    if type(s) is not str:
-        return _mnso(s)
-    if type(pre) is not str:
-        return _mnso(pre)
-    return s.startswith(pre)
-
-
-@functools.lru_cache(maxsize=512)
-def compile_regex(pattern: str) -> Any:
-    """Go ``regexp.Compile`` (RE2 syntax): the compiled pattern, or the error value."""
-    import re2
-
-    from crdtool.core.kubecel.library import go_regexp_error
-
-    err = go_regexp_error(pattern)
-    if err is not None:
-        return Err(err)
-    try:
-        opts = re2.Options()
-        opts.max_mem = 256 << 20
-        return re2.compile(pattern, options=opts)
-    except Exception as exc:  # noqa: BLE001 - re2 reports its own error type
-        return Err(f"error parsing regexp: {exc}")
-
-
 def _string_matches(s: Any, pat: Any) -> Any:
     if type(pat) is not str:
         return _mnso(pat)
     if type(s) is not str:
         return _NSO
-    rx = compile_regex(pat)
+    rx = V.compile_regex(pat)
     if type(rx) is Err:
         return rx
     return rx.search(s) is not None
-
-
-def _t_year(c: tuple[int, ...], t: V.Timestamp) -> int:
-    return c[0]
-
-
-_TIME_GETTERS: dict[str, Callable[[tuple[int, ...], V.Timestamp], int]] = {
-    "getFullYear": lambda c, t: c[0],
-    "getMonth": lambda c, t: c[1] - 1,
-    "getDayOfYear": lambda c, t: V.year_day(c[0], c[1], c[2]) - 1,
-    "getDayOfMonth": lambda c, t: c[2] - 1,
-    "getDate": lambda c, t: c[2],
-    "getDayOfWeek": lambda c, t: c[6],
-    "getHours": lambda c, t: c[3],
-    "getMinutes": lambda c, t: c[4],
-    "getSeconds": lambda c, t: c[5],
-    "getMilliseconds": lambda c, t: t.nsec // 1_000_000,
-}
-
-
-def _go_atoi(s: str) -> int | str:
-    """Go ``strconv.Atoi``: the int or the error text."""
-    body = s[1:] if s[:1] in ("+", "-") else s
-    if not body or not all("0" <= c <= "9" for c in body):
-        return f'strconv.Atoi: parsing {V.go_quote(s)}: invalid syntax'
-    n = int(s)
-    if not V.INT64_MIN <= n <= V.INT64_MAX:
-        return f'strconv.Atoi: parsing {V.go_quote(s)}: value out of range'
-    return n
-
-
-def zone_offset(t: V.Timestamp, tz: str) -> int | str:
-    """The offset (seconds east) of zone ``tz`` at ``t`` (``inTimeZone``), or the error text."""
-    ind = tz.find(":")
-    if ind == -1:
-        if tz in ("", "UTC", "Local"):
-            return 0
-        if ".." in tz or tz[0] in "/\\":
-            return "time: invalid location name"
-        try:
-            import zoneinfo
-
-            zi = zoneinfo.ZoneInfo(tz)
-        except Exception:  # noqa: BLE001 - any lookup failure is "unknown time zone"
-            return f"unknown time zone {tz}"
-        import datetime
-
-        dt = datetime.datetime.fromtimestamp(t.sec, tz=datetime.timezone.utc).astimezone(zi)
-        off = dt.utcoffset()
-        return int(off.total_seconds()) if off is not None else 0
-    hr = _go_atoi(tz[:ind])
-    if type(hr) is str:
-        return hr
-    mi = _go_atoi(tz[ind + 1:])
-    if type(mi) is str:
-        return mi
-    assert isinstance(hr, int) and isinstance(mi, int)
-    offset = hr * 60 - mi if tz[0] == "-" else hr * 60 + mi
-    secs = offset * 60
-    if not V.INT64_MIN <= secs * 1_000_000_000 <= V.INT64_MAX:
-        secs = int((offset * 60_000_000_000 & 0xFFFFFFFFFFFFFFFF) - (1 << 64 if (offset * 60_000_000_000) & (1 << 63) else 0)) // 1_000_000_000
-    return secs
-
-
-def _timestamp_getter(getter: Callable[[tuple[int, ...], V.Timestamp], int]) -> Callable[[Any, Any], Any]:
-    def fn(ts: Any, tz: Any) -> Any:
-        if type(tz) is not str:
-            return _mnso(tz)
-        off = zone_offset(ts, tz)
-        if type(off) is str:
-            return Err(off)
-        assert isinstance(off, int)
-        return getter(V.civil(ts, off), ts)
-
-    return fn
-
-
-def _utc_getter(getter: Callable[[tuple[int, ...], V.Timestamp], int]) -> Callable[[Any], Any]:
-    return lambda ts: getter(V.civil(ts, 0), ts)
-
-
-def _dur_hours(d: Any) -> Any:
-    if type(d) is not V.Duration:
-        return _mnso(d)
-    return int(d.ns / 3_600_000_000_000) if abs(d.ns) < (1 << 53) else _trunc_div_float(d.ns, 3_600_000_000_000)
-
-
-def _trunc_div_float(ns: int, unit: int) -> int:
-    q, r = abs(ns) // unit, abs(ns) % unit
-    val = float(q) + float(r) / float(unit)
-    return -int(val) if ns < 0 else int(val)
-
-
-def _dur_minutes(d: Any) -> Any:
-    if type(d) is not V.Duration:
-        return _mnso(d)
-    return _trunc_div_float(d.ns, 60_000_000_000)
-
-
-def _dur_seconds(d: Any) -> Any:
-    if type(d) is not V.Duration:
-        return _mnso(d)
-    return _trunc_div_float(d.ns, 1_000_000_000)
-
-
-def _dur_millis(d: Any) -> Any:
-    if type(d) is not V.Duration:
-        return _mnso(d)
-    return int(d.ns / 1_000_000) if abs(d.ns) < (1 << 53) else (abs(d.ns) // 1_000_000) * (1 if d.ns >= 0 else -1)
-
-
-_DURATION_GETTERS = {"getHours": _dur_hours, "getMinutes": _dur_minutes, "getSeconds": _dur_seconds,
-                     "getMilliseconds": _dur_millis}
 
 
 def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
@@ -626,9 +447,9 @@ def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
         FnSpec("uint", [unary("uint64_to_uint64", _identity), unary("double_to_uint64", _convert(V.UINT_TYPE)),
                         unary("int64_to_uint64", _convert(V.UINT_TYPE)),
                         unary("string_to_uint64", _convert(V.UINT_TYPE))]),
-        FnSpec("contains", [binary("contains_string", string_contains)], disable_type_guards=True),
-        FnSpec("endsWith", [binary("ends_with_string", string_ends_with)], disable_type_guards=True),
-        FnSpec("startsWith", [binary("starts_with_string", string_starts_with)], disable_type_guards=True),
+        FnSpec("contains", [binary("contains_string", V.string_contains)], disable_type_guards=True),
+        FnSpec("endsWith", [binary("ends_with_string", V.string_ends_with)], disable_type_guards=True),
+        FnSpec("startsWith", [binary("starts_with_string", V.string_starts_with)], disable_type_guards=True),
         FnSpec("matches", singleton=Binding("matches", binary=_string_matches, trait=V.MATCHER)),
     ]
     tz_ids = {
@@ -646,10 +467,10 @@ def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
     dur_ids = {"getHours": "duration_to_hours", "getMinutes": "duration_to_minutes",
                "getSeconds": "duration_to_seconds", "getMilliseconds": "duration_to_milliseconds"}
     for name, (plain, with_tz) in tz_ids.items():
-        g = _TIME_GETTERS[name]
-        ovs = [unary(plain, _utc_getter(g)), binary(with_tz, _timestamp_getter(g))]
+        g = V.TIME_GETTERS[name]
+        ovs = [unary(plain, V.utc_getter(g)), binary(with_tz, V.timestamp_getter(g))]
         if name in dur_ids:
-            ovs.append(unary(dur_ids[name], _DURATION_GETTERS[name]))
+            ovs.append(unary(dur_ids[name], V.DURATION_GETTERS[name]))
         specs.append(FnSpec(name, ovs))
     return specs
 
@@ -1464,8 +1285,6 @@ def _lists_range(n: int) -> Any:
 
 
 def _lists() -> list[FnSpec]:
-    from crdtool.core.celgo.decls import functions
-
     sort_ids = [o.id for o in functions(("ext.lists.v3",))["sort"].overloads]
     by_ids = [o.id for o in functions(("ext.lists.v3",))["@sortByAssociatedKeys"].overloads]
     del sort_ids, by_ids
@@ -1505,63 +1324,6 @@ def _two_var() -> list[FnSpec]:
 # --- costs ----------------------------------------------------------------------------------------------------
 
 
-def actual_size(v: Any) -> int:
-    """``actualSize`` (runtimecost.go): sizers by size, a present optional by its value, else 1."""
-    t = type(v)
-    if t is str or t is bytes:
-        return len(v)
-    if isinstance(v, (V.ListValue, V.MapValue)):
-        return v.size()
-    if t is V.Optional and v.has_value:
-        return actual_size(v.value)
-    size = getattr(v, "size", None)
-    if size is not None and t is not V.Optional:
-        return size()  # type: ignore[no-any-return]
-    return 1
-
-
-def _ceil(x: float) -> int:
-    return int(math.ceil(x))
-
-
-_O_N = frozenset({"starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote",
-                  "string_format"})
-_MIN_SIZE = frozenset({f"{op}_{t}" for op in ("less", "greater", "less_equals", "greater_equals")
-                       for t in ("string", "bytes")} | {"equals", "not_equals"})
-
-
-def default_call_cost(overload: str, args: list[Any]) -> int:
-    """The default branch of ``CostTracker.costCall``."""
-    if overload in _O_N:
-        return _ceil(actual_size(args[0]) * STRING_TRAVERSAL_COST_FACTOR)
-    if overload == "in_list":
-        return actual_size(args[1])
-    if overload in _MIN_SIZE:
-        return _ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
-    if overload in ("add_string", "add_bytes"):
-        return _ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
-    if overload == "matches_string":
-        str_cost = _ceil((1.0 + actual_size(args[0])) * STRING_TRAVERSAL_COST_FACTOR)
-        regex_cost = _ceil(actual_size(args[1]) * REGEX_STRING_LENGTH_COST_FACTOR)
-        return str_cost * regex_cost
-    if overload == "contains_string":
-        return _ceil(actual_size(args[0]) * STRING_TRAVERSAL_COST_FACTOR) * _ceil(
-            actual_size(args[1]) * STRING_TRAVERSAL_COST_FACTOR)
-    return 1
-
-
-def _cost_one(args: list[Any], result: Any) -> int:
-    return 1
-
-
-def default_call_cost_fn(overload: str) -> Callable[[list[Any], Any], int]:
-    """:func:`default_call_cost` for one overload, as a function of (args, result)."""
-    if overload in _O_N or overload in _MIN_SIZE or overload in (
-            "in_list", "add_string", "add_bytes", "matches_string", "contains_string"):
-        return lambda args, result: default_call_cost(overload, args)
-    return _cost_one
-
-
 def _track_alloc_list(cost_factor: float, size: int) -> int:
     return int(float(size) * cost_factor) + 1 + 10
 
@@ -1571,8 +1333,6 @@ def _track_output(args: list[Any], result: Any) -> int:
 
 
 def _go_type(v: Any) -> str:
-    from crdtool.core.celgo.interpreter import go_type_name
-
     return go_type_name(v)
 
 
@@ -1621,8 +1381,6 @@ def panicking_trackers() -> frozenset[str]:
     """The overloads whose cost tracker asserts argument types (``args[1].(types.Int)`` of ``flatten(int)``,
     ``.(traits.Lister)`` of ``distinct``, ``sort`` and ``@sortByAssociatedKeys``) and so panics on arguments that
     only ``dyn`` lets through."""
-    from crdtool.core.celgo.decls import functions
-
     fns = functions(("ext.lists.v3",))
     return frozenset({"list_flatten_int", "list_distinct"} | {o.id for o in fns["sort"].overloads}
                      | {o.id for o in fns["@sortByAssociatedKeys"].overloads})
@@ -1631,8 +1389,6 @@ def panicking_trackers() -> frozenset[str]:
 def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[Any], Any], int | None]]:
     out: dict[str, Callable[[list[Any], Any], int | None]] = {}
     if "ext.lists.v3" in libraries:
-        from crdtool.core.celgo.decls import functions
-
         fns = functions(("ext.lists.v3",))
         out.update({"list_slice": _track_output, "list_flatten": _track_flatten, "list_flatten_int": _track_flatten,
                     "lists_range": _track_output, "list_reverse": _track_output,
@@ -1651,50 +1407,39 @@ def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[A
 # --- environments ---------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Runtime:
-    """The runtime of an environment: dispatcher, type identifiers, cost estimator and trackers."""
-
-    dispatcher: Any
-    type_idents: dict[str, Any]
-    estimator: Callable[[str, str, list[Any], Any], int | None] | None
-    overload_trackers: dict[str, Callable[[list[Any], Any], int | None]]
-    #: the functions ``estimator`` may price (others always take the default), None: any
-    estimator_functions: frozenset[str] | None = None
+#: The runtime functions of cel-go's libraries (:data:`crdtool.core.celgo.decls.LIBRARIES`), by library name.
+def _strings_v0() -> list[FnSpec]:
+    return [s for s in _strings() if s.name not in ("format", "strings.quote")]
 
 
-def _library_specs(lib: str) -> list[FnSpec]:
-    from crdtool.core.kubecel import library as cel_k8s_lib
-
-    if lib == "stdlib":
-        return _stdlib()
-    if lib == "optional":
-        return _optional()
-    if lib in ("ext.strings.v2", "ext.strings.v0"):
-        specs = _strings()
-        if lib == "ext.strings.v0":
-            specs = [s for s in specs if s.name not in ("format", "strings.quote")]
-        return specs
-    if lib == "ext.sets":
-        return _sets()
-    if lib == "ext.lists.v3":
-        return _lists()
-    if lib == "ext.two_var_comprehensions":
-        return _two_var()
-    return cel_k8s_lib.library_specs(lib)
+LIBRARIES: dict[str, Callable[[], list[FnSpec]]] = {
+    "stdlib": _stdlib, "optional": _optional, "ext.strings.v2": _strings, "ext.strings.v0": _strings_v0,
+    "ext.sets": _sets, "ext.lists.v3": _lists, "ext.two_var_comprehensions": _two_var,
+}
 
 
-@functools.lru_cache(maxsize=16)
-def environment_runtime(libraries: tuple[str, ...]) -> Runtime:
-    """Merge the libraries' functions (``FunctionDecl.Merge``) and build the dispatcher (``FunctionDecl.Bindings``)."""
-    from crdtool.core.celgo.decls import functions
-    from crdtool.core.kubecel import library as cel_k8s_lib
-    from crdtool.core.celgo.interpreter import Dispatcher
+def build_runtime(
+    libraries: tuple[str, ...],
+    specs: Callable[[str], list[FnSpec]],
+    decls: dict[str, FunctionDecl],
+    type_idents: dict[str, Any],
+    *,
+    estimator: Callable[[str, str, list[Any], Any], int | None] | None = None,
+    estimator_functions: frozenset[str] | None = None,
+    regex_functions: tuple[str, ...] = (),
+) -> Runtime:
+    """Merge the libraries' functions (``FunctionDecl.Merge``) and build the dispatcher (``FunctionDecl.Bindings``).
 
-    decls = functions(libraries)
+    In: the libraries by name, in application order; ``specs(name)``, the runtime
+    functions of one library; the environment's declarations (for overload order
+    and runtime type guards); the runtime type identifiers; a library cost
+    estimator (``CostEstimator.CallCost``) with the functions it may price, and
+    the functions whose constant regex argument is compiled at plan time. The
+    ``ext`` lists and sets libraries bring their ``OverloadCostTracker``s.
+    """
     merged: dict[str, FnSpec] = {}
     for lib in libraries:
-        for spec in _library_specs(lib):
+        for spec in specs(lib):
             cur = merged.get(spec.name)
             if cur is None:
                 merged[spec.name] = FnSpec(spec.name, list(spec.overloads), spec.singleton, spec.disable_type_guards)
@@ -1713,9 +1458,13 @@ def environment_runtime(libraries: tuple[str, ...]) -> Runtime:
             spec.overloads.sort(key=lambda b: order.get(b.id, len(order)))
         for o in _bindings(spec, decl_args):
             overloads.setdefault(o.operator, o)
-    type_idents: dict[str, Any] = dict(V.STANDARD_TYPE_IDENTS)
-    type_idents.update(cel_k8s_lib.type_idents(libraries))
-    k8s = any(lib.startswith("k8s.") for lib in libraries)
-    estimator = cel_k8s_lib.call_cost if k8s else None
-    return Runtime(Dispatcher(overloads), type_idents, estimator, _overload_trackers(libraries),
-                   cel_k8s_lib.CALL_COST_FUNCTIONS if k8s else None)
+    trackers = _overload_trackers(libraries)
+    panicking = {k: v for k, v in trackers.items() if k in panicking_trackers()}
+    return Runtime(Dispatcher(overloads), type_idents, estimator, trackers, estimator_functions,
+                   regex_functions, panicking)
+
+
+@functools.lru_cache(maxsize=16)
+def runtime(libraries: tuple[str, ...] = ("stdlib",)) -> Runtime:
+    """The runtime of a cel-go environment made of :data:`LIBRARIES` (by name, in application order)."""
+    return build_runtime(libraries, lambda lib: LIBRARIES[lib](), functions(libraries), dict(V.STANDARD_TYPE_IDENTS))

@@ -27,6 +27,8 @@ Function implementations come from :mod:`crdtool.core.celgo.functions`.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from crdtool.core.celgo import ast as A
@@ -35,7 +37,7 @@ from crdtool.core.celgo.checker import CheckedAst
 from crdtool.core.celgo import values as V
 from crdtool.core.celgo.values import Err
 
-__all__ = ["Activation", "CostLimitExceeded", "PlanError", "Program", "plan_program"]
+__all__ = ["Activation", "CostLimitExceeded", "PlanError", "Program", "Runtime", "plan_program"]
 
 #: ``common.SelectAndIdentCost`` and the constructor base costs (``common/cost.go``).
 SELECT_AND_IDENT_COST = 1
@@ -740,9 +742,7 @@ class Overload:
 
 def _receive(val: Any, function: str, args: list[Any]) -> Any:
     """``traits.Receiver.Receive`` of the receiver types (string, duration, timestamp)."""
-    from crdtool.core.celgo.functions import receive
-
-    return receive(val, function, args)
+    return V.receive(val, function, args)
 
 
 class EvalZeroArity(InterpretableCall):
@@ -1263,8 +1263,6 @@ class CostTracker:
 
     def cost_fn(self, call: InterpretableCall) -> Callable[[list[Any], Any], int]:
         """``costCall`` for one call site: overload tracker, then the estimator, then the default."""
-        from crdtool.core.celgo.functions import default_call_cost, default_call_cost_fn
-
         overload = call.overload
         function = call.function
         tr = self.overload_trackers.get(overload) if self.overload_trackers else None
@@ -1962,9 +1960,7 @@ def _dec_regex(i: Interpretable, functions: tuple[str, ...]) -> Interpretable:
     pat = args[1]
     if not isinstance(pat, InterpretableConst) or type(pat.value()) is not str:
         return i
-    from crdtool.core.celgo.functions import compile_regex
-
-    rx = compile_regex(pat.value())
+    rx = V.compile_regex(pat.value())
     if type(rx) is Err:
         raise PlanError(rx.msg)
     impl: Callable[..., Any]
@@ -2076,33 +2072,113 @@ class Program:
         return val, tracker.cost, False
 
 
-def plan_program(checked: CheckedAst, libraries: tuple[str, ...], *, optimize: bool = True,
+@dataclass
+class Runtime:
+    """What a program needs from its environment: the function dispatcher, the runtime type identifiers,
+    the libraries' cost estimator (``CostEstimator.CallCost``) and ``OverloadCostTracker``s.
+
+    Built by :func:`crdtool.core.celgo.functions.build_runtime`.
+    """
+
+    dispatcher: Any
+    type_idents: dict[str, Any]
+    estimator: Callable[[str, str, list[Any], Any], int | None] | None
+    overload_trackers: dict[str, Callable[[list[Any], Any], int | None]]
+    #: the functions ``estimator`` may price (others always take the default), None: any
+    estimator_functions: frozenset[str] | None = None
+    #: functions whose constant pattern argument a program compiles once (the Kubernetes regex library's)
+    regex_functions: tuple[str, ...] = ()
+    #: the trackers that assert their arguments' types and so panic on what only ``dyn`` lets through
+    panicking_trackers: dict[str, Callable[[list[Any], Any], int | None]] = field(default_factory=dict)
+
+
+def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True,
                  presence_test_has_cost: bool = False, cost_tracking: bool = True) -> Program:
-    """Plan a checked expression for the environment of ``libraries`` (:data:`crdtool.core.celgo.decls.LIBRARIES` names).
+    """Plan a checked expression for an environment's runtime (``env.Program``).
 
     The defaults are the Kubernetes base environment's program options
     (``cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost)``,
     ``cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false))``); a plain
     ``cel.NewEnv`` program is ``optimize=False, presence_test_has_cost=True``.
-    The Kubernetes regex library (``k8s.regex``) adds its ``find``/``findAll``
-    constant-pattern optimisations either way. ``cost_tracking``: the program
-    always runs with cel-go's cost tracker (Kubernetes' programs do), so the
-    plain plan reproduces the trackers' panics (``internal error: ...``).
+    The runtime's ``regex_functions`` (the Kubernetes regex library's ``find``/``findAll``)
+    get their constant-pattern optimisations either way; ``matches`` only when optimizing.
+    ``cost_tracking``: the program always runs with cel-go's cost tracker
+    (Kubernetes' programs do), so the plain plan reproduces the trackers' panics
+    (``internal error: ...``).
 
     Raises :class:`PlanError` when cel-go's program creation would fail
     (e.g. a constant ``int('x')`` conversion, a constant bad regex).
     """
-    from crdtool.core.celgo.functions import environment_runtime
-
-    rt = environment_runtime(libraries)
-    regex: tuple[str, ...] = ("find", "findAll") if "k8s.regex" in libraries else ()
+    rt = runtime
+    regex = rt.regex_functions
     if optimize:
         regex = regex + ("matches",)
-    panicking = None
-    if cost_tracking:
-        from crdtool.core.celgo.functions import panicking_trackers
-
-        panicking = {k: v for k, v in rt.overload_trackers.items() if k in panicking_trackers()} or None
+    panicking = (rt.panicking_trackers or None) if cost_tracking else None
     return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers,
                    rt.estimator_functions, optimize=optimize, regex_optimizations=regex,
                    presence_test_has_cost=presence_test_has_cost, panicking_trackers=panicking)
+
+
+STRING_TRAVERSAL_COST_FACTOR = 0.1
+
+
+REGEX_STRING_LENGTH_COST_FACTOR = 0.25
+
+
+def actual_size(v: Any) -> int:
+    """``actualSize`` (runtimecost.go): sizers by size, a present optional by its value, else 1."""
+    t = type(v)
+    if t is str or t is bytes:
+        return len(v)
+    if isinstance(v, (V.ListValue, V.MapValue)):
+        return v.size()
+    if t is V.Optional and v.has_value:
+        return actual_size(v.value)
+    size = getattr(v, "size", None)
+    if size is not None and t is not V.Optional:
+        return size()  # type: ignore[no-any-return]
+    return 1
+
+
+def _ceil(x: float) -> int:
+    return int(math.ceil(x))
+
+
+_O_N = frozenset({"starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote",
+                  "string_format"})
+
+
+_MIN_SIZE = frozenset({f"{op}_{t}" for op in ("less", "greater", "less_equals", "greater_equals")
+                       for t in ("string", "bytes")} | {"equals", "not_equals"})
+
+
+def default_call_cost(overload: str, args: list[Any]) -> int:
+    """The default branch of ``CostTracker.costCall``."""
+    if overload in _O_N:
+        return _ceil(actual_size(args[0]) * STRING_TRAVERSAL_COST_FACTOR)
+    if overload == "in_list":
+        return actual_size(args[1])
+    if overload in _MIN_SIZE:
+        return _ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
+    if overload in ("add_string", "add_bytes"):
+        return _ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
+    if overload == "matches_string":
+        str_cost = _ceil((1.0 + actual_size(args[0])) * STRING_TRAVERSAL_COST_FACTOR)
+        regex_cost = _ceil(actual_size(args[1]) * REGEX_STRING_LENGTH_COST_FACTOR)
+        return str_cost * regex_cost
+    if overload == "contains_string":
+        return _ceil(actual_size(args[0]) * STRING_TRAVERSAL_COST_FACTOR) * _ceil(
+            actual_size(args[1]) * STRING_TRAVERSAL_COST_FACTOR)
+    return 1
+
+
+def _cost_one(args: list[Any], result: Any) -> int:
+    return 1
+
+
+def default_call_cost_fn(overload: str) -> Callable[[list[Any], Any], int]:
+    """:func:`default_call_cost` for one overload, as a function of (args, result)."""
+    if overload in _O_N or overload in _MIN_SIZE or overload in (
+            "in_list", "add_string", "add_bytes", "matches_string", "contains_string"):
+        return lambda args, result: default_call_cost(overload, args)
+    return _cost_one

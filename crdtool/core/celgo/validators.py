@@ -15,11 +15,12 @@ and reports at the offending expression's position.
 
 from __future__ import annotations
 
-from typing import Iterator
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst
+from crdtool.core.gostd import go_regexp_error
+from crdtool.core.gotime import go_parse_duration, rfc3339_instant, rfc3339_parse_error
 
 __all__ = ["validate"]
 
@@ -27,42 +28,9 @@ _MIN_UNIX_TIME = -62135596800
 _MAX_UNIX_TIME = 253402300799
 
 
-def _post_order(e: A.Expr) -> Iterator[A.Expr]:
-    """``ast.MatchDescendants`` visiting order (post-order, target before arguments)."""
-    stack: list[tuple[A.Expr, bool]] = [(e, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            yield node
-            continue
-        stack.append((node, True))
-        children: list[A.Expr] = []
-        k = node.kind
-        if k == A.CALL:
-            if node.target is not None:
-                children.append(node.target)
-            children.extend(node.args)
-        elif k == A.COMPREHENSION:
-            children.extend(
-                c for c in (node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result) if c
-            )
-        elif k == A.LIST:
-            children.extend(node.args)
-        elif k == A.MAP:
-            for en in node.entries:
-                assert en.key is not None
-                children.extend((en.key, en.value))
-        elif k == A.SELECT:
-            assert node.operand is not None
-            children.append(node.operand)
-        elif k == A.STRUCT:
-            children.extend(en.value for en in node.entries)
-        stack.extend((c, False) for c in reversed(children))
-
-
 def _parents(root: A.Expr) -> dict[int, A.Expr]:
     out: dict[int, A.Expr] = {}
-    for node in _post_order(root):
+    for node in A.post_order(root):
         for child in _children(node):
             out[id(child)] = node
     return out
@@ -104,7 +72,7 @@ class _Reporter:
 
 def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...]) -> None:
     root = checked.expr
-    nodes = list(_post_order(root))
+    nodes = list(A.post_order(root))
     parents = _parents(root) if exempt else {}
 
     def in_exempt(e: A.Expr) -> bool:
@@ -164,8 +132,6 @@ def _duration_ok(arg: A.Expr) -> bool:
     cel-go v0.26's ``Int.ConvertToType`` has no duration case, so
     ``duration(<int literal>)`` evaluates to an error and is reported too.
     """
-    from crdtool.core.schema.formats import go_parse_duration
-
     if arg.lit == A.LIT_STRING:
         return go_parse_duration(arg.value)
     return False
@@ -177,9 +143,6 @@ def _timestamp_ok(arg: A.Expr) -> bool:
         return bool(_MIN_UNIX_TIME <= arg.value <= _MAX_UNIX_TIME)
     if arg.lit != A.LIT_STRING:
         return False
-    from crdtool.core.crd.decode import rfc3339_parse_error
-    from crdtool.core.crd.types import rfc3339_instant
-
     if rfc3339_parse_error(arg.value):
         return False
     instant = rfc3339_instant(arg.value)
@@ -188,8 +151,6 @@ def _timestamp_ok(arg: A.Expr) -> bool:
 
 def _regex_ok(arg: A.Expr) -> bool:
     """``regexp.Compile`` (Go's RE2 syntax) accepts the literal."""
-    from crdtool.core.schema.structural import go_regexp_error
-
     if not isinstance(arg.value, str):
         return True
     return go_regexp_error(arg.value) is None
@@ -197,7 +158,7 @@ def _regex_ok(arg: A.Expr) -> bool:
 
 def _format_validators(checked: CheckedAst, rep: _Reporter, validators: tuple[str, ...]) -> None:
     checks = (("duration", _duration_ok), ("timestamp", _timestamp_ok), ("matches", _regex_ok))
-    nodes = list(_post_order(checked.expr))
+    nodes = list(A.post_order(checked.expr))
     for fn_name, ok in checks:
         if fn_name not in validators:
             continue

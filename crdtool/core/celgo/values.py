@@ -27,9 +27,12 @@ comprehension macros absorb them exactly as cel-go does.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any, Callable, Iterator
+
+from crdtool.core.gostd import go_regexp_error
 
 __all__ = [
     "BOOL_TYPE", "BYTES_TYPE", "DOUBLE_TYPE", "DURATION_TYPE", "BaseList", "BaseMap", "Duration", "Err",
@@ -1090,16 +1093,6 @@ def native_value(v: Any) -> Any:
     return v
 
 
-def adapt_native(v: Any) -> Any:
-    """``DefaultTypeAdapter.NativeToValue``: raw JSON data as schemaless CEL values; CEL values unchanged."""
-    t = type(v)
-    if t is dict or t is list:
-        from crdtool.core.kubecel.unstructured import adapt_native as adapt
-
-        return adapt(v)
-    return v
-
-
 # --- durations (Go time.ParseDuration, Duration.String) --------------------------------------------
 
 _UNIT_NS = {"ns": 1, "us": 1000, "\u00b5s": 1000, "\u03bcs": 1000, "ms": 1_000_000, "s": NANOS_PER_SECOND,
@@ -1560,3 +1553,264 @@ def make_list(elems: list[Any]) -> BaseList:
 
 
 Callable  # re-exported for type annotations in sibling modules
+
+
+# --- raw data through the default type adapter ------------------------------------------------------------
+
+
+class NativeMap(MapValue):
+    """``NewStringInterfaceMap``: a ``map[string]any`` whose values are adapted on access."""
+
+    __slots__ = ("value",)
+    go_type = "*types.baseMap"
+
+    def __init__(self, value: dict[str, Any]) -> None:
+        self.value = value
+
+    def size(self) -> int:
+        return len(self.value)
+
+    def find(self, key: Any) -> tuple[Any, bool]:
+        if type(key) is not str or key not in self.value:
+            return None, False
+        return adapt_native(self.value[key]), True
+
+    def keys(self) -> list[Any]:
+        return list(self.value)
+
+    def native(self) -> Any:
+        return self.value
+
+
+class NativeList(ListValue):
+    """``NewDynamicList``: a ``[]any`` whose elements are adapted on access."""
+
+    __slots__ = ("elems",)
+    go_type = "*types.baseList"
+
+    def __init__(self, elems: list[Any]) -> None:
+        self.elems = elems
+
+    def size(self) -> int:
+        return len(self.elems)
+
+    def get(self, index: Any) -> Any:
+        i, err = index_or_error(index)
+        if err is not None:
+            return val_or_err(index, err)
+        if i < 0 or i >= len(self.elems):
+            return Err(f"index '{i}' out of range in list size '{len(self.elems)}'")
+        return adapt_native(self.elems[i])
+
+    def items(self) -> list[Any]:
+        return [adapt_native(e) for e in self.elems]
+
+    def contains(self, elem: Any) -> Any:
+        for v in self.items():
+            if value_equal(elem, v) is True:
+                return True
+        return False
+
+    def equal(self, other: Any) -> Any:
+        return BaseList(self.items()).equal(other)
+
+    def add(self, other: Any) -> Any:
+        return BaseList(self.items()).add(other)
+
+    def native(self) -> Any:
+        return self.elems
+
+
+def adapt_native(v: Any) -> Any:
+    """``DefaultTypeAdapter.NativeToValue`` of a Go value (raw JSON data, or a CEL value already)."""
+    t = type(v)
+    if t is dict:
+        return NativeMap(v)
+    if t is list:
+        return NativeList(v)
+    return v
+
+
+def receive(val: Any, function: str, args: list[Any]) -> Any:
+    """``Receive`` of strings (``contains``/``endsWith``/``startsWith``), durations and timestamps."""
+    t = type(val)
+    if t is str:
+        if len(args) == 1:
+            sf = {"contains": string_contains, "endsWith": string_ends_with, "startsWith": string_starts_with}.get(
+                function)
+            if sf is not None:
+                return sf(val, args[0])
+        return NO_SUCH_OVERLOAD
+    if t is Duration:
+        if not args:
+            f = DURATION_GETTERS.get(function)
+            if f is not None:
+                return f(val)
+        return NO_SUCH_OVERLOAD
+    if t is Timestamp:
+        if not args:
+            g = TIME_GETTERS.get(function)
+            if g is not None:
+                return g(civil(val), val)
+        elif len(args) == 1:
+            g = TIME_GETTERS.get(function)
+            if g is not None:
+                return timestamp_getter(g)(val, args[0])
+        return NO_SUCH_OVERLOAD
+    return NO_SUCH_OVERLOAD
+
+
+# --- receivers (traits.Receiver: common/types string.go, duration.go, timestamp.go) ---------------------
+
+
+def string_contains(s: Any, sub: Any) -> Any:
+    if type(s) is not str:
+        return maybe_no_such_overload(s)
+    if type(sub) is not str:
+        return maybe_no_such_overload(sub)
+    return sub in s
+
+
+def string_ends_with(s: Any, suf: Any) -> Any:
+    if type(s) is not str:
+        return maybe_no_such_overload(s)
+    if type(suf) is not str:
+        return maybe_no_such_overload(suf)
+    return s.endswith(suf)
+
+
+def string_starts_with(s: Any, pre: Any) -> Any:
+    if type(s) is not str:
+        return maybe_no_such_overload(s)
+    if type(pre) is not str:
+        return maybe_no_such_overload(pre)
+    return s.startswith(pre)
+
+
+def _t_year(c: tuple[int, ...], t: Timestamp) -> int:
+    return c[0]
+
+
+TIME_GETTERS: dict[str, Callable[[tuple[int, ...], Timestamp], int]] = {
+    "getFullYear": lambda c, t: c[0],
+    "getMonth": lambda c, t: c[1] - 1,
+    "getDayOfYear": lambda c, t: year_day(c[0], c[1], c[2]) - 1,
+    "getDayOfMonth": lambda c, t: c[2] - 1,
+    "getDate": lambda c, t: c[2],
+    "getDayOfWeek": lambda c, t: c[6],
+    "getHours": lambda c, t: c[3],
+    "getMinutes": lambda c, t: c[4],
+    "getSeconds": lambda c, t: c[5],
+    "getMilliseconds": lambda c, t: t.nsec // 1_000_000,
+}
+
+
+def _go_atoi(s: str) -> int | str:
+    """Go ``strconv.Atoi``: the int or the error text."""
+    body = s[1:] if s[:1] in ("+", "-") else s
+    if not body or not all("0" <= c <= "9" for c in body):
+        return f'strconv.Atoi: parsing {go_quote(s)}: invalid syntax'
+    n = int(s)
+    if not INT64_MIN <= n <= INT64_MAX:
+        return f'strconv.Atoi: parsing {go_quote(s)}: value out of range'
+    return n
+
+
+def zone_offset(t: Timestamp, tz: str) -> int | str:
+    """The offset (seconds east) of zone ``tz`` at ``t`` (``inTimeZone``), or the error text."""
+    ind = tz.find(":")
+    if ind == -1:
+        if tz in ("", "UTC", "Local"):
+            return 0
+        if ".." in tz or tz[0] in "/\\":
+            return "time: invalid location name"
+        try:
+            import zoneinfo
+
+            zi = zoneinfo.ZoneInfo(tz)
+        except Exception:  # noqa: BLE001 - any lookup failure is "unknown time zone"
+            return f"unknown time zone {tz}"
+        import datetime
+
+        dt = datetime.datetime.fromtimestamp(t.sec, tz=datetime.timezone.utc).astimezone(zi)
+        off = dt.utcoffset()
+        return int(off.total_seconds()) if off is not None else 0
+    hr = _go_atoi(tz[:ind])
+    if type(hr) is str:
+        return hr
+    mi = _go_atoi(tz[ind + 1:])
+    if type(mi) is str:
+        return mi
+    assert isinstance(hr, int) and isinstance(mi, int)
+    offset = hr * 60 - mi if tz[0] == "-" else hr * 60 + mi
+    secs = offset * 60
+    if not INT64_MIN <= secs * 1_000_000_000 <= INT64_MAX:
+        secs = int((offset * 60_000_000_000 & 0xFFFFFFFFFFFFFFFF) - (1 << 64 if (offset * 60_000_000_000) & (1 << 63) else 0)) // 1_000_000_000
+    return secs
+
+
+def timestamp_getter(getter: Callable[[tuple[int, ...], Timestamp], int]) -> Callable[[Any, Any], Any]:
+    def fn(ts: Any, tz: Any) -> Any:
+        if type(tz) is not str:
+            return maybe_no_such_overload(tz)
+        off = zone_offset(ts, tz)
+        if type(off) is str:
+            return Err(off)
+        assert isinstance(off, int)
+        return getter(civil(ts, off), ts)
+
+    return fn
+
+
+def utc_getter(getter: Callable[[tuple[int, ...], Timestamp], int]) -> Callable[[Any], Any]:
+    return lambda ts: getter(civil(ts, 0), ts)
+
+
+def _dur_hours(d: Any) -> Any:
+    if type(d) is not Duration:
+        return maybe_no_such_overload(d)
+    return int(d.ns / 3_600_000_000_000) if abs(d.ns) < (1 << 53) else _trunc_div_float(d.ns, 3_600_000_000_000)
+
+
+def _trunc_div_float(ns: int, unit: int) -> int:
+    q, r = abs(ns) // unit, abs(ns) % unit
+    val = float(q) + float(r) / float(unit)
+    return -int(val) if ns < 0 else int(val)
+
+
+def _dur_minutes(d: Any) -> Any:
+    if type(d) is not Duration:
+        return maybe_no_such_overload(d)
+    return _trunc_div_float(d.ns, 60_000_000_000)
+
+
+def _dur_seconds(d: Any) -> Any:
+    if type(d) is not Duration:
+        return maybe_no_such_overload(d)
+    return _trunc_div_float(d.ns, 1_000_000_000)
+
+
+def _dur_millis(d: Any) -> Any:
+    if type(d) is not Duration:
+        return maybe_no_such_overload(d)
+    return int(d.ns / 1_000_000) if abs(d.ns) < (1 << 53) else (abs(d.ns) // 1_000_000) * (1 if d.ns >= 0 else -1)
+
+
+DURATION_GETTERS = {"getHours": _dur_hours, "getMinutes": _dur_minutes, "getSeconds": _dur_seconds,
+                     "getMilliseconds": _dur_millis}
+
+
+@functools.lru_cache(maxsize=512)
+def compile_regex(pattern: str) -> Any:
+    """Go ``regexp.Compile`` (RE2 syntax): the compiled pattern, or the error value."""
+    import re2
+
+    err = go_regexp_error(pattern)
+    if err is not None:
+        return Err(err)
+    try:
+        opts = re2.Options()
+        opts.max_mem = 256 << 20
+        return re2.compile(pattern, options=opts)
+    except Exception as exc:  # noqa: BLE001 - re2 reports its own error type
+        return Err(f"error parsing regexp: {exc}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from crdtool.core.celgo.env import KUBERNETES_ENV_SET, EnvSet
+from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
 from crdtool.core.crd.internal_json import internal_validation_rule
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type

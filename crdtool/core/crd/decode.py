@@ -62,7 +62,7 @@ from typing import Any
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
 from crdtool.core.gojson import go_json_float
-from crdtool.core.gotime import getnum, is_digit, time_quote
+from crdtool.core.gotime import rfc3339_parse_error
 
 #: encoding/json scanner ``maxNestingDepth``.
 MAX_DEPTH = 10000
@@ -711,120 +711,5 @@ def _corrupt(offset: int) -> str:
 
 # --- metav1.Time (time.Parse(time.RFC3339, s)) ---------------------------------
 
-_RFC3339 = "2006-01-02T15:04:05Z07:00"
-# (prefix literal, layout element) pairs of the RFC 3339 layout, as nextStdChunk splits it.
-_CHUNKS = [("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"), ("", "Z07:00")]
 
 
-def rfc3339_parse_error(value: str) -> str:
-    """The error text of Go's ``time.Parse(time.RFC3339, value)``, or ``""`` if it parses.
-
-    Mirrors ``time.parse`` (the generic path ``time.Parse`` falls back to) for
-    the RFC 3339 layout, and ``time.ParseError.Error``.
-    """
-    rest = value
-    year = month = day = 0
-    for prefix, std in _CHUNKS:
-        if prefix:
-            if not rest or rest[0] != prefix:
-                return _parse_error(value, prefix, rest)
-            rest = rest[1:]
-        hold = rest
-        range_err = ""
-        ok = True
-        if std == "2006":
-            if len(rest) < 4 or not is_digit(rest, 0) or not _atoi_ok(rest[:4]):
-                ok = False
-            else:
-                year, rest = int(rest[:4]), rest[4:]
-        elif std == "01":
-            got = getnum(rest, True)
-            ok = got is not None
-            if got is not None:
-                month, rest = got
-                if month <= 0 or month > 12:
-                    range_err = "month"
-        elif std == "02":
-            got = getnum(rest, True)
-            ok = got is not None
-            if got is not None:
-                day, rest = got
-        elif std == "15":
-            got = getnum(rest, False)
-            ok = got is not None
-            if got is not None:
-                hour, rest = got
-                if hour >= 24:
-                    range_err = "hour"
-        elif std == "04":
-            got = getnum(rest, True)
-            ok = got is not None
-            if got is not None:
-                minute, rest = got
-                if minute >= 60:
-                    range_err = "minute"
-        elif std == "05":
-            got = getnum(rest, True)
-            ok = got is not None
-            if got is not None:
-                sec, rest = got
-                if sec >= 60:
-                    range_err = "second"
-                elif len(rest) >= 2 and rest[0] in ".," and is_digit(rest, 1):
-                    k = 2
-                    while k < len(rest) and is_digit(rest, k):
-                        k += 1
-                    rest = rest[k:]
-        else:  # Z07:00
-            ok, rest, range_err = _parse_zone(rest)
-        if range_err:
-            return f"parsing time {time_quote(value)}: {range_err} out of range"
-        if not ok:
-            return _parse_error(value, std, hold)
-    if rest:
-        return f"parsing time {time_quote(value)}: extra text: {time_quote(rest)}"
-    if day < 1 or day > _days_in(month, year):
-        return f"parsing time {time_quote(value)}: day out of range"
-    return ""
-
-
-def _parse_zone(rest: str) -> tuple[bool, str, str]:
-    if rest[:1] == "Z":
-        return True, rest[1:], ""
-    if len(rest) < 6 or rest[3] != ":":
-        return False, rest, ""
-    sign, hh, mm = rest[0], rest[1:3], rest[4:6]
-    hr_got, mm_got = getnum(hh, True), getnum(mm, True)
-    if hr_got is None or mm_got is None:
-        return False, rest, ""
-    range_err = ""
-    if hr_got[0] > 24:
-        range_err = "time zone offset hour"
-    if mm_got[0] > 60:
-        range_err = "time zone offset minute"
-    if range_err:
-        return True, rest[6:], range_err
-    if sign not in "+-":
-        return False, rest, ""
-    return True, rest[6:], ""
-
-
-
-
-def _atoi_ok(s: str) -> bool:
-    body = s[1:] if s[:1] in "+-" else s
-    return bool(body) and all("0" <= c <= "9" for c in body)
-
-
-def _days_in(month: int, year: int) -> int:
-    if month == 2:
-        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        return 29 if leap else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
-def _parse_error(value: str, layout_elem: str, value_elem: str) -> str:
-    return (
-        f"parsing time {time_quote(value)} as {time_quote(_RFC3339)}: "
-        f"cannot parse {time_quote(value_elem)} as {time_quote(layout_elem)}"
-    )

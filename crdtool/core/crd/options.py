@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from crdtool.core.celgo.env import EnvSet
+    from crdtool.core.kubecel.environment import EnvSet
 
 
 @dataclass(frozen=True)

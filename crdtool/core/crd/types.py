@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
-import re
 from typing import Any, Mapping
+
+from crdtool.core.gotime import rfc3339_instant
 
 # --- kinds -------------------------------------------------------------------
 
@@ -672,33 +673,6 @@ def _time_equal(x: Any, y: Any) -> bool:
         return True
     ix, iy = rfc3339_instant(x), rfc3339_instant(y)
     return ix is not None and ix == iy
-
-
-_RFC3339_RE = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})"
-)
-
-
-def rfc3339_instant(s: Any) -> tuple[int, int] | None:
-    """Seconds since the epoch and nanoseconds of an RFC 3339 string, or ``None``."""
-    if not isinstance(s, str):
-        return None
-    m = _RFC3339_RE.fullmatch(s)
-    if m is None:
-        return None
-    year, month, day, hour, minute, sec = (int(g) for g in m.groups()[:6])
-    frac = (m.group(7) or "")[:9].ljust(9, "0")
-    zone = m.group(8)
-    offset = 0
-    if zone != "Z":
-        offset = (int(zone[1:3]) * 60 + int(zone[4:6])) * 60
-        if zone[0] == "-":
-            offset = -offset
-    try:
-        secs = calendar.timegm((year, month, day, hour, minute, sec, 0, 0, 0)) - offset
-    except (ValueError, OverflowError):
-        return None
-    return secs, int(frac)
 
 
 # --- encoding/json.Marshal -------------------------------------------------------

@@ -22,7 +22,8 @@ from typing import Any, Mapping
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.cost import AstNode, SizeEstimate, estimate_cost, library_estimators
-from crdtool.core.celgo.env import KUBERNETES_ENV_SET, Compiled, EnvSet, Environment, compile_expression
+from crdtool.core.celgo.env import Compiled, Environment, compile_expression
+from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.kubecel.library_cost import LibraryCostEstimator
 from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
 
@@ -192,10 +193,11 @@ def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
     to 'int'``, before any object is seen.
     """
     from crdtool.core.celgo.interpreter import PlanError, plan_program
+    from crdtool.core.kubecel.environment import runtime
 
     assert compiled.checked is not None
     try:
-        return plan_program(compiled.checked, env.libraries), None
+        return plan_program(compiled.checked, runtime(env.libraries)), None
     except PlanError as exc:
         return None, str(exc)
 

@@ -135,7 +135,7 @@ class _Rule:
 
 def _environment() -> Any:
     """The environment ``validator`` compiles in: ``StoredExpressionsEnvLoader`` of the base env set."""
-    from crdtool.core.celgo.env import KUBERNETES_ENV_SET
+    from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET
 
     return KUBERNETES_ENV_SET.stored
 

@@ -39,19 +39,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crdtool.core.customresource.create import (
-    BLOCKING_ERROR_DETAIL,
-    DEFAULT_NAMESPACE,
-    BLOCKING_ERROR_TYPES,
-    FIELD_VALIDATION_DIRECTIVES,
-    CrdVersion,
-    CustomResourceError,
-    PreparedCrd,
-    apply_create,
-    decode_object,
-    prepare_crd,
-    resolve_version,
-)
+from crdtool.core.crd.manifest import FIELD_VALIDATION_DIRECTIVES
+from crdtool.core.customresource.create import BLOCKING_ERROR_DETAIL, BLOCKING_ERROR_TYPES, DEFAULT_NAMESPACE, apply_create
+from crdtool.core.customresource.decode import decode_object
+from crdtool.core.customresource.prepared import CrdVersion, CustomResourceError, PreparedCrd, prepare_crd, resolve_version
 from crdtool.core.errors import FieldError, Path, invalid
 
 __all__ = ["UpdateResult", "apply_update", "evaluate_cel_update", "validate_object_update"]
@@ -233,7 +224,7 @@ def _validate_update(
     ratcheted_rules: list[str],
 ) -> tuple[list[FieldError], list[FieldError]]:
     """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors)."""
-    from crdtool.core.customresource.create import _validate_scale  # the scale replicas checks of validator.go
+    from crdtool.core.customresource.validator import validate_scale  # the scale replicas checks of validator.go
     from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_update
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.validation.ratcheting import validate_value_update
@@ -258,7 +249,7 @@ def _validate_update(
                 else:
                     ratcheted.append(e)
     if ver.scale is not None:
-        errs.extend(_validate_scale(new, ver.scale))
+        errs.extend(validate_scale(new, ver.scale))
     if ver.embedded_paths:
         errs.extend(schema_objectmeta.validate(None, new, ver.structural, False))
     if ver.has_list_types and ver.schema is not None:
@@ -300,11 +291,11 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
 
 def _added_finalizer_warnings(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
     """``generateWarningsFromObj(obj, old)``: warnings for finalizers the update adds."""
-    from crdtool.core.customresource.create import _finalizer_warnings
+    from crdtool.core.customresource.validator import finalizer_warnings
 
     before = {f for f in _list(_dict(old.get("metadata")).get("finalizers")) if isinstance(f, str)}
     added = [f for f in _list(_dict(new.get("metadata")).get("finalizers")) if isinstance(f, str) and f not in before]
-    return _finalizer_warnings(added)
+    return finalizer_warnings(added)
 
 
 # =============================================================================

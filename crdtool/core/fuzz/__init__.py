@@ -216,7 +216,7 @@ def check_object(
 def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     """The rest of the apiserver's verdict on an object of ``crd``: CEL rules, scale replicas, everything.
 
-    Prefers ``crdtool.core.customresource.create.validate_object`` (the create path
+    Prefers ``crdtool.core.customresource.validate_object`` (the create path
     of ``customresource_handler.go`` and ``registry/customresource``:
     ObjectMeta, OpenAPI schema, scale replicas, embedded resources, list
     types, CEL rules), on a CRD prepared once. That path models a create,
@@ -231,12 +231,8 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     """
     cel = cel_validator()
     try:
-        from crdtool.core.customresource.create import (
-            RESOURCE_VERSION_SET_ON_CREATE,
-            CustomResourceError,
-            prepare_crd,
-            validate_object,
-        )
+        from crdtool.core.customresource import CustomResourceError, prepare_crd, validate_object
+        from crdtool.core.customresource.create import RESOURCE_VERSION_SET_ON_CREATE
 
         prepared = prepare_crd(dict(crd))
     except Exception:  # noqa: BLE001 - ImportError, or a CRD the create path cannot serve

@@ -27,18 +27,11 @@ from crdtool.core import validation_util as vu
 from crdtool.core.celgo import values as V
 from crdtool.core.schema import formats
 from crdtool.core import gostd
-from crdtool.core.celgo.functions import (
-    REGEX_STRING_LENGTH_COST_FACTOR,
-    STRING_TRAVERSAL_COST_FACTOR,
-    FnSpec,
-    binary,
-    compile_regex,
-    function,
-    unary,
-)
+from crdtool.core.celgo.functions import FnSpec, binary, function, unary
+from crdtool.core.celgo.interpreter import REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR
 from crdtool.core.celgo.values import Err
 
-__all__ = ["CALL_COST_FUNCTIONS", "call_cost", "go_regexp_error", "library_specs", "type_idents"]
+__all__ = ["CALL_COST_FUNCTIONS", "call_cost", "library_specs", "type_idents"]
 
 _mnso = V.maybe_no_such_overload
 
@@ -580,7 +573,7 @@ def _find(s: Any, regex: Any) -> Any:
         return _mnso(s)
     if type(regex) is not str:
         return _mnso(regex)
-    rx = compile_regex(regex)
+    rx = V.compile_regex(regex)
     bad = _illegal(rx)
     if bad is not None:
         return bad
@@ -601,7 +594,7 @@ def _find_all(*args: Any) -> Any:
         if type(args[2]) is not int:
             return _mnso(args[2])
         n = args[2]
-    rx = compile_regex(regex)
+    rx = V.compile_regex(regex)
     bad = _illegal(rx)
     if bad is not None:
         return bad
@@ -614,51 +607,6 @@ def _regex_specs() -> list[FnSpec]:
         FnSpec("findAll", [binary("string_find_all_string", lambda s, r: _find_all(s, r, -1)),
                            function("string_find_all_string_int", _find_all)]),
     ]
-
-
-#: Go ``regexp/syntax`` error codes by the RE2 C++ wording (``error parsing regexp: <code>: `<expr>```).
-_RE2_TO_GO = {
-    "missing )": "missing closing )",
-    "unexpected )": "unexpected )",
-    "missing ]": "missing closing ]",
-    "bad repetition operator": "invalid nested repetition operator",
-    "invalid repetition size": "invalid repeat count",
-    "trailing \\": "trailing backslash at end of expression",
-    "invalid escape sequence": "invalid escape sequence",
-    "invalid named capture group": "invalid named capture",
-    "invalid character class range": "invalid character class range",
-    "invalid perl operator": "invalid or unsupported Perl syntax",
-    "missing argument to repetition operator": "missing argument to repetition operator",
-    "invalid character class": "invalid character class",
-    "invalid UTF-8": "invalid UTF-8",
-    "bad named capture group": "invalid named capture",
-    "pattern too large - compile failed": "expression too large",
-    "pattern too large - reverse compile failed": "expression too large",
-    "expression nests too deeply": "expression nests too deeply",
-}
-
-
-def go_regexp_error(pattern: str) -> str | None:
-    """Go ``regexp.Compile``'s error text for an invalid pattern, or None when it compiles.
-
-    The validity and the offending fragment come from RE2 (the engine Go's
-    ``regexp`` reimplements); the error codes are Go's ``regexp/syntax`` ones.
-    """
-    import re2
-
-    opts = re2.Options()
-    opts.log_errors = False
-    try:
-        re2.compile(pattern, options=opts)
-        return None
-    except Exception as exc:  # noqa: BLE001 - re2.error
-        raw = exc.args[0] if exc.args else str(exc)
-        msg = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-    code, _, arg = msg.partition(": ")
-    go_code = _RE2_TO_GO.get(code, code)
-    if go_code == "trailing backslash at end of expression":
-        return f"error parsing regexp: {go_code}: ``"
-    return f"error parsing regexp: {go_code}: `{arg}`"
 
 
 # --- lists.go ----------------------------------------------------------------------------------------------------
@@ -1257,7 +1205,7 @@ def _semver_specs() -> list[FnSpec]:
 
 
 def library_specs(lib: str) -> list[FnSpec]:
-    """The runtime functions of a Kubernetes library (names of :data:`crdtool.core.celgo.decls.LIBRARIES`)."""
+    """The runtime functions of a Kubernetes library (names of :data:`crdtool.core.kubecel.library_decls.LIBRARIES`)."""
     if lib == "k8s.urls":
         return _url_specs()
     if lib == "k8s.regex":

@@ -34,7 +34,7 @@ from typing import Any, Iterator
 from crdtool.core.celgo import values as V
 from crdtool.core.kubecel.decltype import escape
 from crdtool.core.kubecel.decltype import with_type_and_object_meta
-from crdtool.core.celgo.values import Err
+from crdtool.core.celgo.values import Err, NativeList, NativeMap, adapt_native
 from crdtool.core.schema.structural import Structural
 
 __all__ = ["NativeList", "NativeMap", "UnknownPreserved", "UnstructuredList", "UnstructuredMap", "adapt_native",
@@ -520,82 +520,6 @@ def _key_part(v: Any) -> Any:
         return _hashable(v)
     except TypeError:
         return ("id", id(v))
-
-
-# --- raw data through the default type adapter ------------------------------------------------------------
-
-
-class NativeMap(V.MapValue):
-    """``NewStringInterfaceMap``: a ``map[string]any`` whose values are adapted on access."""
-
-    __slots__ = ("value",)
-    go_type = "*types.baseMap"
-
-    def __init__(self, value: dict[str, Any]) -> None:
-        self.value = value
-
-    def size(self) -> int:
-        return len(self.value)
-
-    def find(self, key: Any) -> tuple[Any, bool]:
-        if type(key) is not str or key not in self.value:
-            return None, False
-        return adapt_native(self.value[key]), True
-
-    def keys(self) -> list[Any]:
-        return list(self.value)
-
-    def native(self) -> Any:
-        return self.value
-
-
-class NativeList(V.ListValue):
-    """``NewDynamicList``: a ``[]any`` whose elements are adapted on access."""
-
-    __slots__ = ("elems",)
-    go_type = "*types.baseList"
-
-    def __init__(self, elems: list[Any]) -> None:
-        self.elems = elems
-
-    def size(self) -> int:
-        return len(self.elems)
-
-    def get(self, index: Any) -> Any:
-        i, err = V.index_or_error(index)
-        if err is not None:
-            return V.val_or_err(index, err)
-        if i < 0 or i >= len(self.elems):
-            return Err(f"index '{i}' out of range in list size '{len(self.elems)}'")
-        return adapt_native(self.elems[i])
-
-    def items(self) -> list[Any]:
-        return [adapt_native(e) for e in self.elems]
-
-    def contains(self, elem: Any) -> Any:
-        for v in self.items():
-            if V.value_equal(elem, v) is True:
-                return True
-        return False
-
-    def equal(self, other: Any) -> Any:
-        return V.BaseList(self.items()).equal(other)
-
-    def add(self, other: Any) -> Any:
-        return V.BaseList(self.items()).add(other)
-
-    def native(self) -> Any:
-        return self.elems
-
-
-def adapt_native(v: Any) -> Any:
-    """``DefaultTypeAdapter.NativeToValue`` of a Go value (raw JSON data, or a CEL value already)."""
-    t = type(v)
-    if t is dict:
-        return NativeMap(v)
-    if t is list:
-        return NativeList(v)
-    return v
 
 
 def _b64(s: str) -> bytes | None:

@@ -34,6 +34,10 @@ import re
 import unicodedata
 from typing import Callable
 
+from crdtool.core.gotime import go_parse_duration
+
+_DIGITS = frozenset("0123456789")
+
 __all__ = [
     "SUPPORTED_STRING_FORMATS",
     "effective_format",
@@ -100,7 +104,6 @@ def validate_format(fmt: str, value: str) -> bool:
 # --- small helpers -----------------------------------------------------------
 
 _HEX = frozenset("0123456789abcdefABCDEF")
-_DIGITS = frozenset("0123456789")
 
 
 def _is_hex(c: str) -> bool:
@@ -791,83 +794,6 @@ def is_datetime(s: str) -> bool:
 
 # --- durations --------------------------------------------------------------------------------
 
-_UNIT_MAP = {
-    "ns": 1,
-    "us": 1_000,
-    "\u00b5s": 1_000,  # U+00B5 micro sign
-    "\u03bcs": 1_000,  # U+03BC Greek small letter mu
-    "ms": 1_000_000,
-    "s": 1_000_000_000,
-    "m": 60_000_000_000,
-    "h": 3_600_000_000_000,
-}
-_MAX_DUR = 1 << 63
-
-
-def go_parse_duration(s: str) -> bool:
-    """Go ``time.ParseDuration(s)`` succeeds."""
-    orig_neg = False
-    if s and s[0] in "+-":
-        orig_neg = s[0] == "-"
-        s = s[1:]
-    if s == "0":
-        return True
-    if s == "":
-        return False
-    total = 0
-    while s:
-        if not (s[0] == "." or s[0] in _DIGITS):
-            return False
-        i = 0
-        v = 0
-        while i < len(s) and s[i] in _DIGITS:
-            v = v * 10 + ord(s[i]) - 48
-            if v > _MAX_DUR:  # leadingInt overflow
-                return False
-            i += 1
-        pre = i > 0
-        s = s[i:]
-        post = False
-        f = 0
-        scale = 1.0
-        if s and s[0] == ".":
-            s = s[1:]
-            j = 0
-            overflow = False
-            while j < len(s) and s[j] in _DIGITS:
-                if not overflow:
-                    if f > ((1 << 63) - 1) // 10:
-                        overflow = True
-                    else:
-                        f = f * 10 + ord(s[j]) - 48
-                        scale *= 10
-                j += 1
-            post = j > 0
-            s = s[j:]
-        if not pre and not post:
-            return False
-        k = 0
-        while k < len(s) and not (s[k] == "." or s[k] in _DIGITS):
-            k += 1
-        if k == 0:
-            return False
-        unit = _UNIT_MAP.get(s[:k])
-        if unit is None:
-            return False
-        s = s[k:]
-        if v > _MAX_DUR // unit:
-            return False
-        v *= unit
-        if f > 0:
-            v += int(float(f) * (float(unit) / scale))
-            if v > _MAX_DUR:
-                return False
-        total += v
-        if total > _MAX_DUR:
-            return False
-    if not orig_neg and total > _MAX_DUR - 1:
-        return False
-    return True
 
 
 _DURATION_MATCHER = re.compile(r"(((?:-[\t\n\f\r ]?)?[0-9]+)[\t\n\f\r ]*([A-Za-z\u00b5]+))")

@@ -11,14 +11,16 @@ Values are plain JSON data (dicts, lists, scalars). All walks are iterative.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from crdtool.core.errors import FieldError, Path, invalid, required
+from crdtool.core.errors import FieldError, Path, invalid, required, unmarshal_type_error
 from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.structural import Extensions, Structural
 from crdtool.core.validation_util import go_to_lower, is_dns1035_label, validate_path_segment
 
-__all__ = ["coerce", "get_object_meta_error", "validate"]
+__all__ = ["MetaResult", "coerce", "coerce_with_options", "get_object_meta_error", "object_meta_round_trip", "validate"]
 
 # JSON type expected for each metav1.ObjectMeta field: str, int, bool-less.
 _META_STRING = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
@@ -219,3 +221,151 @@ def _validate_kind(p: Path, v: Any) -> list[FieldError]:
     if problems:
         return [invalid(p, v, "may have mixed case, but should otherwise match: " + ",".join(problems))]
     return []
+
+
+# metav1.ObjectMeta, metav1.OwnerReference, metav1.ManagedFieldsEntry JSON fields.
+_OBJECT_META_FIELDS = (
+    "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+    "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
+    "ownerReferences", "finalizers", "managedFields",
+)
+
+
+_OWNER_REFERENCE_FIELDS = frozenset({"apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"})
+
+
+_OWNER_REFERENCE_ALWAYS = ("apiVersion", "kind", "name", "uid")  # no omitempty
+
+
+_MANAGED_FIELDS_FIELDS = frozenset(
+    {"manager", "operation", "apiVersion", "time", "fieldsType", "fieldsV1", "subresource"}
+)
+
+
+@dataclass
+class MetaResult:
+    meta: dict[str, Any] | None
+    unknown: list[str]
+    error: FieldError | None
+
+
+def object_meta_round_trip(value: Any, path: Path) -> MetaResult:
+    """``GetObjectMetaWithOptions`` + ``SetObjectMeta``: decode ``metadata`` into ObjectMeta and back.
+
+    Returns the metadata as ``SetObjectMeta`` writes it (unknown fields and
+    Go zero values dropped; ``creationTimestamp: null`` is left out, the
+    server sets it), the unknown-field paths (sorted, as ``json.Marshal`` of a
+    map orders the keys strict decoding reports), or the decoding error.
+    """
+    if value is None:
+        return MetaResult({}, [], None)
+    message: str | None
+    if not isinstance(value, dict):
+        message = get_object_meta_error(value) or "json: cannot unmarshal into Go value of type v1.ObjectMeta"
+        return MetaResult(None, [], unmarshal_type_error(path, value, message))
+    for key in value:
+        if key in _OBJECT_META_FIELDS:
+            message = get_object_meta_error({key: value[key]})
+            if message:
+                return MetaResult(None, [], unmarshal_type_error(path.child(key), value[key], message))
+    unknown: list[str] = []
+    out: dict[str, Any] = {}
+    for key in sorted(value):
+        if key not in _OBJECT_META_FIELDS:
+            unknown.append(f"{path}.{key}")
+    for key, v in value.items():
+        if key not in _OBJECT_META_FIELDS:
+            continue
+        normalized = _meta_field(key, v, unknown, path)
+        if normalized is not None:
+            out[key] = normalized
+    return MetaResult(out, unknown, None)
+
+
+def _meta_field(key: str, v: Any, unknown: list[str], path: Path) -> Any:
+    """One ObjectMeta field after the JSON round trip; None when ``omitempty`` drops it."""
+    if v is None:
+        return None
+    if key in ("generation", "deletionGracePeriodSeconds"):
+        n = int(v)
+        return n if n != 0 or key == "deletionGracePeriodSeconds" else None
+    if key in ("labels", "annotations"):
+        return {k: ("" if x is None else x) for k, x in v.items()} or None
+    if key == "finalizers":
+        return [("" if x is None else x) for x in v] or None
+    if key == "ownerReferences":
+        refs = [_owner_reference(r, path.child(key).index(i), unknown) for i, r in enumerate(v)]
+        return refs or None
+    if key == "managedFields":
+        entries = [_managed_fields_entry(e, path.child(key).index(i), unknown) for i, e in enumerate(v)]
+        return entries or None
+    if key == "creationTimestamp" and not v:
+        return None
+    return v if v != "" else None
+
+
+def _owner_reference(ref: Any, path: Path, unknown: list[str]) -> dict[str, Any]:
+    ref = ref if isinstance(ref, dict) else {}
+    unknown.extend(f"{path}.{k}" for k in sorted(ref) if k not in _OWNER_REFERENCE_FIELDS)
+    out: dict[str, Any] = {k: (ref.get(k) if isinstance(ref.get(k), str) else "") for k in _OWNER_REFERENCE_ALWAYS}
+    for k in ("controller", "blockOwnerDeletion"):
+        if isinstance(ref.get(k), bool):
+            out[k] = ref[k]
+    return out
+
+
+def _managed_fields_entry(entry: Any, path: Path, unknown: list[str]) -> dict[str, Any]:
+    entry = entry if isinstance(entry, dict) else {}
+    unknown.extend(f"{path}.{k}" for k in sorted(entry) if k not in _MANAGED_FIELDS_FIELDS)
+    return {k: copy_json(v) for k, v in entry.items() if k in _MANAGED_FIELDS_FIELDS and v not in (None, "")}
+
+
+def coerce_with_options(
+    obj: Any, ss: Any, pth: Path, *, strict: bool, only: frozenset[int] | None = None
+) -> tuple[FieldError | None, list[str]]:
+    """Upstream ``objectmeta.CoerceWithOptions(nil, obj, s, false, {ReturnUnknownFieldPaths})``.
+
+    Walks ``obj`` (modified in place: it is our own copy) along the structural
+    schema ``ss``; in every embedded resource ``apiVersion``/``kind`` must be
+    strings and ``metadata`` must decode, and is rewritten as ObjectMeta
+    (unknown fields dropped and reported when ``strict``). Returns the first
+    error (upstream stops there) and the sorted unknown-field paths. ``only``
+    restricts the walk to these node ids (see :func:`_embedded_paths`).
+    """
+    unknown: list[str] = []
+    stack: list[tuple[Path, Any, Any]] = [(pth, obj, ss)]
+    while stack:
+        p, x, s = stack.pop()
+        if s is None or (only is not None and id(s) not in only):
+            continue
+        if isinstance(x, dict):
+            if s.extensions.x_embedded_resource:
+                err = _coerce_embedded(p, x, unknown, strict)
+                if err is not None:
+                    return err, []
+            for k, v in x.items():
+                prop = s.properties.get(k)
+                if prop is not None:
+                    stack.append((p.child(k), v, prop))
+                elif s.additional_properties is not None:
+                    stack.append((p.key(k), v, s.additional_properties_schema))
+        elif isinstance(x, list) and s.items is not None:
+            for i, v in enumerate(x):
+                stack.append((p.index(i), v, s.items))
+    unknown.sort()
+    return None, unknown
+
+
+def _coerce_embedded(p: Path, x: dict[str, Any], unknown: list[str], strict: bool) -> FieldError | None:
+    for k in ("apiVersion", "kind"):
+        if k in x and not isinstance(x[k], str):
+            return invalid(p.child(k), x[k], "must be a string")
+    if "metadata" not in x:
+        return None
+    result = object_meta_round_trip(x["metadata"], p.child("metadata"))
+    if result.error is not None:
+        return invalid(p.child("metadata"), x["metadata"], result.error.detail)
+    if strict:
+        unknown.extend(result.unknown)
+        x["metadata"] = result.meta if result.meta is not None else {}
+    return None

@@ -34,12 +34,11 @@ guard would reject schemas upstream accepts.
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Union
 
 from crdtool.core.errors import FieldError, Path, forbidden, invalid, required
+from crdtool.core.gostd import go_regexp_error
 
 __all__ = [
     "Extensions",
@@ -48,7 +47,6 @@ __all__ = [
     "Structural",
     "StructuralError",
     "ValueValidation",
-    "go_regexp_error",
     "new_structural",
     "validate_structural",
 ]
@@ -578,146 +576,6 @@ def new_structural(schema: Schema) -> Structural:
         # Rare path: walk again in upstream's order so the same error wins.
         _check_convertible(schema)
         raise StructuralError("OpenAPIV3Schema is not supported") from None  # pragma: no cover
-
-
-# --- Go regexp syntax (for `pattern`) ----------------------------------------
-
-try:  # RE2 is the engine Go's regexp syntax follows; Python's re is a fallback.
-    import re2 as _re2
-
-    _RE2_OPTIONS: Any = _re2.Options()
-    _RE2_OPTIONS.log_errors = False
-except ImportError:  # pragma: no cover - depends on the environment
-    _re2 = None
-    _RE2_OPTIONS = None
-
-# C++ RE2 error code text -> Go regexp/syntax ErrorCode text.
-_RE2_TO_GO = {
-    "missing ]": "missing closing ]",
-    "missing )": "missing closing )",
-    "unexpected )": "unexpected )",
-    "trailing \\": "trailing backslash at end of expression",
-    "no argument for repetition operator": "missing argument to repetition operator",
-    "invalid repetition size": "invalid repeat count",
-    "bad repetition operator": "invalid nested repetition operator",
-    "invalid perl operator": "invalid or unsupported Perl syntax",
-    "invalid named capture group": "invalid named capture",
-    "invalid escape sequence": "invalid escape sequence",
-    "invalid character class": "invalid character class",
-    "invalid character class range": "invalid character class range",
-    "invalid UTF-8": "invalid UTF-8",
-}
-
-
-_CAPTURE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def _go_only_rejects(pattern: str) -> tuple[int, str] | None:
-    """Where Go's ``regexp/syntax`` rejects what C++ RE2 accepts or words differently: ``(position, Go error)``.
-
-    The ``\\C`` escape, and named captures as ``parsePerlFlags`` reads them:
-    ``(?<`` always starts a name (RE2 reads ``(?<=`` as a lookbehind), a
-    missing ``>`` reports the rest of the pattern, and a name must be
-    ``[A-Za-z0-9_]+`` (``isValidCaptureName`` is ASCII-only; RE2 allows
-    Unicode word characters). Character classes and ``\\Q...\\E`` literals
-    are skipped. None when there is nothing of the kind.
-    """
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            if nxt == "Q":
-                end = pattern.find("\\E", i + 2)
-                i = n if end < 0 else end + 2
-                continue
-            if nxt == "C":
-                return i, "invalid escape sequence: `\\C`"
-            i += 2
-            continue
-        if c == "[":
-            i = _skip_class(pattern, i)
-            continue
-        if c == "(" and pattern.startswith("(?", i):
-            t = pattern[i:]
-            starts_with_p = len(t) > 4 and t[2:4] == "P<"
-            if starts_with_p or (len(t) > 3 and t[2] == "<"):
-                # parsePerlFlags: (?P<name> or (?<name> (RE2 reads (?<= as a lookbehind instead)
-                end = t.find(">")
-                if end < 0:
-                    return i, f"invalid named capture: `{t}`"
-                name = t[4 if starts_with_p else 3 : end]
-                if not name or not set(name) <= _CAPTURE_NAME_CHARS:
-                    return i, f"invalid named capture: `{t[: end + 1]}`"
-        i += 1
-    return None
-
-
-def _skip_class(pattern: str, i: int) -> int:
-    """The index after the character class opening at ``i`` (the end of the pattern if unclosed)."""
-    n = len(pattern)
-    j = i + 1
-    if j < n and pattern[j] == "^":
-        j += 1
-    first = True
-    while j < n:
-        c = pattern[j]
-        if c == "]" and not first:
-            return j + 1
-        first = False
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[" and pattern.startswith("[:", j):
-            close = pattern.find(":]", j + 2)
-            if close >= 0:
-                j = close + 2
-                continue
-        j += 1
-    return n
-
-
-@functools.lru_cache(maxsize=8192)
-def go_regexp_error(pattern: str) -> str | None:
-    """Go's ``regexp.Compile(pattern)`` error text, or ``None`` if it compiles.
-
-    The text has Go's shape: ``error parsing regexp: missing closing ]: `[a```.
-    Checked with RE2 (``google-re2``), the engine Go's syntax follows, with the
-    error codes renamed to Go's; without it, Python's ``re`` approximates.
-    Cached by pattern.
-    """
-    go_only = _go_only_rejects(pattern)
-    if go_only is not None:
-        # Go stops at the first error: one RE2 also finds before this point wins (unless it is only the
-        # parenthesis the cut leaves open)
-        earlier = _re2_error(pattern[: go_only[0]])
-        if earlier is not None and "missing closing )" not in earlier:
-            return earlier
-        return f"error parsing regexp: {go_only[1]}"
-    return _re2_error(pattern)
-
-
-def _re2_error(pattern: str) -> str | None:
-    """RE2's verdict on ``pattern`` in Go's words (None: it compiles)."""
-    if _re2 is not None:
-        try:
-            _re2.compile(pattern, _RE2_OPTIONS)
-            return None
-        except Exception as e:  # re2.error; its arg is bytes "code: fragment"
-            raw = e.args[0] if e.args else b""
-            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-            code, sep, arg = text.partition(": ")
-            if code == "trailing \\":
-                return "error parsing regexp: trailing backslash at end of expression: ``"
-            go_code = _RE2_TO_GO.get(code)
-            if go_code is None or not sep:
-                return f"error parsing regexp: {text}"
-            return f"error parsing regexp: {go_code}: `{arg}`"
-    try:  # pragma: no cover - fallback
-        re.compile(pattern)
-        return None
-    except re.error as e:  # pragma: no cover
-        return f"error parsing regexp: {e}"
 
 
 # --- ValidateStructural (validation.go, complete.go) --------------------------

@@ -976,7 +976,7 @@ def compile_go_regexp(pattern: str) -> CompiledGoRegexp | str:
     text (``error parsing regexp: missing argument to repetition operator: `+```)
     when Go would reject the pattern.
     """
-    from crdtool.core.schema.structural import go_regexp_error
+    from crdtool.core.gostd import go_regexp_error
 
     # one verdict on the syntax for CRD validation and value validation alike
     syntax_error = go_regexp_error(pattern)

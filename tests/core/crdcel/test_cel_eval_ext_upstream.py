@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 from crdtool.core.celgo import types as T
-from crdtool.core.celgo.env import KUBERNETES, compile_expression
+from crdtool.core.celgo.env import compile_expression
+from crdtool.core.kubecel.environment import KUBERNETES, runtime
 from crdtool.core.celgo import values as V
 from crdtool.core.celgo.interpreter import PlanError, plan_program
 from tests.core.celgo.upstream import load
@@ -67,7 +68,7 @@ def run(case: dict[str, Any], *, optimize: bool = True) -> tuple[str, Any, int]:
     if compiled.checked is None:
         return "issues", compiled.error, 0
     try:
-        prog = plan_program(compiled.checked, KUBERNETES.libraries, optimize=optimize,
+        prog = plan_program(compiled.checked, runtime(KUBERNETES.libraries), optimize=optimize,
                             presence_test_has_cost=not optimize)
     except PlanError as exc:
         return "plan_error", str(exc), 0

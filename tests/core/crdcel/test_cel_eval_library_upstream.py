@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from crdtool.core.celgo.env import Environment, compile_expression
+from crdtool.core.kubecel.environment import kubernetes_environment, runtime
 from crdtool.core.celgo.parser import ParserOptions
 from crdtool.core.kubecel import library as K
 from crdtool.core.celgo import values as V
@@ -46,7 +47,7 @@ _ISSUE = re.compile(r"^ERROR: <input>:\d+:\d+: (.*)$")
 
 def _env(harness: str) -> Environment:
     libs = HARNESS_LIBRARIES[harness]
-    return Environment(libraries=libs, cross_type_numeric_comparisons=False, validators=(),
+    return kubernetes_environment(libraries=libs, cross_type_numeric_comparisons=False, validators=(),
                        parser_options=ParserOptions(enable_optional_syntax="optional" in libs))
 
 
@@ -110,7 +111,7 @@ def test_library(case: dict[str, Any]) -> None:
     assert compiled.checked is not None, compiled.error
     try:
         # env.Program(compiled): no OptOptimize, no cost tracking
-        prog = plan_program(compiled.checked, env.libraries, optimize=False, presence_test_has_cost=True,
+        prog = plan_program(compiled.checked, runtime(env.libraries), optimize=False, presence_test_has_cost=True,
                             cost_tracking=False)
     except PlanError as exc:  # env.Program failed: t.Fatalf in every harness
         raise AssertionError(f"program creation failed: {exc}") from exc
@@ -135,7 +136,7 @@ COST_LIBRARIES = (
     "k8s.quantity", "ext.sets", "k8s.ip", "k8s.cidr", "k8s.format", "k8s.jsonpatch", "optional",
     "ext.two_var_comprehensions", "k8s.semver",
 )
-COST_ENV = Environment(libraries=COST_LIBRARIES, cross_type_numeric_comparisons=False, validators=("string_format",),
+COST_ENV = kubernetes_environment(libraries=COST_LIBRARIES, cross_type_numeric_comparisons=False, validators=("string_format",),
                        parser_options=ParserOptions(extended_macros=True))
 
 
@@ -163,7 +164,7 @@ def test_runtime_cost(case: dict[str, Any]) -> None:
     compiled = compile_expression(case["expr"], {"authorizer": T.parse_type("kubernetes.authorization.Authorizer")},
                                   env=COST_ENV)
     assert compiled.checked is not None, compiled.error
-    prog = plan_program(compiled.checked, COST_LIBRARIES, optimize=False, presence_test_has_cost=True)
+    prog = plan_program(compiled.checked, runtime(COST_LIBRARIES), optimize=False, presence_test_has_cost=True)
     val, cost, cancelled = prog.eval_with_cost({}, None)
     assert not cancelled and type(val) is not V.Err, val
     assert cost == case["runtime"]

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from crdtool.core.celgo.env import KUBERNETES, Environment
+from crdtool.core.celgo.env import Environment
+from crdtool.core.kubecel.environment import KUBERNETES, kubernetes_environment
 from crdtool.core.crdcel import compilation as cel_compile
 from crdtool.core.crdcel.compilation import CompilationResult, RuleSource, compile_rules, decl_type_digest
 from crdtool.core.kubecel.decltype import DeclType, schema_decl_type
@@ -83,7 +84,7 @@ def test_environment_is_part_of_the_key() -> None:
     decl = _decl({"type": "string"})
     rule = [RuleSource("self.size() > 0")]
     a = compile_rules(rule, decl, KUBERNETES)[0]
-    b = compile_rules(rule, decl, Environment())[0]
+    b = compile_rules(rule, decl, kubernetes_environment())[0]
     assert a == b and a is not b
 
 

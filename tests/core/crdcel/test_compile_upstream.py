@@ -13,7 +13,8 @@ import pytest
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.decls import FunctionDecl, OverloadDecl
-from crdtool.core.celgo.env import KUBERNETES, Environment
+from crdtool.core.celgo.env import Environment
+from crdtool.core.kubecel.environment import KUBERNETES, kubernetes_environment
 from crdtool.core.crdcel.compilation import RuleSource, compile_rules
 from crdtool.core.kubecel.decltype import schema_decl_type
 from crdtool.core.schema.structural import new_structural
@@ -22,7 +23,7 @@ from tests.core.celgo.upstream import case_id, load
 DOC = load("compile_k8s.yaml")
 
 #: TestCelCompilation's stored-expressions environment: ``fakeFunction(string) -> string`` at 1.999.
-STORED = Environment(
+STORED = kubernetes_environment(
     extra_functions=(FunctionDecl("fakeFunction", (OverloadDecl("fakeFunction", False, (T.STRING,), T.STRING, ()),)),)
 )
 

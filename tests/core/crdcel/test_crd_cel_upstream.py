@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from crdtool.core.celgo.env import base_env_set
+from crdtool.core.kubecel.environment import base_env_set
 from crdtool.core.crd.cel_validation import CelSchemaContext, TotalCost
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.schema_validation import (

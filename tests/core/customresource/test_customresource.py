@@ -1,4 +1,4 @@
-"""The create path of custom resources (``crdtool.core.customresource.create``).
+"""The create path of custom resources (``crdtool.core.customresource``).
 
 Our own cases, each pinning a behaviour of upstream's create path:
 
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crdtool.core import crdcel as crdcel_package
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     BLOCKING_ERROR_DETAIL,
     CreateResult,
     CustomResourceError,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from crdtool.core.customresource.create import (
+from crdtool.core.customresource import (
     CustomResourceError,
     PreparedCrd,
     apply_create,
@@ -32,9 +32,9 @@ def snapshot_way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     """Every test twice: with the memo's C identity walk (when this install has it: see test_snapshot.py) and
     with its pure-Python way (marshal)."""
     from crdtool.core import snapshot
-    from crdtool.core.customresource import create as customresource
+    from crdtool.core.customresource import prepared
 
-    monkeypatch.setattr(customresource, "_PREPARED", customresource._PreparedMemo())  # an empty memo
+    monkeypatch.setattr(prepared, "_PREPARED", prepared._PreparedMemo())  # an empty memo
     if request.param == "marshal":
         monkeypatch.setattr(snapshot, "_WALK", None)
     return str(request.param)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import crdtool
-from crdtool.core.customresource.create import BLOCKING_ERROR_DETAIL, CustomResourceError, apply_create, decode_object
+from crdtool.core.customresource import BLOCKING_ERROR_DETAIL, CustomResourceError, apply_create, decode_object
 
 HAS_CEL = importlib.util.find_spec("crdtool.core.crdcel.validation") is not None
 

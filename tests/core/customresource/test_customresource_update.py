@@ -18,8 +18,7 @@ import pytest
 import yaml
 
 from crdtool.core.crd.update import check_crd_update
-from crdtool.core.customresource.create import CustomResourceError, apply_create
-from crdtool.core.customresource.update import apply_update
+from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
 
 DATA = yaml.safe_load((pathlib.Path(__file__).parent.parent / "crd_update_upstream" / "ratcheting_functionality.yaml").read_text())
 REPLAYED = [c for c in DATA["cases"] if c["operations"] and not c["disabled"]]

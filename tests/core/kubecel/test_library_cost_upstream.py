@@ -18,7 +18,8 @@ import pytest
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.cost import AstNode, SizeEstimate, estimate_cost, library_estimators
-from crdtool.core.celgo.env import Environment, compile_expression
+from crdtool.core.celgo.env import compile_expression
+from crdtool.core.kubecel.environment import kubernetes_environment
 from crdtool.core.kubecel.library_cost import LibraryCostEstimator
 from crdtool.core.celgo.parser import ParserOptions
 from tests.core.celgo.upstream import K8sLibraryTestSizeEstimator, case_id, load
@@ -30,7 +31,7 @@ LIBRARIES = (
     "k8s.quantity", "ext.sets", "k8s.ip", "k8s.cidr", "k8s.format", "k8s.jsonpatch", "optional",
     "ext.two_var_comprehensions", "k8s.semver",
 )
-ENV = Environment(
+ENV = kubernetes_environment(
     libraries=LIBRARIES,
     cross_type_numeric_comparisons=False,
     validators=("string_format",),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from crdtool.cli.inputs import Document
+from crdtool.yaml.loader import Document
 from crdtool.core.errors import FieldError
 from crdtool.core.validation_util import go_to_lower
 

@@ -1,4 +1,4 @@
-"""Tests for crdtool.cli.inputs: files, directories, stdin, YAML/JSON semantics.
+"""Tests for crdtool.yaml.loader (YAML/JSON semantics, as kubectl reads them) and crdtool.cli.inputs (files, directories, stdin).
 
 Expected values come from the upstream behaviour the loader mirrors:
 go-yaml v2 as forked by sigs.k8s.io/yaml (goyaml.v2/decode_test.go:
@@ -19,22 +19,23 @@ from typing import Any
 
 import pytest
 
-from crdtool.cli import inputs
-from crdtool.cli.inputs import Document, InputError, load_inputs, load_text
+from crdtool.cli.inputs import STDIN_NAME, load_inputs
+from crdtool.yaml import loader as inputs
+from crdtool.yaml.loader import Document, InputError, load_documents
 
-CORPUS = Path("/work/shared/corpus/crds")
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "crds"
 FAST = 5.0  # seconds: safety bound for every hostile input
 
 
 def only_doc(text: str | bytes, file: str = "t.yaml") -> Document:
-    items = load_text(text, file)
+    items = load_documents(text, file)
     assert len(items) == 1, items
     assert isinstance(items[0], Document), items
     return items[0]
 
 
 def only_error(text: str | bytes, file: str = "t.yaml") -> InputError:
-    items = load_text(text, file)
+    items = load_documents(text, file)
     errors = [i for i in items if isinstance(i, InputError)]
     assert len(errors) == 1, items
     return errors[0]
@@ -67,7 +68,7 @@ def assert_error(err: InputError, file: str, line: int, message_part: str) -> No
 
 def test_yaml_syntax_error_names_file_and_line_and_other_documents_load() -> None:
     text = "a: 1\n---\nb: [1,\nc: 2\n---\nd: 4\n"
-    items = timed(load_text, text, "broken.yaml")
+    items = timed(load_documents, text, "broken.yaml")
     assert isinstance(items[0], Document) and items[0].data == {"a": 1}
     assert isinstance(items[1], InputError)
     assert_error(items[1], "broken.yaml", 4, "did not find expected ',' or ']'")
@@ -98,7 +99,7 @@ def test_broken_file_does_not_stop_other_files(tmp_path: Path) -> None:
 
 
 def test_non_utf8_bytes_fail_only_their_document() -> None:
-    items = timed(load_text, b"a: 1\n---\nb: \xff\xfe\n---\nc: 3\n", "bin.yaml")
+    items = timed(load_documents, b"a: 1\n---\nb: \xff\xfe\n---\nc: 3\n", "bin.yaml")
     assert [type(i).__name__ for i in items] == ["Document", "InputError", "Document"]
     err = items[1]
     assert_error(err, "bin.yaml", 3, "invalid UTF-8")
@@ -145,7 +146,7 @@ def test_unreadable_path_is_an_input_error(tmp_path: Path) -> None:
 
 def test_invalid_document_separator_is_reported_and_loading_continues() -> None:
     # kubectl YAMLReader.Read: only blanks or a comment may follow "---".
-    items = load_text("a: 1\n--- b: 2\nc: 3\n---  # fine\nd: 4\n", "sep.yaml")
+    items = load_documents("a: 1\n--- b: 2\nc: 3\n---  # fine\nd: 4\n", "sep.yaml")
     assert items[0].data == {"a": 1}
     assert_error(items[1], "sep.yaml", 2, "invalid Yaml document separator: b: 2")
     assert items[1].index is None  # not a document
@@ -197,7 +198,7 @@ def test_go_yaml_fuzz_crashers_never_raise() -> None:
         '0:\n    - "\n000""', " \ufeff\n", "? \ufeff\n", "? \ufeff:\n", "0: \ufeff\n", "? \ufeff: \ufeff\n",
     ]
     for case in cases:
-        items = timed(load_text, case, "fuzz.yaml")
+        items = timed(load_documents, case, "fuzz.yaml")
         for item in items:
             assert isinstance(item, (Document, InputError))
             if isinstance(item, InputError):
@@ -212,20 +213,20 @@ def test_empty_file(tmp_path: Path) -> None:
     f = tmp_path / "empty.yaml"
     f.write_bytes(b"")
     assert list(load_inputs([str(f)])) == []
-    assert load_text("", "x") == []
-    assert load_text("\n  \n", "x") == []
+    assert load_documents("", "x") == []
+    assert load_documents("\n  \n", "x") == []
 
 
 def test_empty_documents_produce_nothing() -> None:
     text = "---\n---\n# only a comment\n---\n\n---\nkind: X\n---\n"
-    items = load_text(text, "e.yaml")
+    items = load_documents(text, "e.yaml")
     assert len(items) == 1
     assert items[0].data == {"kind": "X"} and items[0].index == 0 and items[0].line == 7
 
 
 def test_null_documents_are_skipped_like_kubectl() -> None:
     # kubectl's StreamVisitor skips documents that are JSON null.
-    assert load_text("null\n---\n~\n---\n", "n.yaml") == []
+    assert load_documents("null\n---\n~\n---\n", "n.yaml") == []
 
 
 # ---------------------------------------------------------------------------
@@ -366,7 +367,7 @@ def test_file_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch: pytest
     assert isinstance(err, InputError) and err.file == str(f)
     assert "larger than 100 bytes" in err.message
     [err] = list(load_inputs(["-"], stdin=io.BytesIO(b"a: " + b"x" * 200)))
-    assert err.file == inputs.STDIN_NAME and "larger than 100 bytes" in err.message
+    assert err.file == STDIN_NAME and "larger than 100 bytes" in err.message
 
 
 # ---------------------------------------------------------------------------
@@ -431,7 +432,7 @@ def test_position_of_missing_field_is_nearest_ancestor() -> None:
 
 
 def test_positions_are_file_absolute_in_multi_document_files() -> None:
-    items = load_text("# header\n---\na: 1\n---\n\n# comment\nkind: X\nspec:\n  x: [1, 2]\n", "m.yaml")
+    items = load_documents("# header\n---\na: 1\n---\n\n# comment\nkind: X\nspec:\n  x: [1, 2]\n", "m.yaml")
     assert [(d.index, d.line) for d in items] == [(0, 3), (1, 7)]
     assert items[1].position("spec.x[1]") == (9, 10)
     assert items[1].position("kind") == (7, 1)
@@ -566,7 +567,7 @@ def test_corpus_files_with_anchors_and_merge_keys() -> None:
     tekton = CORPUS / "v1" / "tekton-pipeline__v0.18.0__300-task.yaml"
     knative = CORPUS / "v1" / "knative-eventing__v0.16.0__trigger.yaml"
     if not tekton.exists() or not knative.exists():
-        pytest.skip("corpus not available")
+        pytest.fail(f"the corpus is missing: {CORPUS} (../shared beside the checkout)")
     [t] = [d for d in load_inputs([str(tekton)]) if isinstance(d, Document)]
     v1alpha1, v1beta1 = t.data["spec"]["versions"]
     assert (v1alpha1["name"], v1alpha1["storage"]) == ("v1alpha1", False)
@@ -685,15 +686,15 @@ def test_utf16_and_bom_input() -> None:
 
 
 def test_crlf_line_endings() -> None:
-    items = load_text(b"a: 1\r\n---\r\nb: yes\r\nc: [1, 2]\r\n", "crlf.yaml")
+    items = load_documents(b"a: 1\r\n---\r\nb: yes\r\nc: [1, 2]\r\n", "crlf.yaml")
     assert [i.data for i in items] == [{"a": 1}, {"b": True, "c": [1, 2]}]
     assert items[1].line == 3 and items[1].position("c[1]") == (4, 8)
 
 
 def test_load_text_accepts_str_and_bytes() -> None:
-    assert load_text("a: é\n", "s")[0].data == {"a": "é"}
-    assert load_text("a: é\n".encode(), "b")[0].data == {"a": "é"}
-    [err] = load_text("a: \udc80\n", "surrogate")
+    assert load_documents("a: é\n", "s")[0].data == {"a": "é"}
+    assert load_documents("a: é\n".encode(), "b")[0].data == {"a": "é"}
+    [err] = load_documents("a: \udc80\n", "surrogate")
     assert isinstance(err, InputError) and err.file == "surrogate"
 
 
@@ -715,7 +716,7 @@ def test_json_file(tmp_path: Path) -> None:
 
 
 def test_json_stream_of_objects() -> None:
-    items = load_text('{"a": 1}\n  {"b": "yes"} {"c": [1]}\n', "s.json")
+    items = load_documents('{"a": 1}\n  {"b": "yes"} {"c": [1]}\n', "s.json")
     assert [i.data for i in items] == [{"a": 1}, {"b": "yes"}, {"c": [1]}]
     assert [(i.index, i.line, i.column) for i in items] == [(0, 1, 1), (1, 2, 3), (2, 2, 16)]
     assert items[2].position("c[0]") == (2, 23)
@@ -730,7 +731,7 @@ def test_json_duplicate_keys() -> None:
 def test_json_error_positions() -> None:
     # After more than one JSON object the stream is JSON for good
     # (YAMLOrJSONDecoder), so the JSON error is reported.
-    items = load_text('{"a": 1}\n{"b": 2}\n{"c": 3,\n  "d" 4}\n', "bad.json")
+    items = load_documents('{"a": 1}\n{"b": 2}\n{"c": 3,\n  "d" 4}\n', "bad.json")
     assert [type(i).__name__ for i in items] == ["Document", "Document", "InputError"]
     assert_error(items[2], "bad.json", 4, "json: Expecting ':' delimiter")
     assert items[2].index == 2
@@ -745,13 +746,13 @@ def test_json_error_with_yaml_fallback_failing_reports_json_error() -> None:
 
 def test_brace_prefixed_yaml_falls_back_to_yaml() -> None:
     # YAMLOrJSONDecoder: not JSON, still ambiguous, so read as YAML.
-    items = load_text("{a: 1, b: yes}\n---\nc: 2\n", "flow.yaml")
+    items = load_documents("{a: 1, b: yes}\n---\nc: 2\n", "flow.yaml")
     assert [i.data for i in items] == [{"a": 1, "b": True}, {"c": 2}]
 
 
 def test_json_nan_literal() -> None:
     # Go's JSON has no NaN: after two objects that is a JSON error...
-    items = load_text('{"x": 1}\n{"y": 2}\n{"a": NaN}\n', "nan.json")
+    items = load_documents('{"x": 1}\n{"y": 2}\n{"a": NaN}\n', "nan.json")
     assert [type(i).__name__ for i in items] == ["Document", "Document", "InputError"]
     assert items[2].file == "nan.json" and items[2].line == 3
     # ...but as the first object the stream falls back to YAML, where NaN is a string.
@@ -804,7 +805,7 @@ def test_order_follows_arguments(tmp_path: Path) -> None:
     b.write_text("name: b\n")
     items = list(load_inputs([str(b), "-", str(a)], stdin=io.BytesIO(b"name: stdin\n")))
     assert [i.data["name"] for i in items] == ["b", "stdin", "a"]
-    assert items[1].file == inputs.STDIN_NAME
+    assert items[1].file == STDIN_NAME
 
 
 def test_stdin_bytes() -> None:
@@ -832,7 +833,7 @@ def test_load_inputs_is_lazy(tmp_path: Path) -> None:
 
 def test_whole_corpus_loads_without_errors() -> None:
     if not CORPUS.exists():
-        pytest.skip("corpus not available")
+        pytest.fail(f"the corpus is missing: {CORPUS} (../shared beside the checkout)")
     items = list(load_inputs([str(CORPUS)]))
     assert items and all(isinstance(i, Document) for i in items)
     assert all(i.duplicate_keys == [] for i in items)
@@ -844,9 +845,9 @@ def test_whole_corpus_loads_without_errors() -> None:
 def test_pure_python_parser_gives_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
     # Its depth limit is lower (MAX_DEPTH_PURE_PYTHON) but still a clean error.
     text = MERGE_TESTS + "t: 2015-01-01\nflag: on\nn8: 0755\n---\nx: [1,\n---\n" + "a:\n" + "- " * 20_000 + "x\n"
-    with_libyaml = load_text(text, "p.yaml")
+    with_libyaml = load_documents(text, "p.yaml")
     monkeypatch.setattr(inputs, "_EventParser", inputs._PyEventParser)
-    pure = timed(load_text, text, "p.yaml")
+    pure = timed(load_documents, text, "p.yaml")
     assert [type(i).__name__ for i in pure] == ["Document", "InputError", "InputError"]
     assert pure[0].data == with_libyaml[0].data
     assert pure[0].position("override.label") == with_libyaml[0].position("override.label") == (23, 3)
