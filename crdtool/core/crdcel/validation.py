@@ -57,17 +57,16 @@ from crdtool.core.errors import (
 )
 from crdtool.core.celgo import values as V
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
+from crdtool.core.kubecel.equality import CorrelatedObject, make_map_list
 from crdtool.core.kubecel.decltype import with_type_and_object_meta as _with_type_and_object_meta
 from crdtool.core.kubecel.unstructured import unstructured_to_val
 from crdtool.core.schema.structural import NestedValueValidation, Structural
 
 __all__ = [
     "CelResult",
-    "CorrelatedObject",
     "PER_CALL_LIMIT",
     "RUNTIME_CEL_COST_BUDGET",
     "escape",
-    "make_map_list",
     "validate_cel",
 ]
 
@@ -287,194 +286,6 @@ def _normalize_field_path(json_path: str, ss: Structural) -> str:
     except (FieldPathError, NilSchemaError):
         return ""
     return path.text
-
-
-# --- ratcheting (common.CorrelatedObject, MakeMapList) --------------------------------------------------
-
-
-def _go_key(v: Any) -> Any:
-    t = type(v)
-    if t in (bool, float, int, str):
-        return (t.__name__, v)
-    return None
-
-
-def _multi_key_part(v: Any) -> str | None:
-    t = type(v)
-    if t is bool:
-        return "\x00" + ("true" if v else "false")
-    if t is float:
-        return "\x00" + f"{v:.6f}"
-    if t is int:
-        return "\x00" + str(v)
-    if t is str:
-        return "\x00" + V.go_quote(v)
-    return None
-
-
-class _MapList:
-    """``common.MapList`` (``mapListImpl``): old list items by their list-map keys, indexed lazily."""
-
-    def __init__(self, keys: tuple[str, ...], items: list[Any]) -> None:
-        self.keys = keys
-        self.keyed: dict[Any, Any] = {}
-        self.unkeyed = list(items)
-
-    def composite_key(self, obj: dict[str, Any]) -> Any:
-        if len(self.keys) == 1:
-            k = self.keys[0]
-            if k not in obj:
-                return None
-            return _go_key(obj[k])
-        parts = []
-        for k in self.keys:
-            if k not in obj:
-                return None
-            p = _multi_key_part(obj[k])
-            if p is None:
-                return None
-            parts.append(p)
-        return "".join(parts)
-
-    def get(self, obj: Any) -> Any:
-        if type(obj) is not dict:
-            return None
-        key = self.composite_key(obj)
-        if key is None:
-            return None
-        if key in self.keyed:
-            return self.keyed[key]
-        while self.unkeyed:
-            item = self.unkeyed.pop(0)
-            if type(item) is not dict:
-                continue
-            ik = self.composite_key(item)
-            if ik is None:
-                continue
-            if ik not in self.keyed:
-                self.keyed[ik] = item
-            if ik == key:
-                return item
-        return None
-
-
-class _EmptyMapList:
-    def get(self, obj: Any) -> Any:
-        return None
-
-
-def make_map_list(sts: Structural, items: Any) -> Any:
-    """``common.MakeMapList``: correlates old list-map items with new ones by key."""
-    if (sts.type != "array" or sts.extensions.x_list_type != "map" or not sts.extensions.x_list_map_keys
-            or not isinstance(items, list) or not items):
-        return _EmptyMapList()
-    return _MapList(tuple(sts.extensions.x_list_map_keys), items)
-
-
-def _deep_equal(a: Any, b: Any) -> bool:
-    """Go ``reflect.DeepEqual`` of decoded JSON."""
-    from crdtool.core.kubecel.unstructured import deep_equal
-
-    return deep_equal(a, b)
-
-
-class CorrelatedObject:
-    """``common.CorrelatedObject``: a new value, its correlated old value and schema, with cached equality."""
-
-    __slots__ = ("old", "new", "schema", "result", "map_list", "children")
-
-    def __init__(self, new: Any, old: Any, schema: Structural | None) -> None:
-        self.old = old
-        self.new = new
-        self.schema = schema
-        self.result: bool | None = None
-        self.map_list: Any = None
-        self.children: dict[Any, CorrelatedObject] = {}
-
-    def cached_deep_equal(self) -> bool:
-        if self.result is not None:
-            return self.result
-        self.result = self._deep_equal()
-        return self.result
-
-    def _deep_equal(self) -> bool:
-        new, old = self.new, self.old
-        if new is None and old is None:
-            return True
-        if new is None or old is None:
-            return False
-        old_list, new_list = type(old) is list, type(new) is list
-        old_map, new_map = type(old) is dict, type(new) is dict
-        if old_list != new_list or old_map != new_map:
-            return False
-        if old_list:
-            if len(old) != len(new):
-                return False
-            for i in range(len(new)):
-                child = self.index(i)
-                if child is None:
-                    if self.map_list is None:
-                        return _deep_equal(old, new)
-                    return False
-                if not child.cached_deep_equal():
-                    return False
-            return True
-        if old_map:
-            if len(old) != len(new):
-                return False
-            for k in new:
-                child = self.key(k)
-                if child is None or not child.cached_deep_equal():
-                    return False
-            return True
-        return _deep_equal(old, new)
-
-    def key(self, fld: str) -> CorrelatedObject | None:
-        if self.schema is None:
-            return None
-        hit = self.children.get(fld)
-        if hit is not None:
-            return hit
-        if type(self.old) is not dict or type(self.new) is not dict:
-            return None
-        if fld not in self.old or fld not in self.new:
-            return None
-        prop = self.schema.properties.get(fld)
-        if prop is None:
-            prop = self.schema.additional_properties_schema
-            if prop is None:
-                return None
-        res = CorrelatedObject(self.new[fld], self.old[fld], prop)
-        self.children[fld] = res
-        return res
-
-    def index(self, i: int) -> CorrelatedObject | None:
-        if self.schema is None:
-            return None
-        hit = self.children.get(i)
-        if hit is not None:
-            return hit
-        if type(self.new) is not list or len(self.new) <= i:
-            return None
-        old = self._correlate_old_at(i)
-        if old is None:
-            return None
-        items = self.schema.items
-        if items is None:
-            return None
-        res = CorrelatedObject(self.new[i], old, items)
-        self.children[i] = res
-        return res
-
-    def _correlate_old_at(self, i: int) -> Any:
-        if type(self.old) is not list or type(self.new) is not list or len(self.new) <= i:
-            return None
-        assert self.schema is not None
-        if self.schema.extensions.x_list_type == "map":
-            if self.map_list is None:
-                self.map_list = make_map_list(self.schema, self.old)
-            return self.map_list.get(self.new[i])
-        return None
 
 
 @dataclass(frozen=True)

@@ -314,9 +314,9 @@ def _without_metadata(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def _same_types(a: Any, b: Any) -> bool:
     """``Semantic.DeepEqual`` also tells an int64 from a float64: equal values, same Go types."""
-    from crdtool.core.validation.ratcheting import go_deep_equal
+    from crdtool.core.kubecel.equality import deep_equal
 
-    return go_deep_equal(a, b)
+    return deep_equal(a, b)
 
 
 def _dict(value: Any) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from typing import Any, Iterator
 
 from crdtool.core.celgo import values as V
 from crdtool.core.kubecel.decltype import escape
+from crdtool.core.kubecel.equality import deep_equal
 from crdtool.core.kubecel.decltype import with_type_and_object_meta
 from crdtool.core.celgo.values import Err, NativeList, NativeMap, adapt_native
 from crdtool.core.schema.structural import Structural
@@ -94,23 +95,6 @@ def unescape(escaped: str) -> str | None:
 
     out = _UNEXPAND.sub(repl, escaped)
     return out if ok else None
-
-
-# --- equality.Semantic.DeepEqual of JSON data ------------------------------------------------------------
-
-
-def deep_equal(a: Any, b: Any) -> bool:
-    """``equality.Semantic.DeepEqual`` on decoded JSON (Go types must match: 1 and 1.0 differ)."""
-    ta, tb = type(a), type(b)
-    if ta is not tb:
-        return False
-    if ta is dict:
-        if len(a) != len(b):
-            return False
-        return all(k in b and deep_equal(v, b[k]) for k, v in a.items())
-    if ta is list:
-        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b))
-    return bool(a == b)
 
 
 # --- UnstructuredToVal ------------------------------------------------------------------------------------

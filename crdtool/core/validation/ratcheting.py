@@ -37,13 +37,14 @@ from __future__ import annotations
 from typing import Any
 
 from crdtool.core.errors import FieldError, Path, internal_error
+from crdtool.core.kubecel.equality import CorrelatedObject, DictSchema
 
 # kube-openapi SchemaValidator as value_validation ports it: one node's validation, its error
 # record, the de-duplicating merge, Go's kind of a decoded value, and the conversion of a result
 # to field errors (kubeOpenAPIResultToFieldErrors).
 from crdtool.core.validation.value_validation import NIL_PATH, _add, _go_kind, _to_field_error, _validate
 
-__all__ = ["CorrelatedObject", "validate_value_update"]
+__all__ = ["validate_value_update"]
 
 Schema = dict[str, Any]
 
@@ -54,203 +55,6 @@ _PRE_KEYS_MAP = (*_PRE_KEYS_COMMON, "enum", "minProperties", "maxProperties")
 # ... and after (the list's bounds and enum; the map's required properties).
 _POST_KEYS_LIST = ("minItems", "maxItems", "uniqueItems", "enum")
 _POST_KEYS_MAP = ("required",)
-
-
-class CorrelatedObject:
-    """A node of the new object with its correlated old value (upstream ``common.CorrelatedObject``).
-
-    ``value``/``old_value`` are the new and old values at this node; ``schema``
-    the node's schema dict (its ``properties``, ``additionalProperties``,
-    ``items``, ``x-kubernetes-list-type`` and ``x-kubernetes-list-map-keys``
-    decide how children correlate). Children and the deep-equality result
-    are cached, as upstream caches them during one validation.
-    """
-
-    __slots__ = ("value", "old_value", "schema", "_equal", "_children", "_map_list")
-
-    def __init__(self, value: Any, old_value: Any, schema: Schema | None) -> None:
-        self.value = value
-        self.old_value = old_value
-        self.schema = schema
-        self._equal: bool | None = None
-        self._children: dict[Any, CorrelatedObject | None] = {}
-        self._map_list: _MapList | None = None
-
-    def key(self, field: str) -> CorrelatedObject | None:
-        """Upstream ``Key``: the child for ``field``, or None when it cannot be correlated.
-
-        None when the field is missing from the new or the old map, or when
-        the schema has neither a property nor an ``additionalProperties``
-        schema for it.
-        """
-        if self.schema is None:
-            return None
-        if field in self._children:
-            return self._children[field]
-        if not isinstance(self.old_value, dict) or not isinstance(self.value, dict):
-            return None
-        if field not in self.old_value or field not in self.value:
-            return None
-        props = self.schema.get("properties")
-        additional = self.schema.get("additionalProperties")
-        if isinstance(props, dict) and isinstance(props.get(field), dict):
-            sub: Schema = props[field]
-        elif isinstance(additional, dict):
-            sub = additional
-        else:
-            return None
-        child = CorrelatedObject(self.value[field], self.old_value[field], sub)
-        self._children[field] = child
-        return child
-
-    def index(self, i: int) -> CorrelatedObject | None:
-        """Upstream ``Index``: the child at ``i``; only items of ``x-kubernetes-list-type: map`` lists correlate."""
-        if self.schema is None:
-            return None
-        if i in self._children:
-            return self._children[i]
-        if not isinstance(self.value, list) or len(self.value) <= i:
-            return None
-        old = self._correlate_old_item(i)
-        if old is None:
-            return None
-        items = self.schema.get("items")
-        if not isinstance(items, dict):
-            return None
-        child = CorrelatedObject(self.value[i], old, items)
-        self._children[i] = child
-        return child
-
-    def _correlate_old_item(self, i: int) -> Any:
-        """Upstream ``correlateOldValueForChildAtNewIndex``."""
-        if not isinstance(self.old_value, list) or not isinstance(self.value, list) or len(self.value) <= i:
-            return None
-        assert self.schema is not None
-        if self.schema.get("x-kubernetes-list-type") != "map":
-            return None  # atomic lists and sets are not correlatable by item
-        if self._map_list is None:
-            self._map_list = _MapList(self.schema, self.old_value)
-        return self._map_list.get(self.value[i])
-
-    def cached_deep_equal(self) -> bool:
-        """Upstream ``CachedDeepEqual``: is the new value equal to the correlated old one?
-
-        Maps compare key by key through :meth:`key` (so a key the schema does
-        not describe makes them unequal, as upstream), map-type lists item by
-        item through :meth:`index`, other lists and scalars as Go's
-        ``reflect.DeepEqual`` (an int64 never equals a float64).
-        """
-        if self._equal is None:
-            self._equal = self._deep_equal()
-        return self._equal
-
-    def _deep_equal(self) -> bool:
-        new, old = self.value, self.old_value
-        if new is None and old is None:
-            return True
-        if new is None or old is None:
-            return False
-        if isinstance(new, list) != isinstance(old, list) or isinstance(new, dict) != isinstance(old, dict):
-            return False
-        if isinstance(new, list):
-            if len(new) != len(old):
-                return False
-            for i in range(len(new)):
-                child = self.index(i)
-                if child is None:
-                    if self._map_list is None:
-                        return go_deep_equal(old, new)
-                    return False
-                if not child.cached_deep_equal():
-                    return False
-            return True
-        if isinstance(new, dict):
-            if len(new) != len(old):
-                return False
-            for k in new:
-                child = self.key(k)
-                if child is None or not child.cached_deep_equal():
-                    return False
-            return True
-        return go_deep_equal(old, new)
-
-
-def go_deep_equal(a: Any, b: Any) -> bool:
-    """Go ``reflect.DeepEqual`` of two decoded JSON values.
-
-    Values compare with their Go types: an int64 never equals a float64 (an
-    integer beyond int64 is a float64, as the apiserver decodes it), a bool
-    never equals a number.
-    """
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        kind = _go_kind(x)
-        if kind != _go_kind(y):
-            return False
-        if kind == "map":
-            if x.keys() != y.keys():
-                return False
-            stack.extend((x[k], y[k]) for k in x)
-        elif kind == "slice":
-            if len(x) != len(y):
-                return False
-            stack.extend(zip(x, y))
-        elif kind == "float":
-            if float(x) != float(y):
-                return False
-        elif x != y:
-            return False
-    return True
-
-
-class _MapList:
-    """Upstream ``MakeMapList``: lookup of old items of a list-type map by their key values."""
-
-    __slots__ = ("keys", "keyed", "unkeyed")
-
-    def __init__(self, schema: Schema, items: list[Any]) -> None:
-        keys = schema.get("x-kubernetes-list-map-keys")
-        self.keys = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
-        if schema.get("type") != "array" or not self.keys or not items:
-            self.keys = []
-        self.keyed: dict[Any, Any] = {}
-        self.unkeyed = list(items)
-
-    def _composite_key(self, obj: Any) -> Any:
-        """``singleKeyStrategy`` / ``multiKeyStrategy.CompositeKeyFor``; None when the item has no key."""
-        if not isinstance(obj, dict):
-            return None
-        parts: list[Any] = []
-        for key in self.keys:
-            if key not in obj:
-                return None
-            v = obj[key]
-            kind = _go_kind(v)
-            if kind not in ("bool", "int", "float", "string"):
-                return None  # values must be scalars
-            # Go compares the typed value: 1 (int64) != 1.0 (float64)
-            parts.append((kind, float(v) if kind == "float" else v))
-        return tuple(parts)
-
-    def get(self, obj: Any) -> Any:
-        """Upstream ``mapListImpl.Get``: the first old item with ``obj``'s keys, or None."""
-        if not self.keys:
-            return None
-        key = self._composite_key(obj)
-        if key is None:
-            return None
-        if key in self.keyed:
-            return self.keyed[key]
-        while self.unkeyed:
-            item = self.unkeyed.pop(0)
-            item_key = self._composite_key(item)
-            if item_key is None:
-                continue
-            self.keyed.setdefault(item_key, item)
-            if item_key == key:
-                return item
-        return None
 
 
 def validate_value_update(new: Any, old: Any, schema: Schema | None, path: Path | None = None) -> list[FieldError]:
@@ -272,7 +76,7 @@ def validate_value_update(new: Any, old: Any, schema: Schema | None, path: Path 
     if not isinstance(schema, dict):
         return []
     try:
-        errs = _Ratchet().validate(CorrelatedObject(new, old, schema), schema, "")
+        errs = _Ratchet().validate(CorrelatedObject(new, old, DictSchema(schema)), schema, "")
     except RecursionError:
         return [internal_error(NIL_PATH if path is None else path, "schema or value nests too deeply to validate")]
     return [_to_field_error(path, e) for e in errs or ()]
@@ -309,7 +113,7 @@ class _Ratchet:
 
     def _schema_validate(self, corr: CorrelatedObject, schema: Schema, name: str) -> Any:
         """kube-openapi ``SchemaValidator.Validate`` with the ratcheting child validators."""
-        data = corr.value
+        data = corr.new
         kind = _go_kind(data) if data is not None else "nil"
         if kind == "slice":
             errs = _validate(self._part(schema, "pre-list", _PRE_KEYS_COMMON), name, data)[0]

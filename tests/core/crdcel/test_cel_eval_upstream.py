@@ -365,15 +365,16 @@ def _go_deep_equal(a: Any, b: Any) -> bool:
 
 
 @pytest.mark.parametrize("case", CORRELATION, ids=ids([{**c, "name": c["Name"]} for c in CORRELATION]))
-def test_correlation(case: dict[str, Any]) -> None:
+@pytest.mark.parametrize("schema_form", ["structural", "dict"])
+def test_correlation(case: dict[str, Any], schema_form: str) -> None:
     """``NewCorrelatedObject(root, rootOld, schema)``, then ``Key``/``Index`` along ``KeyPath``: nil when
     ``NewValue``/``OldValue`` are nil, else those values, and ``CachedDeepEqual()`` equal to ``ExpectEqual ||
-    reflect.DeepEqual(Value, OldValue)``. The schema is the test's kube-openapi ``spec.Schema`` (JSON), which
-    crdtool reads as a structural schema."""
-    from crdtool.core.crdcel.validation import CorrelatedObject
+    reflect.DeepEqual(Value, OldValue)``. The schema is the test's kube-openapi ``spec.Schema`` (JSON), read both
+    as a structural schema and as a schema dict (upstream's two ``common.Schema`` implementations)."""
+    from crdtool.core.kubecel.equality import CorrelatedObject, DictSchema
 
-    obj: Any = CorrelatedObject(go_value(case["RootObject"]), go_value(case["RootOldObject"]),
-                                new_structural(case["Schema"]))
+    schema = new_structural(case["Schema"]) if schema_form == "structural" else DictSchema(case["Schema"])
+    obj: Any = CorrelatedObject(go_value(case["RootObject"]), go_value(case["RootOldObject"]), schema)
     for key in go_value(case["KeyPath"]):
         if obj is None:
             break

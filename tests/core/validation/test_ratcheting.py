@@ -14,7 +14,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crdtool.core.validation.ratcheting import CorrelatedObject, go_deep_equal, validate_value_update
+from crdtool.core.kubecel.equality import CorrelatedObject, DictSchema
+from crdtool.core.kubecel.equality import deep_equal as go_deep_equal
+from crdtool.core.validation.ratcheting import validate_value_update
 from crdtool.core.validation.value_validation import validate_value
 
 ZERO = {"type": "number", "minimum": 0, "maximum": 0}
@@ -78,15 +80,15 @@ MAP_LIST = {
 def test_map_list_items_correlate_by_key_so_reordering_is_equal() -> None:
     old = [{"name": "a", "v": 5}, {"name": "b", "v": 6}]
     new = [{"name": "b", "v": 6}, {"name": "a", "v": 5}]
-    corr = CorrelatedObject(new, old, MAP_LIST)
-    assert corr.index(0) is not None and corr.index(0).old_value == {"name": "b", "v": 6}  # type: ignore[union-attr]
+    corr = CorrelatedObject(new, old, DictSchema(MAP_LIST))
+    assert corr.index(0) is not None and corr.index(0).old == {"name": "b", "v": 6}  # type: ignore[union-attr]
     assert corr.cached_deep_equal()  # upstream compares map-list items by key, not by position
     assert validate_value_update(new, old, MAP_LIST, None) == []
 
 
 def test_atomic_list_items_do_not_correlate() -> None:
     schema = {"type": "array", "items": {"type": "integer", "maximum": 1}}
-    corr = CorrelatedObject([5, 6], [5, 7], schema)
+    corr = CorrelatedObject([5, 6], [5, 7], DictSchema(schema))
     assert corr.index(0) is None
     # the list changed, so the unchanged invalid item is reported too (no per-item ratcheting)
     assert [e.field for e in validate_value_update([5, 6], [5, 7], schema, None)] == ["[0]", "[1]"]
@@ -94,7 +96,7 @@ def test_atomic_list_items_do_not_correlate() -> None:
 
 def test_set_items_do_not_correlate() -> None:
     schema = {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "integer"}}
-    assert CorrelatedObject([1], [1], schema).index(0) is None
+    assert CorrelatedObject([1], [1], DictSchema(schema)).index(0) is None
 
 
 def test_int_and_float_are_not_deep_equal() -> None:
@@ -110,7 +112,7 @@ def test_keys_without_a_schema_make_a_map_unequal() -> None:
     # then calls the maps different (upstream quirk): errors at such a node are not ratcheted.
     schema = {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "maxProperties": 1}
     value = {"x": 1, "y": 2}
-    assert not CorrelatedObject(value, copy.deepcopy(value), schema).cached_deep_equal()
+    assert not CorrelatedObject(value, copy.deepcopy(value), DictSchema(schema)).cached_deep_equal()
     assert [e.type for e in validate_value_update(value, copy.deepcopy(value), schema, None)] == ["FieldValueTooMany"]
 
 
@@ -163,5 +165,5 @@ def test_ratcheting_only_removes_errors(schema: dict[str, Any], new: Any, old: A
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(SCHEMAS[:3]), values)
 def test_an_unchanged_object_whose_keys_the_schema_describes_passes(schema: dict[str, Any], value: Any) -> None:
-    if isinstance(value, dict) and CorrelatedObject(value, copy.deepcopy(value), schema).cached_deep_equal():
+    if isinstance(value, dict) and CorrelatedObject(value, copy.deepcopy(value), DictSchema(schema)).cached_deep_equal():
         assert validate_value_update(value, copy.deepcopy(value), schema, None) == []
