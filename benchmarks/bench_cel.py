@@ -112,8 +112,8 @@ def main() -> None:
     by_name: dict[str, float] = {}
     for (filename, _, func), (_, _, _, cumtime, _) in stats.stats.items():  # type: ignore[attr-defined]
         by_name[f"{Path(filename).name}:{func}"] = max(by_name.get(f"{Path(filename).name}:{func}", 0.0), cumtime)
-    engine = by_name.get("cel_interpreter.py:eval_bounded", 0.0)
-    convert = by_name.get("cel_unstructured.py:unstructured_to_val", 0.0)
+    engine = by_name.get("interpreter.py:eval_bounded", 0.0)
+    convert = by_name.get("unstructured.py:unstructured_to_val", 0.0)
     print(f"profile share (auto): interpreter {engine / total:.0%}, value conversion {convert / total:.0%}, "
           f"validator walk and the rest {(total - engine - convert) / total:.0%}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -1,4 +1,4 @@
-"""Runtime function bindings of the Kubernetes CEL environment and their actual costs.
+"""The runtime functions of cel-go's libraries, and how an environment's runtime is assembled.
 
 Mirrors cel-go v0.26.0: ``common/stdlib/standard.go`` (operators, conversions,
 string and time functions with ``DefaultUTCTimeZone``), ``cel/library.go``
@@ -8,10 +8,10 @@ string and time functions with ``DefaultUTCTimeZone``), ``cel/library.go``
 (``cel.@mapInsert``); ``common/decls/decls.go`` ``FunctionDecl.Bindings`` (how
 overloads become dispatcher entries: per-overload implementations behind
 runtime type guards, singletons with operand traits, dynamic dispatch by
-function name); and the runtime cost model: ``interpreter/runtimecost.go``
-``costCall`` defaults, the ``ext`` lists and sets ``OverloadCostTracker``s and
-``k8s.io/apiserver pkg/cel/library/cost.go`` ``CostEstimator.CallCost``. The
-Kubernetes libraries themselves are in :mod:`crdtool.core.kubecel.library`.
+function name); and the ``ext`` lists and sets ``OverloadCostTracker``s.
+:func:`build_runtime` assembles an environment's runtime from its libraries'
+functions; the Kubernetes libraries and their cost estimator come from
+:mod:`crdtool.core.kubecel` (:func:`crdtool.core.kubecel.environment.runtime`).
 """
 
 from __future__ import annotations

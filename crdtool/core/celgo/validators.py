@@ -1,4 +1,4 @@
-"""The AST validators the Kubernetes environment runs after type checking.
+"""cel-go's AST validators, which an environment runs after type checking.
 
 Mirrors cel-go v0.26.0 ``cel/validator.go``: ``ValidateHomogeneousAggregateLiterals``
 (list and map literals whose elements' types differ, the ``format`` function's

@@ -337,13 +337,13 @@ def _validate_create(
 def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> list[FieldError]:
     """``celValidator.Validate(ctx, nil, s, obj, nil, RuntimeCELCostBudget)``."""
     try:
-        from crdtool.core.crdcel import validation as cel_eval
+        from crdtool.core.crdcel import validation as cel_validation
     except ImportError:
         warnings.append("x-kubernetes-validations rules were not evaluated: CEL evaluation is not available")
         return []
     if isinstance(ver.cel_validator, CelTree):
         ver.cel_validator.get()
-    result = cel_eval.validate_cel(obj, ver.structural, Path(""), is_resource_root=True, budget=None)
+    result = cel_validation.validate_cel(obj, ver.structural, Path(""), is_resource_root=True, budget=None)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]
     count = skipped if isinstance(skipped, int) else len(paths)

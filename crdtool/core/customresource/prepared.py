@@ -292,8 +292,8 @@ class CelTree:
 
     Built on first use rather than by :func:`prepare_crd`, so decoding and
     defaulting (``crdtool default``) do not pay for compiling rules they never
-    run. ``cel_eval.validate_cel`` finds the tree again by the structural
-    node's identity (``cel_eval._validator``'s cache); holding it here keeps
+    run. ``crdcel.validation.validate_cel`` finds the tree again by the structural
+    node's identity (``crdcel.validation._validator``'s cache); holding it here keeps
     the compiled programs alive as long as the prepared CRD.
     """
 
