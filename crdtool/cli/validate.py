@@ -607,8 +607,11 @@ def _prefetch_positions(doc: Document, errors: list[FieldError], prefix: str) ->
 
 def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any]:
     entry = error.to_dict()
-    if error.field == "<nil>":  # upstream's nil path (hasBlockingErr)
-        entry["line"], entry["column"] = None, None
+    if error.field == "<nil>":
+        # upstream's nil path: the object itself (root CEL rules, hasBlockingErr, kube-openapi's field-less
+        # errors), shown at the object: the document, or its List item
+        pos = error_position(doc, prefix, error) if prefix else (doc.line, doc.column)
+        entry["line"], entry["column"] = pos if pos else (None, None)
         return entry
     path = _entry_path(error, prefix)
     if prefix:

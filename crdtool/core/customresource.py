@@ -1197,7 +1197,7 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> 
         return []
     if isinstance(ver.cel_validator, _CelTree):
         ver.cel_validator.get()
-    result = cel_eval.validate_cel(obj, ver.structural, Path(""), is_resource_root=True, budget=None)
+    result = cel_eval.validate_cel(obj, ver.structural, None, is_resource_root=True, budget=None)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]
     count = skipped if isinstance(skipped, int) else len(paths)

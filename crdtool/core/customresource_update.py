@@ -294,7 +294,7 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
     """
     from crdtool.core.schema.cel_eval import validate_cel
 
-    result = validate_cel(new, ver.structural, Path(""), is_resource_root=True, budget=None, old_obj=old)
+    result = validate_cel(new, ver.structural, None, is_resource_root=True, budget=None, old_obj=old)
     return list(result.errors), list(result.warnings), []
 
 
