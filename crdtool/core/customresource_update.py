@@ -19,7 +19,9 @@ patch, once merged) of ``/apis/<group>/<version>/...``:
    deletion timestamps from the old object, ``validateCommonFields``
    (ObjectMeta with ``validatePathSegment``, and the ObjectMeta update rules),
    then ``strategy.ValidateUpdate``:
-   ``customResourceValidator.ValidateUpdate`` (the ObjectMeta update rules
+   ``customResourceValidator.ValidateUpdate`` (``ValidateTypeMeta``: an
+   object of another group or kind gets only its ``kind``/``apiVersion``
+   errors here; else the ObjectMeta update rules
    again: upstream reports such an error twice; the OpenAPI schema with
    **validation ratcheting**, see :mod:`crdtool.core.schema.ratcheting`; the
    scale replicas), ``objectmeta.Validate`` of embedded resources,
@@ -50,7 +52,6 @@ from crdtool.core.customresource import (
     apply_create,
     decode_object,
     prepare_crd,
-    resolve_version,
 )
 from crdtool.core.errors import FieldError, Path, invalid
 
@@ -115,9 +116,16 @@ def apply_update(
 
     Returns: an :class:`UpdateResult`.
 
+    A ``new_obj`` whose group or kind is not the CRD's is handled as
+    :func:`~crdtool.core.customresource.apply_create` handles it (not decoded
+    against the schema, served at ``version``, else its own version when
+    served, else the preferred served version) and fails upstream's
+    ``ValidateTypeMeta`` (``kind: Invalid value: "Bar": must be Foo``),
+    which replaces the rest of ``customResourceValidator.ValidateUpdate``.
+
     Raises :class:`CustomResourceError` when ``new_obj`` has no kind or
-    apiVersion, is of another group or kind, names a version the CRD does
-    not define or serve, when the CRD cannot be served, or (reason
+    apiVersion, names a version the CRD does not define or serve, when
+    ``old_obj`` is of another kind, when the CRD cannot be served, or (reason
     ``namespace-mismatch``) when the two objects are in different namespaces
     (upstream answers 400 before validation); ``ValueError`` for an unknown
     ``field_validation``.
@@ -129,8 +137,10 @@ def apply_update(
     """
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
+    from crdtool.core.customresource import _version_for_create
+
     prepared = prepare_crd(crd)
-    ver = resolve_version(new_obj, prepared, version)
+    ver, foreign = _version_for_create(new_obj, prepared, version)
     request = apply_create(
         new_obj, prepared, ver.name, field_validation=field_validation, validate=False, duplicate_fields=duplicate_fields
     )
@@ -140,7 +150,7 @@ def apply_update(
         return UpdateResult(request.stored, old_view, request.pruned, list(request.errors), warnings)
     new_view = before_update(request.stored, old_view, prepared, ver)
     ratcheted_rules: list[str] = []
-    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules)
+    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules, foreign)
     errors = [*request.errors, *errors]
     if not errors:  # rest.BeforeUpdate asks WarningsOnUpdate only once validation passed
         warnings.extend(_added_finalizer_warnings(new_view, old_view))
@@ -231,9 +241,14 @@ def _validate_update(
     ver: CrdVersion,
     warnings: list[str],
     ratcheted_rules: list[str],
+    foreign: bool = False,
 ) -> tuple[list[FieldError], list[FieldError]]:
-    """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors)."""
+    """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors).
+
+    ``foreign``: ``new`` is of another group or kind than the CRD's.
+    """
     from crdtool.core.customresource import _validate_scale  # the scale replicas checks of validator.go
+    from crdtool.core.customresource import _validate_type_meta
     from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_update
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.schema.ratcheting import validate_value_update
@@ -243,10 +258,13 @@ def _validate_update(
     meta, old_meta = _dict(new.get("metadata")), _dict(old.get("metadata"))
     errs = validate_object_meta(meta, prepared.namespaced, validate_path_segment, Path("metadata"))
     errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
-    # customResourceValidator.ValidateUpdate
-    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
+    # customResourceValidator.ValidateUpdate: ValidateTypeMeta's errors, if any, are all it returns
+    type_meta_errors = _validate_type_meta(new, prepared, ver) if foreign else []
+    errs.extend(type_meta_errors)
+    if not type_meta_errors:
+        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
     ratcheted: list[FieldError] = []
-    if ver.schema is not None:
+    if ver.schema is not None and not type_meta_errors:
         kept = validate_value_update(new, old, ver.schema, None)
         errs.extend(kept)
         plain = validate_value(new, ver.schema, None)
@@ -257,7 +275,7 @@ def _validate_update(
                     remaining[_error_key(e)] -= 1
                 else:
                     ratcheted.append(e)
-    if ver.scale is not None:
+    if ver.scale is not None and not type_meta_errors:
         errs.extend(_validate_scale(new, ver.scale))
     if ver.embedded_paths:
         errs.extend(schema_objectmeta.validate(None, new, ver.structural, False))
