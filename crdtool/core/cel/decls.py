@@ -529,6 +529,14 @@ _K8S_SEMVER: _Table = (
     ("patch", (("semver_patch", True, (_SEMVER,), "int"),)),
 )
 
+#: ``library.Test()`` (k8s.io/apiserver v0.36.3 ``pkg/cel/library/test.go``, default version ``math.MaxUint32``):
+#: ``test()`` (which then returns false) and ``testV1()``. Upstream's own tests add it to environments
+#: (``EnvSet.Extend``) to have functions that only stored expressions may use; not in the base environment.
+_K8S_TEST: _Table = (
+    ("test", (("test", False, (), "bool"),)),
+    ("testV1", (("testV1", False, (), "bool"),)),
+)
+
 
 @dataclass(frozen=True)
 class OverloadDecl:
@@ -566,7 +574,7 @@ LIBRARIES: dict[str, _Table] = {
     "k8s.authz": _K8S_AUTHZ, "optional": _OPTIONAL, "k8s.quantity": _K8S_QUANTITY, "ext.strings.v2": _STRINGS_V2, "ext.strings.v0": _STRINGS_V0,
     "ext.sets": _SETS, "k8s.ip": _K8S_IP, "k8s.cidr": _K8S_CIDR, "k8s.format": _K8S_FORMAT,
     "k8s.authz_selectors": _K8S_AUTHZ_SELECTORS, "ext.two_var_comprehensions": _TWO_VAR, "k8s.semver": _K8S_SEMVER,
-    "ext.lists.v3": _EXT_LISTS, "k8s.jsonpatch": _K8S_JSONPATCH,
+    "ext.lists.v3": _EXT_LISTS, "k8s.jsonpatch": _K8S_JSONPATCH, "k8s.test": _K8S_TEST,
 }
 
 #: The libraries of the CRD environment, in the order ``environment/base.go`` (v0.36) applies them.
