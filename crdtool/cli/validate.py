@@ -455,7 +455,7 @@ class CrdSource:
 
     def is_valid(self) -> bool:
         if self.valid is None:
-            self.valid = check_crd_manifest(self.doc.data).valid
+            self.valid = check_crd_manifest(self.doc.data, storage=False).valid
         return self.valid
 
 

@@ -81,6 +81,7 @@ from crdtool.core.schema.defaulting import prune_non_nullable_nulls
 from crdtool.core.schema.pruning import prune
 from crdtool.core.snapshot import Snapshot
 from crdtool.core.snapshot import take as take_snapshot
+from crdtool.core.storage import RESOURCE_VERSION_SET_ON_CREATE as RESOURCE_VERSION_SET_ON_CREATE  # re-exported
 
 __all__ = [
     "BLOCKING_ERROR_DETAIL",
@@ -901,27 +902,11 @@ def _validate_type_meta(obj: dict[str, Any], prepared: PreparedCrd, ver: CrdVers
     return errs
 
 
-#: ``storage.ErrResourceVersionSetOnCreate`` (k8s.io/apiserver pkg/storage/errors.go).
-RESOURCE_VERSION_SET_ON_CREATE = "resourceVersion should not be set on objects to be created"
-
-
 def _storage_create_errors(stored: dict[str, Any]) -> list[FieldError]:
-    """``etcd3.store.Create``: ``versioner.ObjectResourceVersion(obj)`` must be 0 (or unparsable).
+    """``etcd3.store.Create``'s resourceVersion rule (:func:`crdtool.core.storage.resource_version_set_on_create`)."""
+    from crdtool.core.storage import resource_version_set_on_create
 
-    ``APIObjectVersioner.ObjectResourceVersion`` is ``strconv.ParseUint(rv,
-    10, 64)``; a parse error skips the check (the store then overwrites the
-    field). The plain error reaches the client as a 500 with that message.
-    """
-    from crdtool.core.errors import internal_error
-
-    meta = stored.get("metadata")
-    rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
-    if not isinstance(rv, str) or not rv.isascii() or not rv.isdigit():
-        return []
-    value = int(rv)
-    if value == 0 or value >= 1 << 64:
-        return []
-    return [internal_error(Path("metadata", "resourceVersion"), RESOURCE_VERSION_SET_ON_CREATE)]
+    return resource_version_set_on_create(stored)
 
 
 # --- decoding -----------------------------------------------------------------
