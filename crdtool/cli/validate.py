@@ -366,6 +366,9 @@ def run(
             results.append(judge_custom_resource(item, catalog, field_validation))
             if progress is not None:
                 progress.advance()
+        if isinstance(item, Document) and item.warnings:
+            # the input's own warnings (size limits) come first, whatever the document's verdict
+            results[-1].warnings[:0] = item.warnings
     if progress is not None:
         progress.stop()
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
