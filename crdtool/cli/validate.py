@@ -335,11 +335,17 @@ def run(
     items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress)
     results: list[DocumentResult] = []
     catalog = CrdCatalog()
-    for crd_item in _load_crd_flags(crd_paths or []):
-        if isinstance(crd_item, InputError):
-            results.append(input_error_result(crd_item))
-        else:
-            catalog.add(crd_item, from_flag=True)
+    try:
+        for crd_item in _load_crd_flags(crd_paths or []):
+            if isinstance(crd_item, InputError):
+                results.append(input_error_result(crd_item))
+            else:
+                catalog.add(crd_item, from_flag=True)
+    except NoCrdFound as exc:
+        if progress is not None:
+            progress.stop()
+        console(stderr=True).print(f"crdtool: {exc}", markup=False)
+        return 2
     for item in items:
         if isinstance(item, Document) and is_crd(item.data):
             catalog.add(item, from_flag=False)
@@ -391,15 +397,31 @@ def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...])
     return any(k == kind or (full is not None and k == full) for k in skip_kinds)
 
 
+class NoCrdFound(Exception):
+    """A ``--crd`` path that could be read holds no CRD (a usage error: exit 2)."""
+
+
 def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
-    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored)."""
-    if not crd_paths:
-        return
-    for item in load_inputs(crd_paths, stdin=sys.stdin.buffer):
-        if isinstance(item, InputError) or is_crd(item.data):
-            yield item
-        else:
-            yield from _list_crd_documents(item)
+    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored).
+
+    Raises :class:`NoCrdFound` (once the path is read) for a path without any CRD and without
+    input errors: a mistyped ``--crd`` must not turn every custom resource into a silent skip.
+    """
+    for path in crd_paths:
+        found = failed = False
+        for item in load_inputs([path], stdin=sys.stdin.buffer):
+            if isinstance(item, InputError):
+                failed = True
+                yield item
+            elif is_crd(item.data):
+                found = True
+                yield item
+            else:
+                items = _list_crd_documents(item)
+                found = found or bool(items)
+                yield from items
+        if not found and not failed:
+            raise NoCrdFound(f"--crd {path}: no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found")
 
 
 def _list_crd_documents(doc: Document) -> list[Document]:
