@@ -12,8 +12,8 @@ what users of CI linters expect:
   ``*.yaml``/``*.yml``/``*.json``) is an input error (exit 2), not a
   successful run over zero documents; files that were all excluded are not;
 * a document that fails to parse because it is a Helm template (a
-  ``{{ ... }}`` line) gets a message saying so, pointing at that line, instead
-  of the YAML or JSON parser's.
+  ``{{ ... }}`` line, or one opening ``{{- /*``) gets a message saying so,
+  pointing at that line, instead of the YAML or JSON parser's; once per file.
 """
 
 from __future__ import annotations
@@ -23,12 +23,15 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from crdtool.cli.inputs import Document, InputError, expand_path, load_inputs
+from crdtool.core.errors import go_quote
 
 HELM_MESSAGE = "this looks like a Helm template; render it first (helm template) or exclude templates/"
 _TEMPLATE_RE = re.compile(r"\{\{.*\}\}")
+# a template action opening a line and closed on a later one, such as a license comment "{{- /*"
+_OPEN_TEMPLATE_RE = re.compile(r"^\s*(\{\{)")
 
 
 def is_excluded(path: str, patterns: Iterable[str]) -> bool:
@@ -98,7 +101,17 @@ def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) ->
     """The documents of one :func:`select_files` entry (a file, ``-``, or a path error), Helm templates explained."""
     if isinstance(item, InputError):
         return [item]
-    return [helm_hint(loaded) if isinstance(loaded, InputError) else loaded for loaded in load_inputs([item], stdin=stdin)]
+    out: list[Document | InputError] = []
+    hinted = False
+    for loaded in load_inputs([item], stdin=stdin):
+        if isinstance(loaded, InputError):
+            loaded = helm_hint(loaded)
+            if loaded.message == HELM_MESSAGE:
+                if hinted:  # the file is a template: its other documents' parse errors say nothing more
+                    continue
+                hinted = True
+        out.append(loaded)
+    return out
 
 
 def no_input_message(paths: list[str]) -> str:
@@ -109,8 +122,9 @@ def no_input_message(paths: list[str]) -> str:
 def helm_hint(err: InputError, text: str | None = None) -> InputError:
     """``err`` re-worded when its document is a Helm template, else ``err`` itself.
 
-    A parse error on a line holding ``{{ ... }}`` (or in a file whose earlier
-    lines hold one) is reported at that template line with
+    A parse error on a line holding ``{{ ... }}``, or beginning with ``{{`` (an
+    action closed on a later line: ``{{- /*`` opens a comment), or in a file
+    whose earlier lines hold one, is reported at that template line with
     :data:`HELM_MESSAGE`. ``text`` is the file's content (read from ``err.file``
     when None; stdin cannot be re-read and is left as it is).
     """
@@ -126,7 +140,28 @@ def helm_hint(err: InputError, text: str | None = None) -> InputError:
     candidates = [err.line] if err.line <= len(lines) else []
     candidates += range(1, min(err.line, len(lines)) + 1)
     for number in candidates:
-        match = _TEMPLATE_RE.search(lines[number - 1])
+        line = lines[number - 1]
+        match = _TEMPLATE_RE.search(line)
         if match:
             return InputError(err.file, number, match.start() + 1, HELM_MESSAGE, err.index)
+        opened = _OPEN_TEMPLATE_RE.match(line)
+        if opened:
+            return InputError(err.file, number, opened.start(1) + 1, HELM_MESSAGE, err.index)
     return err
+
+
+def helm_value_hint(errors: Iterable[dict[str, Any]]) -> str | None:
+    """A warning for a document that parsed but holds a template action in a value it fails on.
+
+    ``errors`` are the document's error entries (``validate --output json`` shape). A quoted
+    template (``name: "gadgets.{{ .Values.group }}"``) is a string to YAML, so the document loads
+    and fails validation on the unrendered text; the first error whose bad value holds
+    ``{{ ... }}`` gives the field in the warning. None when there is none (a ``{{`` in a
+    description that validates is none of crdtool's business).
+    """
+    for e in errors:
+        value = e.get("badValue")
+        if isinstance(value, str) and _TEMPLATE_RE.search(value):
+            where = f"line {e['line']}: " if e.get("line") else ""
+            return f"{where}{e.get('field') or 'a value'} is {go_quote(value)}: {HELM_MESSAGE}"
+    return None

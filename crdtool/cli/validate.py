@@ -323,7 +323,7 @@ def run(
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
     """
     from crdtool.cli.reporters import report
-    from crdtool.cli.selection import Selection, no_input_message, select_files
+    from crdtool.cli.selection import Selection, helm_value_hint, no_input_message, select_files
 
     selection = Selection()
     selected = list(select_files(paths, exclude, selection))
@@ -375,6 +375,10 @@ def run(
         if isinstance(item, Document) and item.warnings:
             # the input's own warnings (size limits) come first, whatever the document's verdict
             results[-1].warnings[:0] = item.warnings
+        if isinstance(item, Document) and results[-1].status == "invalid":
+            hint = helm_value_hint(results[-1].errors)
+            if hint:
+                results[-1].warnings.insert(0, hint)
     if progress is not None:
         progress.stop()
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
