@@ -140,6 +140,8 @@ LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
 STDIN_NAME = "<stdin>"
 #: File name endings loaded when walking a directory (kubectl's FileExtensions).
 DIRECTORY_EXTENSIONS = (".yaml", ".yml", ".json")
+#: Directories a walk does not enter (besides hidden ones): package trees, never manifests.
+SKIPPED_DIRECTORIES = frozenset({"node_modules"})
 
 # go-yaml v2 decoder.unmarshal: alias_ratio_range_low / _high.
 _ALIAS_RATIO_LOW = 400_000
@@ -345,7 +347,11 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
     """Files under ``root`` in ``filepath.Walk`` order (lexical, depth first).
 
     Iterative (a stack of sorted entry lists); symlinked directories are not
-    entered, as ``filepath.Walk`` uses ``Lstat``.
+    entered, as ``filepath.Walk`` uses ``Lstat``. Hidden files and directories
+    (names starting with ``.``: ``.git/``, ``.github/workflows/``,
+    ``.crdtool.yaml``) and ``node_modules/`` directories below ``root`` are
+    passed over (not manifests); ``root`` itself, and any file named on the
+    command line, is always read.
     """
     listing = _list_directory(root)
     if isinstance(listing, InputError):
@@ -358,10 +364,14 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
             stack.pop()
             continue
         entry = entries.pop()
+        if entry.name.startswith("."):
+            continue
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
+        if is_dir and entry.name in SKIPPED_DIRECTORIES:
+            continue
         if is_dir:
             sub = _list_directory(entry.path)
             if isinstance(sub, InputError):

@@ -7,7 +7,9 @@ what users of CI linters expect:
   glob is matched (``fnmatch``, where ``*`` also matches ``/``) against the
   path as found, against every trailing part of it and against every
   directory on it, so ``templates/``, ``templates`` and ``charts/*/templates``
-  all exclude ``charts/web/templates/cm.yaml``;
+  all exclude ``charts/web/templates/cm.yaml``; a leading ``/`` anchors it at
+  the directory given on the command line (``/charts/web/templates/``), or, in
+  the configuration file, at the file's directory;
 * finding no input file at all (an empty directory, a directory without
   ``*.yaml``/``*.yml``/``*.json``) is an input error (exit 2), not a
   successful run over zero documents; files that were all excluded are not;
@@ -34,12 +36,27 @@ _TEMPLATE_RE = re.compile(r"\{\{.*\}\}")
 _OPEN_TEMPLATE_RE = re.compile(r"^\s*(\{\{)")
 
 
-def is_excluded(path: str, patterns: Iterable[str]) -> bool:
-    """Whether ``path`` matches one of the ``--exclude`` globs (see the module docstring)."""
-    parts = [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")]
+def _parts(path: str) -> list[str]:
+    return [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")]
+
+
+def is_excluded(path: str, patterns: Iterable[str], root: str | None = None) -> bool:
+    """Whether ``path`` matches one of the ``--exclude`` globs (see the module docstring).
+
+    ``root`` is the directory given on the command line under which ``path`` was found (None:
+    ``path`` was named itself; the current directory is its root): a pattern with a leading
+    ``/`` matches only from there (``/chart/templates/``), as a ``.gitignore`` line does from its
+    directory, or from the filesystem root when it is a whole absolute path (as the
+    configuration file's anchored patterns become, see :func:`crdtool.cli.config.load_config`).
+    """
+    parts = _parts(path)
     for pattern in patterns:
         glob = pattern.strip().rstrip("/")
         if not glob:
+            continue
+        if glob.startswith("/"):
+            if _anchored_match(path, glob.lstrip("/"), root):
+                return True
             continue
         if glob.startswith("./"):
             glob = glob[2:]
@@ -48,6 +65,17 @@ def is_excluded(path: str, patterns: Iterable[str]) -> bool:
                 if fnmatch.fnmatchcase("/".join(parts[start:end]), glob):
                     return True
     return False
+
+
+def _anchored_match(path: str, glob: str, root: str | None) -> bool:
+    """``glob`` matched against the leading parts of ``path`` below ``root``, or of its absolute path."""
+    candidates = [_parts(os.path.abspath(path))]
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root or "."))
+    if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+        candidates.append(_parts(relative))
+    return any(
+        fnmatch.fnmatchcase("/".join(parts[:end]), glob) for parts in candidates for end in range(1, len(parts) + 1)
+    )
 
 
 @dataclass
@@ -77,13 +105,14 @@ def select_files(paths: list[str], exclude: Iterable[str], selection: Selection)
             selection.stdin = True
             yield arg
             continue
+        root = arg if os.path.isdir(arg) else None
         for item in expand_path(arg):
             if isinstance(item, InputError):
                 selection.errors += 1
                 yield item
                 continue
             selection.found += 1
-            if patterns and is_excluded(item, patterns):
+            if patterns and is_excluded(item, patterns, root):
                 selection.excluded += 1
                 continue
             yield item
