@@ -47,7 +47,7 @@ def load_crd(path: str, stdin: BinaryIO | None = None) -> dict[str, Any]:
         names = ", ".join(str((c.data.get("metadata") or {}).get("name")) for c in crds)
         raise UsageError(f"{path}: holds {len(crds)} CustomResourceDefinitions ({names}); pass a file with one")
     doc = crds[0]
-    verdict = check_crd_manifest(doc.data)
+    verdict = check_crd_manifest(doc.data, storage=False)
     if verdict.findings:
         error = verdict.findings[0].error
         pos = doc.position(error.field) if error.field else None

@@ -143,6 +143,9 @@ def load_config(command: str, explicit: str | None = None, start: str | None = N
     base = os.path.dirname(os.path.abspath(path))
     if "crd" in values:
         values["crd"] = [p if p == "-" or os.path.isabs(p) else os.path.relpath(os.path.join(base, p)) for p in values["crd"]]
+    if "exclude" in values:
+        # a leading "/" anchors a pattern at the file's directory (as in a .gitignore): made absolute
+        values["exclude"] = [os.path.join(base, p.strip().lstrip("/")) if p.strip().startswith("/") else p for p in values["exclude"]]
     return Config(path, values)
 
 

@@ -100,7 +100,7 @@ _STYLE = {"valid": "green", "invalid": "bold red", "skipped": "dim", "error": "b
 
 
 def _where(file: str, line: int | None, column: int | None = None) -> str:
-    if line is None:
+    if not line:  # no line (a path that could not be read): the file alone, not "file:0"
         return file
     return f"{file}:{line}:{column}" if column else f"{file}:{line}"
 
@@ -143,17 +143,21 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
     if current_file is not None:
         out.print()
     out.print(
-        f"{s['documents']} documents: [green]{s['valid']} valid[/green], "
+        f"{_count(s['documents'], 'document')}: [green]{s['valid']} valid[/green], "
         f"[red]{s['invalid']} invalid[/red], {s['skipped']} skipped, "
-        f"[magenta]{s['errors']} input errors[/magenta]"
+        f"[magenta]{_count(s['errors'], 'input error')}[/magenta]"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def summary_line(results: list[DocumentResult]) -> str:
     """The text summary without styles: ``N documents: V valid, I invalid, S skipped, E input errors``."""
     s = summary(results)
-    return (f"{s['documents']} documents: {s['valid']} valid, {s['invalid']} invalid, "
-            f"{s['skipped']} skipped, {s['errors']} input errors")
+    return (f"{_count(s['documents'], 'document')}: {s['valid']} valid, {s['invalid']} invalid, "
+            f"{s['skipped']} skipped, {_count(s['errors'], 'input error')}")
 
 
 _OUTCOME = {"valid": "passed", "invalid": "failed", "skipped": "skipped", "error": "error"}

@@ -68,7 +68,7 @@ def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[
             continue
         found += 1
         where = f"{item.file}:{item.line}"
-        verdict = check_crd_manifest(item.data)
+        verdict = check_crd_manifest(item.data, storage=False)
         if verdict.findings:
             error = verdict.findings[0].error
             pos = item.position(error.field) if error.field else None

@@ -7,13 +7,15 @@ what users of CI linters expect:
   glob is matched (``fnmatch``, where ``*`` also matches ``/``) against the
   path as found, against every trailing part of it and against every
   directory on it, so ``templates/``, ``templates`` and ``charts/*/templates``
-  all exclude ``charts/web/templates/cm.yaml``;
+  all exclude ``charts/web/templates/cm.yaml``; a leading ``/`` anchors it at
+  the directory given on the command line (``/charts/web/templates/``), or, in
+  the configuration file, at the file's directory;
 * finding no input file at all (an empty directory, a directory without
   ``*.yaml``/``*.yml``/``*.json``) is an input error (exit 2), not a
   successful run over zero documents; files that were all excluded are not;
 * a document that fails to parse because it is a Helm template (a
-  ``{{ ... }}`` line) gets a message saying so, pointing at that line, instead
-  of the YAML or JSON parser's.
+  ``{{ ... }}`` line, or one opening ``{{- /*``) gets a message saying so,
+  pointing at that line, instead of the YAML or JSON parser's; once per file.
 """
 
 from __future__ import annotations
@@ -23,21 +25,39 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from crdtool.cli.inputs import expand_path, load_inputs
+from crdtool.core.errors import go_quote
 from crdtool.yaml.loader import Document, InputError
 
 HELM_MESSAGE = "this looks like a Helm template; render it first (helm template) or exclude templates/"
 _TEMPLATE_RE = re.compile(r"\{\{.*\}\}")
+# a template action opening a line and closed on a later one, such as a license comment "{{- /*"
+_OPEN_TEMPLATE_RE = re.compile(r"^\s*(\{\{)")
 
 
-def is_excluded(path: str, patterns: Iterable[str]) -> bool:
-    """Whether ``path`` matches one of the ``--exclude`` globs (see the module docstring)."""
-    parts = [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")]
+def _parts(path: str) -> list[str]:
+    return [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")]
+
+
+def is_excluded(path: str, patterns: Iterable[str], root: str | None = None) -> bool:
+    """Whether ``path`` matches one of the ``--exclude`` globs (see the module docstring).
+
+    ``root`` is the directory given on the command line under which ``path`` was found (None:
+    ``path`` was named itself; the current directory is its root): a pattern with a leading
+    ``/`` matches only from there (``/chart/templates/``), as a ``.gitignore`` line does from its
+    directory, or from the filesystem root when it is a whole absolute path (as the
+    configuration file's anchored patterns become, see :func:`crdtool.cli.config.load_config`).
+    """
+    parts = _parts(path)
     for pattern in patterns:
         glob = pattern.strip().rstrip("/")
         if not glob:
+            continue
+        if glob.startswith("/"):
+            if _anchored_match(path, glob.lstrip("/"), root):
+                return True
             continue
         if glob.startswith("./"):
             glob = glob[2:]
@@ -46,6 +66,17 @@ def is_excluded(path: str, patterns: Iterable[str]) -> bool:
                 if fnmatch.fnmatchcase("/".join(parts[start:end]), glob):
                     return True
     return False
+
+
+def _anchored_match(path: str, glob: str, root: str | None) -> bool:
+    """``glob`` matched against the leading parts of ``path`` below ``root``, or of its absolute path."""
+    candidates = [_parts(os.path.abspath(path))]
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root or "."))
+    if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+        candidates.append(_parts(relative))
+    return any(
+        fnmatch.fnmatchcase("/".join(parts[:end]), glob) for parts in candidates for end in range(1, len(parts) + 1)
+    )
 
 
 @dataclass
@@ -75,13 +106,14 @@ def select_files(paths: list[str], exclude: Iterable[str], selection: Selection)
             selection.stdin = True
             yield arg
             continue
+        root = arg if os.path.isdir(arg) else None
         for item in expand_path(arg):
             if isinstance(item, InputError):
                 selection.errors += 1
                 yield item
                 continue
             selection.found += 1
-            if patterns and is_excluded(item, patterns):
+            if patterns and is_excluded(item, patterns, root):
                 selection.excluded += 1
                 continue
             yield item
@@ -99,7 +131,17 @@ def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) ->
     """The documents of one :func:`select_files` entry (a file, ``-``, or a path error), Helm templates explained."""
     if isinstance(item, InputError):
         return [item]
-    return [helm_hint(loaded) if isinstance(loaded, InputError) else loaded for loaded in load_inputs([item], stdin=stdin)]
+    out: list[Document | InputError] = []
+    hinted = False
+    for loaded in load_inputs([item], stdin=stdin):
+        if isinstance(loaded, InputError):
+            loaded = helm_hint(loaded)
+            if loaded.message == HELM_MESSAGE:
+                if hinted:  # the file is a template: its other documents' parse errors say nothing more
+                    continue
+                hinted = True
+        out.append(loaded)
+    return out
 
 
 def no_input_message(paths: list[str]) -> str:
@@ -110,8 +152,9 @@ def no_input_message(paths: list[str]) -> str:
 def helm_hint(err: InputError, text: str | None = None) -> InputError:
     """``err`` re-worded when its document is a Helm template, else ``err`` itself.
 
-    A parse error on a line holding ``{{ ... }}`` (or in a file whose earlier
-    lines hold one) is reported at that template line with
+    A parse error on a line holding ``{{ ... }}``, or beginning with ``{{`` (an
+    action closed on a later line: ``{{- /*`` opens a comment), or in a file
+    whose earlier lines hold one, is reported at that template line with
     :data:`HELM_MESSAGE`. ``text`` is the file's content (read from ``err.file``
     when None; stdin cannot be re-read and is left as it is).
     """
@@ -127,7 +170,28 @@ def helm_hint(err: InputError, text: str | None = None) -> InputError:
     candidates = [err.line] if err.line <= len(lines) else []
     candidates += range(1, min(err.line, len(lines)) + 1)
     for number in candidates:
-        match = _TEMPLATE_RE.search(lines[number - 1])
+        line = lines[number - 1]
+        match = _TEMPLATE_RE.search(line)
         if match:
             return InputError(err.file, number, match.start() + 1, HELM_MESSAGE, err.index)
+        opened = _OPEN_TEMPLATE_RE.match(line)
+        if opened:
+            return InputError(err.file, number, opened.start(1) + 1, HELM_MESSAGE, err.index)
     return err
+
+
+def helm_value_hint(errors: Iterable[dict[str, Any]]) -> str | None:
+    """A warning for a document that parsed but holds a template action in a value it fails on.
+
+    ``errors`` are the document's error entries (``validate --output json`` shape). A quoted
+    template (``name: "gadgets.{{ .Values.group }}"``) is a string to YAML, so the document loads
+    and fails validation on the unrendered text; the first error whose bad value holds
+    ``{{ ... }}`` gives the field in the warning. None when there is none (a ``{{`` in a
+    description that validates is none of crdtool's business).
+    """
+    for e in errors:
+        value = e.get("badValue")
+        if isinstance(value, str) and _TEMPLATE_RE.search(value):
+            where = f"line {e['line']}: " if e.get("line") else ""
+            return f"{where}{e.get('field') or 'a value'} is {go_quote(value)}: {HELM_MESSAGE}"
+    return None

@@ -324,7 +324,7 @@ def run(
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
     """
     from crdtool.cli.reporters import report
-    from crdtool.cli.selection import Selection, no_input_message, select_files
+    from crdtool.cli.selection import Selection, helm_value_hint, no_input_message, select_files
 
     selection = Selection()
     selected = list(select_files(paths, exclude, selection))
@@ -336,11 +336,17 @@ def run(
     items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress)
     results: list[DocumentResult] = []
     catalog = CrdCatalog()
-    for crd_item in _load_crd_flags(crd_paths or []):
-        if isinstance(crd_item, InputError):
-            results.append(input_error_result(crd_item))
-        else:
-            catalog.add(crd_item, from_flag=True)
+    try:
+        for crd_item in _load_crd_flags(crd_paths or []):
+            if isinstance(crd_item, InputError):
+                results.append(input_error_result(crd_item))
+            else:
+                catalog.add(crd_item, from_flag=True)
+    except NoCrdFound as exc:
+        if progress is not None:
+            progress.stop()
+        console(stderr=True).print(f"crdtool: {exc}", markup=False)
+        return 2
     for item in items:
         if isinstance(item, Document) and is_crd(item.data):
             catalog.add(item, from_flag=False)
@@ -367,6 +373,13 @@ def run(
             results.append(judge_custom_resource(item, catalog, field_validation))
             if progress is not None:
                 progress.advance()
+        if isinstance(item, Document) and item.warnings:
+            # the input's own warnings (size limits) come first, whatever the document's verdict
+            results[-1].warnings[:0] = item.warnings
+        if isinstance(item, Document) and results[-1].status == "invalid":
+            hint = helm_value_hint(results[-1].errors)
+            if hint:
+                results[-1].warnings.insert(0, hint)
     if progress is not None:
         progress.stop()
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
@@ -389,15 +402,31 @@ def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...])
     return any(k == kind or (full is not None and k == full) for k in skip_kinds)
 
 
+class NoCrdFound(Exception):
+    """A ``--crd`` path that could be read holds no CRD (a usage error: exit 2)."""
+
+
 def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
-    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored)."""
-    if not crd_paths:
-        return
-    for item in load_inputs(crd_paths, stdin=sys.stdin.buffer):
-        if isinstance(item, InputError) or is_crd(item.data):
-            yield item
-        else:
-            yield from _list_crd_documents(item)
+    """The CRD documents of the ``--crd`` files, and the CRD items of their Lists (other documents are ignored).
+
+    Raises :class:`NoCrdFound` (once the path is read) for a path without any CRD and without
+    input errors: a mistyped ``--crd`` must not turn every custom resource into a silent skip.
+    """
+    for path in crd_paths:
+        found = failed = False
+        for item in load_inputs([path], stdin=sys.stdin.buffer):
+            if isinstance(item, InputError):
+                failed = True
+                yield item
+            elif is_crd(item.data):
+                found = True
+                yield item
+            else:
+                items = _list_crd_documents(item)
+                found = found or bool(items)
+                yield from items
+        if not found and not failed:
+            raise NoCrdFound(f"--crd {path}: no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found")
 
 
 def _list_crd_documents(doc: Document) -> list[Document]:
@@ -456,7 +485,7 @@ class CrdSource:
 
     def is_valid(self) -> bool:
         if self.valid is None:
-            self.valid = check_crd_manifest(self.doc.data).valid
+            self.valid = check_crd_manifest(self.doc.data, storage=False).valid
         return self.valid
 
 
@@ -608,8 +637,11 @@ def _prefetch_positions(doc: Document, errors: list[FieldError], prefix: str) ->
 
 def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any]:
     entry = error.to_dict()
-    if error.field == "<nil>":  # upstream's nil path (hasBlockingErr)
-        entry["line"], entry["column"] = None, None
+    if error.field == "<nil>":
+        # upstream's nil path: the object itself (root CEL rules, hasBlockingErr, kube-openapi's field-less
+        # errors), shown at the object: the document, or its List item
+        pos = error_position(doc, prefix, error) if prefix else (doc.line, doc.column)
+        entry["line"], entry["column"] = pos if pos else (None, None)
         return entry
     path = _entry_path(error, prefix)
     if prefix:

@@ -134,10 +134,17 @@ def gvk_string(obj: Any) -> str:
 
 
 def _is_list(obj_or_list: Any) -> bool:
-    """An ``unstructured.UnstructuredList``: a Python list, or a dict with a non-null ``items``."""
+    """An ``unstructured.UnstructuredList``: a Python list, a dict with an ``items`` key, or ``{}``.
+
+    ``unstructuredJSONScheme.decode`` decodes a list when its ``detector``'s ``Items
+    json.RawMessage`` is non-nil, which it is for ``"items": null`` too (a RawMessage keeps the
+    ``null``): an empty list, as YAML's bare ``items:`` writes it. ``{}`` is the content of an
+    empty ``UnstructuredList{}`` (upstream's "empty list" case of ``TestGetObjectsToConvert``);
+    as an object it could not be decoded (``Object 'Kind' is missing``).
+    """
     if isinstance(obj_or_list, list):
         return True
-    return isinstance(obj_or_list, dict) and obj_or_list.get("items") is not None
+    return isinstance(obj_or_list, dict) and ("items" in obj_or_list or not obj_or_list)
 
 
 def _items(obj_or_list: Any) -> list[Any]:
@@ -158,8 +165,11 @@ def objects_to_convert(obj_or_list: Any, desired_api_version: str) -> list[dict[
     nothing needs converting. Never raises.
 
     Mirrors ``getObjectsToConvert``: a list item is sent when its ``apiVersion`` string differs
-    from the desired one; a single object when its parsed GroupVersion, formatted again,
-    differs (so ``/v1`` is at ``v1``; an unparsable apiVersion is the empty GroupVersion).
+    from the desired one (an empty list, ``items: []``, ``items: null`` or ``{}``, sends nothing); a single
+    object when its parsed GroupVersion, formatted again, differs (so ``/v1`` is at ``v1``; an
+    unparsable apiVersion is the empty GroupVersion). An object with only ``apiVersion`` and
+    ``kind`` is not sent either: ``webhookConverter.Convert`` hands it to the ``nopConverter``
+    before asking (``isEmptyUnstructuredObject``).
     """
     if _is_list(obj_or_list):
         return [
@@ -167,6 +177,8 @@ def objects_to_convert(obj_or_list: Any, desired_api_version: str) -> list[dict[
             for item in _items(obj_or_list)
             if _nested_string(item, "apiVersion") != desired_api_version
         ]
+    if _is_empty_object(obj_or_list):
+        return []
     if _gv_string(_gv(_nested_string(obj_or_list, "apiVersion"))) != desired_api_version:
         return [copy.deepcopy(obj_or_list)]
     return []

@@ -45,7 +45,9 @@ segfaults near 30k levels).
 
 Limits: files over :data:`MAX_INPUT_BYTES` are refused; documents whose JSON
 form exceeds the etcd (1.5 MiB) or apiserver (3 MiB) request limits load with a
-warning in :attr:`Document.warnings`.
+warning in :attr:`Document.warnings`, and so do objects whose annotations would
+exceed 256 KiB once client-side ``kubectl apply`` adds its last-applied
+annotation (:data:`TOTAL_ANNOTATION_SIZE_LIMIT`).
 """
 
 from __future__ import annotations
@@ -126,9 +128,11 @@ __all__ = [
     "ETCD_OBJECT_LIMIT",
     "HAVE_LIBYAML",
     "InputError",
+    "LAST_APPLIED_ANNOTATION",
     "MAX_DEPTH",
     "MAX_DEPTH_PURE_PYTHON",
     "MAX_INPUT_BYTES",
+    "TOTAL_ANNOTATION_SIZE_LIMIT",
     "DIRECTORY_EXTENSIONS",
     "expand_path",
     "load_bytes",
@@ -154,6 +158,11 @@ MAX_INPUT_BYTES = 128 * 1024 * 1024
 APISERVER_BODY_LIMIT = 3 * 1024 * 1024
 #: etcd's default ``--max-request-bytes`` (1.5 MiB): larger objects cannot be stored.
 ETCD_OBJECT_LIMIT = 1536 * 1024
+#: ``TotalAnnotationSizeLimitB`` (apimachinery v0.36.3 ``pkg/api/validation/objectmeta.go``): keys and values
+#: of ``metadata.annotations`` together, in bytes.
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
+#: ``v1.LastAppliedConfigAnnotation``: where client-side ``kubectl apply`` keeps the object it applied.
+LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
 
 # go-yaml v2 decoder.unmarshal: alias_ratio_range_low / _high.
 _ALIAS_RATIO_LOW = 400_000
@@ -161,9 +170,9 @@ _ALIAS_RATIO_HIGH = 4_000_000
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 _UINT64_MAX = (1 << 64) - 1
-# Below this a document cannot reach the etcd limit even as JSON, so its JSON
-# size is not computed (JSON of a YAML document is rarely twice its size).
-_SIZE_CHECK_BYTES = ETCD_OBJECT_LIMIT // 2
+# Below this a document cannot reach the annotation limit (the smallest of the limits) even as JSON, so its
+# JSON size is not computed (JSON of a YAML document is rarely twice its size).
+_SIZE_CHECK_BYTES = TOTAL_ANNOTATION_SIZE_LIMIT // 2
 
 
 # --------------------------------------------------------------------------
@@ -518,7 +527,7 @@ def _kind_name(value: Any) -> str:
 def _size_warnings(data: dict[str, Any], source_bytes: int) -> tuple[str, ...]:
     if source_bytes < _SIZE_CHECK_BYTES:
         return ()
-    size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    size = _json_size(data)
     if size > APISERVER_BODY_LIMIT:
         return (
             f"document is {size} bytes as JSON; kube-apiserver rejects request bodies over "
@@ -529,7 +538,56 @@ def _size_warnings(data: dict[str, Any], source_bytes: int) -> tuple[str, ...]:
             f"document is {size} bytes as JSON; etcd rejects objects over {ETCD_OBJECT_LIMIT} bytes "
             "(1.5 MiB) by default",
         )
-    return ()
+    items = data.get("items")
+    if isinstance(items, list):  # kubectl applies a List item by item
+        return tuple(
+            f"items[{i}]: {w}" for i, item in enumerate(items) if isinstance(item, dict)
+            for w in _last_applied_warning(item)
+        )
+    return _last_applied_warning(data, size)
+
+
+def _json_size(data: Any) -> int:
+    return len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def _last_applied_warning(obj: dict[str, Any], json_size: int | None = None) -> tuple[str, ...]:
+    """Would client-side ``kubectl apply`` of ``obj`` fail on the size of its annotations?
+
+    kubectl (``apply.go``, ``util.CreateApplyAnnotation`` / ``GetModifiedConfiguration``) stores the
+    object, with its annotations but its own last-applied one (``{}`` when that leaves none: a nil
+    map is made empty first), as ``unstructured.UnstructuredJSONScheme``
+    encodes it (``json.NewEncoder(w).Encode``: Go's compact JSON and a newline) in the
+    ``kubectl.kubernetes.io/last-applied-configuration`` annotation; the apiserver's
+    ``ValidateAnnotationsSize`` then sums the bytes of every annotation key and value and refuses
+    more than 262144 (``metadata.annotations: Too long: may not be more than 262144 bytes``).
+    ``json_size``: the object's own JSON size when already known (it bounds the applied JSON's,
+    which leaves out the old last-applied annotation and adds at most ``"annotations":{},``).
+    """
+    from crdtool.core.gojson import go_json_marshal
+
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    annotations = meta.get("annotations")
+    kept: dict[str, str] = {}
+    if isinstance(annotations, dict) and all(isinstance(v, str) for v in annotations.values()):
+        kept = {str(k): v for k, v in annotations.items() if k != LAST_APPLIED_ANNOTATION}
+    others = sum(len(k.encode("utf-8", "surrogatepass")) + len(v.encode("utf-8", "surrogatepass")) for k, v in kept.items())
+    # GetModifiedConfiguration writes the annotations back without its own, as {} when there are none
+    applied = {**obj, "metadata": {**meta, "annotations": kept}}
+    fixed = others + len(LAST_APPLIED_ANNOTATION) + 1  # the encoder's newline
+    estimate = json_size + 17 if json_size is not None else _json_size(applied)
+    if fixed + estimate <= TOTAL_ANNOTATION_SIZE_LIMIT * 9 // 10:
+        return ()  # far below: Go's JSON differs from Python's by a few escapes and float texts
+    total = fixed + len(go_json_marshal(applied).encode("utf-8", "surrogatepass"))
+    if total <= TOTAL_ANNOTATION_SIZE_LIMIT:
+        return ()
+    return (
+        f"client-side kubectl apply would fail: the {LAST_APPLIED_ANNOTATION} annotation it adds (this object "
+        f"as JSON) brings metadata.annotations to {total} bytes, over the {TOTAL_ANNOTATION_SIZE_LIMIT}-byte limit "
+        f"(metadata.annotations: Too long: may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes); "
+        "use kubectl apply --server-side (or kubectl create)",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -1476,6 +1534,8 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
 
 #: File name endings loaded when walking a directory (kubectl's FileExtensions).
 DIRECTORY_EXTENSIONS = (".yaml", ".yml", ".json")
+#: Directories a walk does not enter (besides hidden ones): package trees, never manifests.
+SKIPPED_DIRECTORIES = frozenset({"node_modules"})
 
 
 def expand_path(arg: str) -> Iterator[str | InputError]:
@@ -1500,7 +1560,11 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
     """Files under ``root`` in ``filepath.Walk`` order (lexical, depth first).
 
     Iterative (a stack of sorted entry lists); symlinked directories are not
-    entered, as ``filepath.Walk`` uses ``Lstat``.
+    entered, as ``filepath.Walk`` uses ``Lstat``. Hidden files and directories
+    (names starting with ``.``: ``.git/``, ``.github/workflows/``,
+    ``.crdtool.yaml``) and ``node_modules/`` directories below ``root`` are
+    passed over (not manifests); ``root`` itself, and any file named on the
+    command line, is always read.
     """
     listing = _list_directory(root)
     if isinstance(listing, InputError):
@@ -1513,10 +1577,14 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
             stack.pop()
             continue
         entry = entries.pop()
+        if entry.name.startswith("."):
+            continue
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
+        if is_dir and entry.name in SKIPPED_DIRECTORIES:
+            continue
         if is_dir:
             sub = _list_directory(entry.path)
             if isinstance(sub, InputError):

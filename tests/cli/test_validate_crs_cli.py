@@ -161,7 +161,7 @@ def test_cel_rules_and_the_blocking_error(tmp_path: Path) -> None:
         '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; '
         "correct the existing errors to complete validation"
     )
-    assert (errors[1]["line"], errors[1]["column"]) == (None, None)
+    assert (errors[1]["line"], errors[1]["column"]) == (1, 1)  # the nil path: the object itself
     evaluated = write(tmp_path, "evaluated.yaml", head + "  size: small\n  count: 9\n")
     code, data = run_json("--crd", crd, evaluated)
     assert code == 1

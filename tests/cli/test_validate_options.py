@@ -58,7 +58,7 @@ def test_quiet_shows_only_failures_and_the_summary(project: Path) -> None:
     )
     short = crdtool("validate", "-q", "crds/crontab.yaml", cwd=project)
     assert short.returncode == 0
-    assert short.stdout == "1 documents: 1 valid, 0 invalid, 0 skipped, 0 input errors\n"
+    assert short.stdout == "1 document: 1 valid, 0 invalid, 0 skipped, 0 input errors\n"
 
 
 def test_exclude_drops_helm_templates_like_a_gitignore_line(project: Path) -> None:
@@ -133,7 +133,7 @@ def test_pyproject_configuration_and_command_line_winning(project: Path) -> None
     assert "valid: CustomResourceDefinition crontabs" not in out.stdout
     assert out.stdout.endswith("4 documents: 2 valid, 1 invalid, 1 skipped, 0 input errors\n")  # templates excluded
     # found from a subdirectory too (the search walks up to the repository root)
-    assert crdtool("validate", "cm.yaml", cwd=sub).stdout == "1 documents: 0 valid, 0 invalid, 1 skipped, 0 input errors\n"
+    assert crdtool("validate", "cm.yaml", cwd=sub).stdout == "1 document: 0 valid, 0 invalid, 1 skipped, 0 input errors\n"
     # the command line wins: --no-quiet, --no-exit-zero, and a list replaces the file's list
     loud = crdtool("validate", ".", "--no-quiet", "--no-exit-zero", "--skip-kind", "CronTab", cwd=project)
     assert loud.returncode == 1

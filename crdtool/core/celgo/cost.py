@@ -230,7 +230,11 @@ class AstNode:
 
     @property
     def path(self) -> tuple[str, ...] | None:
-        return self._path.view() if self._path is not None else None
+        # an empty path is Go's nil slice (exprPaths[id][:] of an expression without a path, such as a
+        # comprehension): cel-go never builds an empty non-nil one, and listElementNode tests "!= nil"
+        if self._path is None or self._path.n == 0:
+            return None
+        return self._path.view()
 
 
 class CostEstimator(Protocol):

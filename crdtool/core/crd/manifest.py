@@ -70,7 +70,7 @@ class CrdVerdict:
 
 
 def check_crd_manifest(
-    doc: dict[str, Any], *, field_validation: str = "Strict", duplicate_fields: Sequence[str] = ()
+    doc: dict[str, Any], *, field_validation: str = "Strict", duplicate_fields: Sequence[str] = (), storage: bool = True
 ) -> CrdVerdict:
     """Judge a CRD manifest as kube-apiserver judges a CREATE at its own apiVersion.
 
@@ -90,6 +90,15 @@ def check_crd_manifest(
     seeing everything at once is kinder). A wrong JSON type stops the check
     as it stops upstream decoding, whatever the directive: no validation runs
     on an object that cannot be decoded.
+
+    A CRD that passes validation but sets ``metadata.resourceVersion`` (to a
+    non-zero number: ``kubectl get crd -o yaml`` exports it) fails in storage,
+    as for a custom resource: ``InternalError`` at ``metadata.resourceVersion``,
+    ``resourceVersion should not be set on objects to be created``
+    (:mod:`crdtool.core.storage`). ``storage=False`` leaves that step out, to
+    judge what a manifest says rather than a create of it (a CRD read to
+    export its schemas, fuzz a converter, upgrade it, or serve custom
+    resources may well come from ``kubectl get``).
 
     Raises ValueError when ``doc`` is not a CRD at a supported apiVersion, or
     for an unknown ``field_validation``.
@@ -125,6 +134,10 @@ def check_crd_manifest(
         else:
             findings.append(Finding(replace(err, field=mapped), upstream_field=err.field))
     warnings.extend(create_warnings)
+    if storage and not findings:  # the request reached storage, which refuses a resourceVersion (etcd3 store.Create)
+        from crdtool.core.storage import resource_version_set_on_create
+
+        findings = [Finding(e) for e in resource_version_set_on_create(defaulted)]
     return CrdVerdict(tuple(findings), tuple(warnings))
 
 

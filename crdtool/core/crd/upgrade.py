@@ -254,7 +254,7 @@ def upgrade_crd(crd: dict[str, Any], to: str, *, fix: bool = False) -> tuple[dic
     out, dropped = _reconcile(result, dview, rview, drop_unknown=fix)
     notes.extend(dropped)
     if findings is None:
-        findings = check_crd_manifest(out).findings
+        findings = check_crd_manifest(out, storage=False).findings
     notes.extend(_manual(f.error) for f in findings)
     return out, notes
 
@@ -829,7 +829,7 @@ def _fix(doc: dict[str, Any], target: str) -> tuple[list[Note], tuple[Finding, .
     """
     notes: list[Note] = []
     for _ in range(_MAX_FIX_ROUNDS):
-        findings = check_crd_manifest(doc).findings
+        findings = check_crd_manifest(doc, storage=False).findings
         index = _index(doc, target)
         actions = _plan(findings, index, doc, target)
         if not actions:

@@ -82,6 +82,8 @@ _BUDGET_MSG = "validation failed due to running out of cost budget, no further v
 _MSG_BUDGET = ("messageExpression evaluation failed due to running out of cost budget, no further validation rules "
                "will be run")
 _COST_LIMIT_ERR = "operation cancelled: actual cost limit exceeded"
+#: ``(*field.Path)(nil).String()``.
+NIL_PATH = "<nil>"
 
 
 @dataclass(frozen=True)
@@ -359,6 +361,7 @@ class _State:
     log: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    nil_root: bool = False
 
 
 def _go_trim_space(s: str) -> str:
@@ -421,6 +424,11 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
     sts = node.schema
     if obj is None:
         return
+    skip_path = path
+    if state.nil_root and not path:
+        # the walk's root under a nil fldPath: (*field.Path)(nil).String() is "<nil>" (its children print
+        # as Path("")'s do: nil.Child("spec") is "spec")
+        path = Path(NIL_PATH)
     if node.init_error:
         state.errors.append(invalid(path, sts.type, f"rule compiler initialization error: {node.init_error}"))
         return
@@ -449,7 +457,7 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
         if rule.program is None:
             continue
         if rule.uses_old_self and old is None and not rule.optional_old_self:
-            state.skipped.append(str(path))
+            state.skipped.append(str(skip_path))
             continue
         variables = optional_activation if rule.optional_old_self else activation
         value, cost, cancelled = _run(rule.program, variables, state, rule.max_cost)
@@ -474,7 +482,7 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
             continue
         if value is True:
             continue
-        current = Path(path).child(rule.field_path) if rule.field_path else path
+        current = Path(skip_path).child(rule.field_path) if rule.field_path else path
         ratcheted = not rule.uses_old_self and ratchet.should_ratchet()
 
         def add(e: FieldError) -> None:
@@ -545,7 +553,7 @@ def _walk(root: _Node, obj: Any, old: Any, fld_path: Path, ratchet: _Ratchet, st
 def validate_cel(
     obj: Any,
     ss: Structural,
-    fld_path: Path,
+    fld_path: Path | None,
     *,
     old_obj: Any = None,
     is_resource_root: bool = True,
@@ -561,7 +569,10 @@ def validate_cel(
         obj: the (pruned, defaulted, schema-valid) object; plain JSON-like data
             (dicts, lists, str, int, float, bool, None).
         ss: its structural schema (``new_structural`` of the version's openAPIV3Schema).
-        fld_path: the path of ``obj`` (``Path("")`` for a whole custom resource).
+        fld_path: the path of ``obj``; ``None`` is upstream's nil ``*field.Path``, which the
+            registry strategies pass for a whole custom resource (create, update, status update):
+            errors of root rules are then at ``<nil>``, those below at ``spec...``.
+            (``Path("")`` puts root errors at ``""``.)
         old_obj: the stored object of an update (None for a create): transition
             rules run where an old value correlates, and failing rules on
             unchanged values are ratcheted into warnings.
@@ -597,31 +608,33 @@ def validate_cel(
         exact = budget is not None
     else:
         exact = cost_path == "exact"
-    path = Path(fld_path)
+    nil_root = fld_path is None
+    path = Path("" if fld_path is None else fld_path)
     try:
         tree = _validator(ss, is_resource_root, new_validator)
     except RecursionError:
-        return CelResult(errors=[internal_error(path, "schema or object too deeply nested for CEL validation")],
+        return CelResult(errors=[internal_error(NIL_PATH if nil_root else path, "schema or object too deeply nested for CEL validation")],
                          remaining_budget=start)
     if tree is None or obj is None:
         return CelResult(remaining_budget=start)
     ratchet = _NO_RATCHET
     if old_obj is not None and ratcheting:
         ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-    state = _State(remaining=start, exact=exact, per_call_limit=per_call_limit)
+    state = _State(remaining=start, exact=exact, per_call_limit=per_call_limit, nil_root=nil_root)
     try:
         try:
             _walk(tree, obj, old_obj, path, ratchet, state)
         except _NeedExact:
             if old_obj is not None and ratcheting:
                 ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-            state = _State(remaining=start, exact=True, per_call_limit=per_call_limit)
+            state = _State(remaining=start, exact=True, per_call_limit=per_call_limit, nil_root=nil_root)
             _walk(tree, obj, old_obj, path, ratchet, state)
     except RecursionError:
-        state.errors.append(internal_error(path, "schema or object too deeply nested for CEL validation"))
+        state.errors.append(internal_error(NIL_PATH if nil_root else path,
+                                           "schema or object too deeply nested for CEL validation"))
     except V.EvaluationTooLarge as exc:
         # upstream would build the value and exhaust memory; crdtool stops with an internal error
-        state.errors.append(internal_error(path, f"CEL evaluation stopped: {exc}"))
+        state.errors.append(internal_error(NIL_PATH if nil_root else path, f"CEL evaluation stopped: {exc}"))
         state.remaining = -1
     return CelResult(errors=state.errors, skipped_transition_rules=state.skipped, remaining_budget=state.remaining,
                      warnings=state.warnings, exact_cost=state.exact, log=state.log)

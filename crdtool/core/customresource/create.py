@@ -82,6 +82,7 @@ from crdtool.core.customresource.prepared import (
 )
 from crdtool.core.customresource.validator import finalizer_warnings, validate_scale, validate_type_meta
 from crdtool.core.errors import ErrorType, FieldError, Path, invalid
+from crdtool.core.storage import RESOURCE_VERSION_SET_ON_CREATE as RESOURCE_VERSION_SET_ON_CREATE  # re-exported
 
 __all__ = [
     "BLOCKING_ERROR_DETAIL",
@@ -226,27 +227,11 @@ def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, vers
     return apply_create(obj, crd, version).errors
 
 
-#: ``storage.ErrResourceVersionSetOnCreate`` (k8s.io/apiserver pkg/storage/errors.go).
-RESOURCE_VERSION_SET_ON_CREATE = "resourceVersion should not be set on objects to be created"
-
-
 def _storage_create_errors(stored: dict[str, Any]) -> list[FieldError]:
-    """``etcd3.store.Create``: ``versioner.ObjectResourceVersion(obj)`` must be 0 (or unparsable).
+    """``etcd3.store.Create``'s resourceVersion rule (:func:`crdtool.core.storage.resource_version_set_on_create`)."""
+    from crdtool.core.storage import resource_version_set_on_create
 
-    ``APIObjectVersioner.ObjectResourceVersion`` is ``strconv.ParseUint(rv,
-    10, 64)``; a parse error skips the check (the store then overwrites the
-    field). The plain error reaches the client as a 500 with that message.
-    """
-    from crdtool.core.errors import internal_error
-
-    meta = stored.get("metadata")
-    rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
-    if not isinstance(rv, str) or not rv.isascii() or not rv.isdigit():
-        return []
-    value = int(rv)
-    if value == 0 or value >= 1 << 64:
-        return []
-    return [internal_error(Path("metadata", "resourceVersion"), RESOURCE_VERSION_SET_ON_CREATE)]
+    return resource_version_set_on_create(stored)
 
 
 # --- decoding -----------------------------------------------------------------
@@ -343,7 +328,7 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> 
         return []
     if isinstance(ver.cel_validator, CelTree):
         ver.cel_validator.get()
-    result = cel_validation.validate_cel(obj, ver.structural, Path(""), is_resource_root=True, budget=None)
+    result = cel_validation.validate_cel(obj, ver.structural, None, is_resource_root=True, budget=None)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]
     count = skipped if isinstance(skipped, int) else len(paths)

@@ -10,7 +10,11 @@ patch, once merged) of ``/apis/<group>/<version>/...``:
    ``Strict`` field validation), the stored object as the storage decoder
    reads it (pruned and defaulted too, so data the current schema no longer
    specifies is gone before validation).
-2. ``rest.BeforeUpdate`` (``k8s.io/apiserver/pkg/registry/rest/update.go``):
+2. ``Store.Update`` (``k8s.io/apiserver/pkg/registry/generic/registry/store.go``):
+   a request without ``metadata.resourceVersion`` (or ``0``) is refused, once,
+   with ``metadata.resourceVersion: Invalid value: 0: must be specified for an
+   update``, before and instead of everything below.
+3. ``rest.BeforeUpdate`` (``k8s.io/apiserver/pkg/registry/rest/update.go``):
    the namespace of the request (a namespaced object without one gets the old
    one; a cluster-scoped one loses it), the generation of the old object,
    the strategy's ``PrepareForUpdate`` (``registry/customresource/strategy.go``:
@@ -19,7 +23,9 @@ patch, once merged) of ``/apis/<group>/<version>/...``:
    deletion timestamps from the old object, ``validateCommonFields``
    (ObjectMeta with ``validatePathSegment``, and the ObjectMeta update rules),
    then ``strategy.ValidateUpdate``:
-   ``customResourceValidator.ValidateUpdate`` (the ObjectMeta update rules
+   ``customResourceValidator.ValidateUpdate`` (``ValidateTypeMeta``: an
+   object of another group or kind gets only its ``kind``/``apiVersion``
+   errors here; else the ObjectMeta update rules
    again: upstream reports such an error twice; the OpenAPI schema with
    **validation ratcheting**, see :mod:`crdtool.core.validation.ratcheting`; the
    scale replicas), ``objectmeta.Validate`` of embedded resources,
@@ -42,8 +48,8 @@ from typing import Any
 from crdtool.core.crd.manifest import FIELD_VALIDATION_DIRECTIVES
 from crdtool.core.customresource.create import BLOCKING_ERROR_DETAIL, BLOCKING_ERROR_TYPES, DEFAULT_NAMESPACE, apply_create
 from crdtool.core.customresource.decode import decode_object
-from crdtool.core.customresource.prepared import CrdVersion, CustomResourceError, PreparedCrd, prepare_crd, resolve_version
-from crdtool.core.errors import FieldError, Path, invalid
+from crdtool.core.customresource.prepared import CrdVersion, CustomResourceError, PreparedCrd, prepare_crd
+from crdtool.core.errors import FieldError, Path, go_quote, invalid
 
 __all__ = ["UpdateResult", "apply_update", "evaluate_cel_update", "validate_object_update"]
 
@@ -106,9 +112,16 @@ def apply_update(
 
     Returns: an :class:`UpdateResult`.
 
+    A ``new_obj`` whose group or kind is not the CRD's is handled as
+    :func:`~crdtool.core.customresource.apply_create` handles it (not decoded
+    against the schema, served at ``version``, else its own version when
+    served, else the preferred served version) and fails upstream's
+    ``ValidateTypeMeta`` (``kind: Invalid value: "Bar": must be Foo``),
+    which replaces the rest of ``customResourceValidator.ValidateUpdate``.
+
     Raises :class:`CustomResourceError` when ``new_obj`` has no kind or
-    apiVersion, is of another group or kind, names a version the CRD does
-    not define or serve, when the CRD cannot be served, or (reason
+    apiVersion, names a version the CRD does not define or serve, when
+    ``old_obj`` is of another kind, when the CRD cannot be served, or (reason
     ``namespace-mismatch``) when the two objects are in different namespaces
     (upstream answers 400 before validation); ``ValueError`` for an unknown
     ``field_validation``.
@@ -120,8 +133,10 @@ def apply_update(
     """
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
+    from crdtool.core.customresource.prepared import version_for_create
+
     prepared = prepare_crd(crd)
-    ver = resolve_version(new_obj, prepared, version)
+    ver, foreign = version_for_create(new_obj, prepared, version)
     request = apply_create(
         new_obj, prepared, ver.name, field_validation=field_validation, validate=False, duplicate_fields=duplicate_fields
     )
@@ -129,9 +144,12 @@ def apply_update(
     old_view = _read_stored(old_obj, new_obj, prepared, ver)
     if any(e.type == "UnmarshalTypeError" for e in request.errors):
         return UpdateResult(request.stored, old_view, request.pruned, list(request.errors), warnings)
+    storage_errors = _storage_update_errors(request.stored)
+    if storage_errors:  # Store.Update refuses the request before BeforeUpdate (and so before any validation)
+        return UpdateResult(request.stored, old_view, request.pruned, [*request.errors, *storage_errors], warnings)
     new_view = before_update(request.stored, old_view, prepared, ver)
     ratcheted_rules: list[str] = []
-    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules)
+    errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules, foreign)
     errors = [*request.errors, *errors]
     if not errors:  # rest.BeforeUpdate asks WarningsOnUpdate only once validation passed
         warnings.extend(_added_finalizer_warnings(new_view, old_view))
@@ -171,6 +189,38 @@ def _read_stored(old_obj: dict[str, Any], new_obj: dict[str, Any], prepared: Pre
         # a stored namespaced object always has one; a manifest without one was created in kubectl's default
         stored = {**stored, "metadata": {**meta, "namespace": DEFAULT_NAMESPACE}}
     return stored
+
+
+def _storage_update_errors(new: Mapping[str, Any]) -> list[FieldError]:
+    """What ``genericregistry.Store.Update`` says of the request's ``metadata.resourceVersion`` before ``BeforeUpdate``.
+
+    In: the decoded request. Out: ``[]``, or the one error that answers the
+    request instead of validation. Upstream (k8s.io/apiserver v0.36.3
+    ``pkg/registry/generic/registry/store.go`` ``Store.Update``, inside
+    ``GuaranteedUpdate``): ``Versioner().ObjectResourceVersion(obj)``
+    (``pkg/storage/api_object_versioner.go``: ``""`` is 0, else
+    ``strconv.ParseUint(rv, 10, 64)``, whose error is returned as is, a 500:
+    here an ``InternalError`` at ``metadata.resourceVersion``); custom
+    resources do not ``AllowUnconditionalUpdate``, so a version of 0 is
+    ``field.Invalid(metadata.resourceVersion, uint64(0), "must be specified
+    for an update")`` (the bad value prints as ``0``). The comparison with the
+    stored object's version (a ``Conflict``) is not modelled: the stored object
+    given may come from a file.
+    """
+    from crdtool.core.errors import internal_error
+
+    rv = _str(_dict(new.get("metadata")).get("resourceVersion"))
+    path = Path("metadata", "resourceVersion")
+    if not rv:
+        return [invalid(path, 0, "must be specified for an update")]
+    if not (rv.isascii() and rv.isdigit()):
+        return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: invalid syntax")]
+    value = int(rv)
+    if value >= 1 << 64:
+        return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: value out of range")]
+    if value == 0:
+        return [invalid(path, 0, "must be specified for an update")]
+    return []
 
 
 def before_update(new: dict[str, Any], old: Mapping[str, Any], prepared: PreparedCrd, ver: CrdVersion) -> dict[str, Any]:
@@ -222,9 +272,14 @@ def _validate_update(
     ver: CrdVersion,
     warnings: list[str],
     ratcheted_rules: list[str],
+    foreign: bool = False,
 ) -> tuple[list[FieldError], list[FieldError]]:
-    """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors)."""
+    """``validateCommonFields`` + ``customResourceStrategy.ValidateUpdate``: (errors, ratcheted schema errors).
+
+    ``foreign``: ``new`` is of another group or kind than the CRD's.
+    """
     from crdtool.core.customresource.validator import validate_scale  # the scale replicas checks of validator.go
+    from crdtool.core.customresource.validator import validate_type_meta
     from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_update
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.validation.ratcheting import validate_value_update
@@ -234,10 +289,13 @@ def _validate_update(
     meta, old_meta = _dict(new.get("metadata")), _dict(old.get("metadata"))
     errs = validate_object_meta(meta, prepared.namespaced, validate_path_segment, Path("metadata"))
     errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
-    # customResourceValidator.ValidateUpdate
-    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
+    # customResourceValidator.ValidateUpdate: ValidateTypeMeta's errors, if any, are all it returns
+    type_meta_errors = validate_type_meta(new, prepared, ver) if foreign else []
+    errs.extend(type_meta_errors)
+    if not type_meta_errors:
+        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
     ratcheted: list[FieldError] = []
-    if ver.schema is not None:
+    if ver.schema is not None and not type_meta_errors:
         kept = validate_value_update(new, old, ver.schema, None)
         errs.extend(kept)
         plain = validate_value(new, ver.schema, None)
@@ -248,7 +306,7 @@ def _validate_update(
                     remaining[_error_key(e)] -= 1
                 else:
                     ratcheted.append(e)
-    if ver.scale is not None:
+    if ver.scale is not None and not type_meta_errors:
         errs.extend(validate_scale(new, ver.scale))
     if ver.embedded_paths:
         errs.extend(schema_objectmeta.validate(None, new, ver.structural, False))
@@ -285,7 +343,7 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
     """
     from crdtool.core.crdcel.validation import validate_cel
 
-    result = validate_cel(new, ver.structural, Path(""), is_resource_root=True, budget=None, old_obj=old)
+    result = validate_cel(new, ver.structural, None, is_resource_root=True, budget=None, old_obj=old)
     return list(result.errors), list(result.warnings), []
 
 

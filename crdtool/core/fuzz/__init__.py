@@ -331,6 +331,6 @@ def cel_validator() -> ExtraValidator | None:
         if not has_rules[id(s)]:
             return []
         defaulted = default(obj, dict(version.schema)) if version.schema is not None else obj
-        return list(validate_cel(defaulted, s, Path(""), is_resource_root=True).errors)
+        return list(validate_cel(defaulted, s, None, is_resource_root=True).errors)
 
     return validate

@@ -22,7 +22,9 @@ properties checked (issue #5) are, in this order:
     the converted object is valid for B's schema and nothing of it would be
     pruned (3), as :func:`crdtool.core.fuzz.check_object` judges.
 ``roundtrip``
-    ``convert(convert(x, B), A)`` equals ``x`` exactly (1), compared as JSON:
+    ``convert(convert(x, B), A)`` equals ``x`` exactly (1), both as the
+    apiserver returns them (:func:`as_served`: metadata through ObjectMeta,
+    so an empty ``annotations: {}`` is no difference), compared as JSON:
     ``1`` and ``1.0`` are equal (Go re-encodes both as ``1``), ``1`` and
     ``true`` are not, and integers compare exactly (a value beyond 2**53
     squeezed through a float is a difference).
@@ -81,6 +83,7 @@ __all__ = [
     "ConversionTimeout",
     "Failure",
     "PairResult",
+    "as_served",
     "check_example",
     "diff_text",
     "guarded_call",
@@ -383,12 +386,12 @@ def check_example(
         return fail("call", error=_call_error(first, source, target))
     converted = first.value
     if source.version == target.version:
-        if json_equal(converted, obj):
+        if json_equal(as_served(converted), as_served(obj)):
             return None
         return fail(
             "unchanged",
             converted=converted,
-            diff=diff_text(obj, converted),
+            diff=diff_text(as_served(obj), as_served(converted)),
             error=f"an object already at {target.api_version} came back changed",
         )
     failure = _check_converted(obj, converted, target, extra, fail, lambda **kw: kw)
@@ -405,12 +408,12 @@ def check_example(
     )
     if failure is not None:
         return failure
-    if not json_equal(back, obj):
+    if not json_equal(as_served(back), as_served(obj)):
         return fail(
             "roundtrip",
             converted=converted,
             roundtrip=back,
-            diff=diff_text(obj, back),
+            diff=diff_text(as_served(obj), as_served(back)),
             error=f"{source.version} -> {target.version} -> {source.version} did not return the original object",
         )
     return None
@@ -467,10 +470,16 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
         e, a = _go_string(before.get(key)), _go_string(after.get(key))
         if e != a:
             out.append(f"must have the same {label}: {e} != {a}{rejects}")
+    served_before, served_after = _served_meta(before), _served_meta(after)
     for key in sorted(set(before) | set(after)):
         if key in _IDENTITY_FIELDS or key in _MUTABLE_FIELDS:
             continue
-        if not json_equal(before.get(key, _ABSENT), after.get(key, _ABSENT)):
+        if served_before is not None and served_after is not None and _is_object_meta_field(key):
+            # an ObjectMeta field, compared as clients get it: an empty list or map is no field at all
+            same = json_equal(served_before.get(key, _ABSENT), served_after.get(key, _ABSENT))
+        else:
+            same = json_equal(before.get(key, _ABSENT), after.get(key, _ABSENT))
+        if not same:
             out.append(
                 f"metadata.{key} changed from {_show(before.get(key, _ABSENT))} to {_show(after.get(key, _ABSENT))}"
                 " (the apiserver silently restores it)"
@@ -480,6 +489,42 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
         if problem:
             out.append(problem + rejects)
     return out
+
+
+def as_served(obj: Any) -> Any:
+    """``obj`` as clients get it from the apiserver: ``metadata`` through ``metav1.ObjectMeta``.
+
+    apiextensions-apiserver v0.36.3 ``customresource_handler.go``: the ``schemaCoercingConverter``
+    around every conversion runs ``unstructuredSchemaCoercer.apply``, which decodes ``metadata``
+    (``objectmeta.GetObjectMetaWithOptions``) and writes it back (``SetObjectMeta``:
+    ``runtime.DefaultUnstructuredConverter.ToUnstructured``), so fields ``ObjectMeta`` does not have
+    are gone, and so are, by ``omitempty``, empty ``labels``, ``annotations``, ``finalizers``,
+    ``ownerReferences`` and ``managedFields`` and empty strings and zero numbers (a zero
+    ``creationTimestamp``, written ``null``, the server fills). Anything else, or metadata that
+    does not decode, is returned as it is.
+    """
+    if not isinstance(obj, dict):
+        return obj
+    meta = _served_meta(obj.get("metadata"))
+    if meta is None:
+        return obj
+    return {**obj, "metadata": meta}
+
+
+def _served_meta(meta: Any) -> dict[str, Any] | None:
+    """``metadata`` after the ObjectMeta round trip, or None when it is not a decodable mapping."""
+    from crdtool.core.schema.objectmeta import object_meta_round_trip
+
+    if not isinstance(meta, dict):
+        return None
+    result = object_meta_round_trip(meta, Path("metadata"))
+    return result.meta if result.error is None else None
+
+
+def _is_object_meta_field(key: str) -> bool:
+    from crdtool.core.schema.objectmeta import OBJECT_META_FIELDS
+
+    return key in OBJECT_META_FIELDS
 
 
 def _string_map_problem(fld: str, before: Any, after: Any) -> str | None:

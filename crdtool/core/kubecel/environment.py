@@ -12,7 +12,7 @@ compatibility version, and :data:`KUBERNETES_ENV_SET` is an apiserver v1.36's.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from crdtool.core.celgo import decls as celgo_decls
@@ -129,9 +129,20 @@ class EnvSet:
         return self.stored if expression in preexisting else self.new
 
 
-def base_env_set(minor: int = 35) -> EnvSet:
-    """``environment.MustBaseEnvSet(version.MajorMinor(1, minor))``; 1.35 is v1.36's default."""
-    return EnvSet(base_environment(minor), base_environment(None))
+def base_env_set(minor: int = 35, extensions: tuple[tuple[int, str], ...] = ()) -> EnvSet:
+    """``environment.MustBaseEnvSet(version.MajorMinor(1, minor))``; 1.35 is v1.36's default.
+
+    ``extensions``: ``(introduced minor, library)`` pairs, as ``EnvSet.Extend(VersionedOptions{IntroducedVersion:
+    1.<introduced>, EnvOptions: <library>})`` adds them: the stored-expressions environment always has the
+    library, the new-expressions one only when ``minor`` has reached its version (upstream's tests extend
+    with ``library.Test()``, :data:`crdtool.core.kubecel.library_decls.LIBRARIES` ``"k8s.test"``, at 1.999).
+    """
+    new, stored = base_environment(minor), base_environment(None)
+    for introduced, library in extensions:
+        stored = replace(stored, libraries=stored.libraries + (library,))
+        if minor >= introduced:
+            new = replace(new, libraries=new.libraries + (library,))
+    return EnvSet(new, stored)
 
 
 #: The apiserver v1.36 default (``DefaultCompatibilityVersion()`` = 1.35).

@@ -1224,6 +1224,10 @@ def library_specs(lib: str) -> list[FnSpec]:
         return _semver_specs()
     if lib == "k8s.jsonpatch":
         return [FnSpec("jsonpatch.escapeKey", [unary("string_jsonpatch_escapeKey_string", _jsonpatch_escape)])]
+    if lib == "k8s.test":
+        # library.Test() at its default version (math.MaxUint32 >= 1): test() is false, testV1() true
+        return [FnSpec("test", [function("test", lambda *a: False)]),
+                FnSpec("testV1", [function("testV1", lambda *a: True)])]
     return []
 
 

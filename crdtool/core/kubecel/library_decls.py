@@ -156,11 +156,21 @@ _K8S_SEMVER: _Table = (
 )
 
 
+#: ``library.Test()`` (k8s.io/apiserver v0.36.3 ``pkg/cel/library/test.go``, default version ``math.MaxUint32``):
+#: ``test()`` (which then returns false) and ``testV1()``. Upstream's own tests add it to environments
+#: (``EnvSet.Extend``) to have functions that only stored expressions may use; not in the base environment.
+_K8S_TEST: _Table = (
+    ("test", (("test", False, (), "bool"),)),
+    ("testV1", (("testV1", False, (), "bool"),)),
+)
+
+
 #: The Kubernetes libraries by name.
 LIBRARIES: dict[str, _Table] = {
     "k8s.urls": _K8S_URLS, "k8s.regex": _K8S_REGEX, "k8s.lists": _K8S_LISTS, "k8s.authz": _K8S_AUTHZ,
     "k8s.quantity": _K8S_QUANTITY, "k8s.ip": _K8S_IP, "k8s.cidr": _K8S_CIDR, "k8s.format": _K8S_FORMAT,
     "k8s.authz_selectors": _K8S_AUTHZ_SELECTORS, "k8s.semver": _K8S_SEMVER, "k8s.jsonpatch": _K8S_JSONPATCH,
+    "k8s.test": _K8S_TEST,
 }
 
 #: The object types the libraries register (``cel.Types``), usable as identifiers.

@@ -224,7 +224,7 @@ def _validate_kind(p: Path, v: Any) -> list[FieldError]:
 
 
 # metav1.ObjectMeta, metav1.OwnerReference, metav1.ManagedFieldsEntry JSON fields.
-_OBJECT_META_FIELDS = (
+OBJECT_META_FIELDS = (
     "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
     "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
     "ownerReferences", "finalizers", "managedFields",
@@ -264,17 +264,17 @@ def object_meta_round_trip(value: Any, path: Path) -> MetaResult:
         message = get_object_meta_error(value) or "json: cannot unmarshal into Go value of type v1.ObjectMeta"
         return MetaResult(None, [], unmarshal_type_error(path, value, message))
     for key in value:
-        if key in _OBJECT_META_FIELDS:
+        if key in OBJECT_META_FIELDS:
             message = get_object_meta_error({key: value[key]})
             if message:
                 return MetaResult(None, [], unmarshal_type_error(path.child(key), value[key], message))
     unknown: list[str] = []
     out: dict[str, Any] = {}
     for key in sorted(value):
-        if key not in _OBJECT_META_FIELDS:
+        if key not in OBJECT_META_FIELDS:
             unknown.append(f"{path}.{key}")
     for key, v in value.items():
-        if key not in _OBJECT_META_FIELDS:
+        if key not in OBJECT_META_FIELDS:
             continue
         normalized = _meta_field(key, v, unknown, path)
         if normalized is not None:

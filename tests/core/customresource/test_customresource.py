@@ -448,7 +448,7 @@ def test_cel_runs_when_no_blocking_error(fake_cel: list[Any]) -> None:
     assert kinds(result.errors) == [("FieldValueInvalid", "spec.replicas"), ("FieldValueInvalid", "spec")]
     assert len(fake_cel) == 1
     obj, fld_path, is_root, budget = fake_cel[0]
-    assert fld_path == "" and is_root is True and budget is None
+    assert fld_path is None and is_root is True and budget is None  # celValidator.Validate(ctx, nil, ...)
     assert obj["metadata"]["namespace"] == "default"  # the rules see the object as it is validated
     assert result.warnings == ["1 transition rule (using oldSelf) not evaluated: they only apply to updates"]
 
