@@ -20,6 +20,8 @@ complete -c crdtool -n '__fish_seen_subcommand_from default' -l no-prune -d 'App
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l show-pruned -d 'List the pruned paths on stderr.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l in-place -d 'Rewrite each object file atomically in place.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l only-custom-resources -d 'Leave out documents that are not custom resources of the given CRDs.'
+complete -c crdtool -n '__fish_seen_subcommand_from default' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).'
+complete -c crdtool -n '__fish_seen_subcommand_from default' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -F
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l base -r -F -d 'Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main.'
@@ -28,6 +30,8 @@ complete -c crdtool -n '__fish_seen_subcommand_from diff' -l stored-versions -r 
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l fail-on -x -a 'error breaking warning info' -d 'Exit 1 when something this severe or worse is found (error > breaking > warning > info).'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.'
+complete -c crdtool -n '__fish_seen_subcommand_from diff' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
+complete -c crdtool -n '__fish_seen_subcommand_from diff' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -F
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l crd -r -F -d 'The CRD manifest whose version schemas generate the objects.'
@@ -40,16 +44,22 @@ complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l seed -r -
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l timeout -r -F -d 'Seconds one conversion call may take.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l replay -d 'Replay only the failures saved by earlier runs.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
+complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).'
+complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from review' -F
 complete -c crdtool -n '__fish_seen_subcommand_from review' -l crd -r -F -d 'The CRD manifest the conversion is for.'
 complete -c crdtool -n '__fish_seen_subcommand_from review' -l output -x -a 'text json' -d 'Output format: text for people, json for machines.'
+complete -c crdtool -n '__fish_seen_subcommand_from review' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).'
+complete -c crdtool -n '__fish_seen_subcommand_from review' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from review' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -F
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -l crd -r -F -d 'CRD manifest(s): every CRD in them is exported (repeatable).'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -l version -r -F -d 'Export only this version (default: every version).'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -s o -l output-dir -r -F -d 'Write DIR/{kind}_{version}.json for each (default: the one schema on stdout).'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -l strict -d 'additionalProperties: false where the apiserver prunes unknown fields.'
+complete -c crdtool -n '__fish_seen_subcommand_from schema' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).'
+complete -c crdtool -n '__fish_seen_subcommand_from schema' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from schema' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from serve' -F
 complete -c crdtool -n '__fish_seen_subcommand_from serve' -l crd -r -F -d 'The CRD manifest the webhook converts for.'
@@ -88,4 +98,5 @@ complete -c crdtool -n '__fish_seen_subcommand_from validate' -l skip-kind -r -F
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l exit-zero -l no-exit-zero -d 'Exit 0 even when there are findings (input errors still exit 2).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation, as kubectl\'s: unknown and duplicate fields are errors (Strict, the default), warnings (Warn: the verdict is validation\'s alone) or ignored (Ignore).'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

@@ -19,6 +19,9 @@ lists and frozen dataclasses out; none mutates its arguments.
   with validation ratcheting.
 - :func:`prepare_crd` — a CRD decoded and compiled once, to pass instead of the dict for many objects
   (the fast path; plain dicts are prepared once too, and again whenever they change).
+- :data:`RELEASES`, :func:`resolve_release`, :func:`parse_release_matrix` — the Kubernetes releases crdtool
+  judges as (1.30 … 1.37, default :data:`DEFAULT_RELEASE`, 1.37); every judging function takes
+  ``kubernetes_version="1.33"``.
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).
@@ -72,6 +75,11 @@ _EXPORTS = {
     "UpdateResult": "crdtool.core.customresource",
     "apply_update": "crdtool.core.customresource",
     "validate_object_update": "crdtool.core.customresource",
+    "DEFAULT_RELEASE": "crdtool.core.releases",
+    "RELEASES": "crdtool.core.releases",
+    "Release": "crdtool.core.releases",
+    "parse_release_matrix": "crdtool.core.releases",
+    "resolve_release": "crdtool.core.releases",
     "ConversionError": "crdtool.core.conversion_review",
     "convert_from_response": "crdtool.core.conversion_review",
     "converted_objects_from_response": "crdtool.core.conversion_review",
@@ -123,4 +131,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     )
     from crdtool.core.customresource import UpdateResult, apply_update, validate_object_update
     from crdtool.core.errors import ErrorType, FieldError, Path
+    from crdtool.core.releases import DEFAULT_RELEASE, RELEASES, Release, parse_release_matrix, resolve_release
     from crdtool.core.versions import compare_versions, sort_versions

@@ -23,7 +23,7 @@ class UsageError(Exception):
     """A problem with the command line or its inputs: a one-line message, exit 2."""
 
 
-def load_crd(path: str, stdin: BinaryIO | None = None) -> dict[str, Any]:
+def load_crd(path: str, stdin: BinaryIO | None = None, kubernetes_version: str | None = None) -> dict[str, Any]:
     """The one CRD in ``path`` (``-`` for ``stdin``, by default ``sys.stdin.buffer``), checked as the apiserver
     checks a create.
 
@@ -47,7 +47,7 @@ def load_crd(path: str, stdin: BinaryIO | None = None) -> dict[str, Any]:
         names = ", ".join(str((c.data.get("metadata") or {}).get("name")) for c in crds)
         raise UsageError(f"{path}: holds {len(crds)} CustomResourceDefinitions ({names}); pass a file with one")
     doc = crds[0]
-    verdict = check_crd_manifest(doc.data, storage=False)
+    verdict = check_crd_manifest(doc.data, storage=False, kubernetes_version=kubernetes_version)
     if verdict.findings:
         error = verdict.findings[0].error
         pos = doc.position(error.field) if error.field else None

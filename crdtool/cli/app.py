@@ -78,6 +78,15 @@ EXCLUDE_HELP = "Skip files matching this glob, like a .gitignore line (e.g. temp
 SKIP_KIND_HELP = "Skip documents of this kind (Kind or apiVersion/Kind); repeatable."
 EXIT_ZERO_HELP = "Exit 0 even when there are findings (input errors still exit 2)."
 CONFIG_HELP = "Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards)."
+KUBERNETES_VERSION_HELP = (
+    "Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, "
+    "or kubernetesVersion in the configuration file)."
+)
+KUBERNETES_MATRIX_HELP = (
+    KUBERNETES_VERSION_HELP[:-1] + "; a range (1.30-1.37), a comma list or 'supported' judges under each and shows "
+    "where the verdicts differ."
+)
+KUBERNETES_VERSION_ENV = "CRDTOOL_KUBERNETES_VERSION"
 
 
 class FieldValidation(str, enum.Enum):
@@ -146,6 +155,30 @@ def _config(command: str, path: Optional[str]) -> Any:
         raise typer.Exit(int(ExitStatus.USAGE)) from None
 
 
+def _releases(cli_value: Optional[str], config: Any = None, *, matrix: bool = True) -> tuple[Any, ...]:
+    """The releases ``--kubernetes-version`` names: the option, else ``$CRDTOOL_KUBERNETES_VERSION``, else the
+    configuration's ``kubernetesVersion``, else the default (1.37). A bad value is a usage error (exit 2); so are
+    several releases for a command that judges under one (``matrix`` False)."""
+    from crdtool.core.releases import DEFAULT_RELEASE, parse_release_matrix
+
+    source, value = "--kubernetes-version", cli_value
+    if value is None and os.environ.get(KUBERNETES_VERSION_ENV):
+        source, value = f"${KUBERNETES_VERSION_ENV}", os.environ[KUBERNETES_VERSION_ENV]
+    if value is None and config is not None and config.get("kubernetes-version") is not None:
+        source, value = f"{config.path}: kubernetesVersion", config.get("kubernetes-version")
+    if value is None:
+        return (DEFAULT_RELEASE,)
+    try:
+        releases = parse_release_matrix(value)
+    except ValueError as exc:
+        print(f"crdtool: {source}: {exc}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE)) from None
+    if not matrix and len(releases) > 1:
+        print(f"crdtool: {source}: this command judges as one Kubernetes release, not {value!r}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE))
+    return releases
+
+
 def _output_name(cli: Optional[enum.Enum], config: Any, allowed: tuple[str, ...]) -> str:
     """``--output``, else the configuration's ``output``, else github under GitHub Actions, else text."""
     from crdtool.cli.reporters import choose_output
@@ -180,6 +213,9 @@ def validate(
         help="Server-side field validation, as kubectl's: unknown and duplicate fields are errors (Strict, "
         "the default), warnings (Warn: the verdict is validation's alone) or ignored (Ignore).",
     ),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_MATRIX_HELP, show_default=False
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -201,6 +237,7 @@ def validate(
         skip_kinds=kinds,
         exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
         progress=DelayedProgress("validating"),
+        releases=_releases(kubernetes_version, settings),
     )
 
 
@@ -236,6 +273,10 @@ def diff(
         FieldValidation.Strict, "--field-validation", case_sensitive=False,
         help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
     ),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_MATRIX_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Check a CRD update as kube-apiserver would: is it accepted, what breaks for clients, which stored objects stop validating.
 
@@ -244,9 +285,11 @@ def diff(
     from crdtool.cli import diff as diff_cmd
     from crdtool.cli.reporters import choose_output
 
+    settings = _config("diff", config)
     return diff_cmd.run(
         paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value,
         output=choose_output(output.value if output is not None else None), field_validation=field_validation.value,
+        releases=_releases(kubernetes_version, settings),
     )
 
 
@@ -323,6 +366,10 @@ def default(
     only_custom_resources: bool = typer.Option(
         False, "--only-custom-resources", help="Leave out documents that are not custom resources of the given CRDs."
     ),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
@@ -332,9 +379,10 @@ def default(
     """
     from crdtool.cli import default as default_cmd
 
+    (release,) = _releases(kubernetes_version, _config("default", config), matrix=False)
     return default_cmd.run(
         objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned,
-        in_place=in_place, only_custom_resources=only_custom_resources,
+        in_place=in_place, only_custom_resources=only_custom_resources, kubernetes_version=release.name,
     )
 
 
@@ -358,6 +406,10 @@ def fuzz_roundtrip(
     timeout: float = typer.Option(5.0, "--timeout", min=0.001, help="Seconds one conversion call may take."),
     replay: bool = typer.Option(False, "--replay", help="Replay only the failures saved by earlier runs."),
     output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Property-test a conversion function: round trips between every pair of the CRD's versions.
 
@@ -366,10 +418,11 @@ def fuzz_roundtrip(
     from crdtool.cli import fuzz as fuzz_cmd
     from crdtool.cli.reporters import choose_output
 
+    (release,) = _releases(kubernetes_version, _config("fuzz-roundtrip", config), matrix=False)
     return fuzz_cmd.run(
         target, crd, versions=versions, examples=examples, seed=seed, timeout=timeout, replay=replay,
         output=choose_output(output.value if output is not None else None),
-        webhook=webhook, ca_bundle=ca_bundle, batch=batch,
+        webhook=webhook, ca_bundle=ca_bundle, batch=batch, kubernetes_version=release.name,
     )
 
 
@@ -380,6 +433,10 @@ def review(
     response: str = typer.Argument(..., help="The webhook's response body (JSON, read as sent)."),
     crd: str = typer.Option(..., "--crd", help="The CRD manifest the conversion is for."),
     output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Judge a conversion webhook's answer as kube-apiserver does: the objects clients get, or kubectl's error.
 
@@ -387,7 +444,8 @@ def review(
     """
     from crdtool.cli import review as review_cmd
 
-    return review_cmd.run(crd, request, response, output=output)
+    (release,) = _releases(kubernetes_version, _config("review", config), matrix=False)
+    return review_cmd.run(crd, request, response, output=output, kubernetes_version=release.name)
 
 
 @app.command("serve", cls=_Command, epilog=EXIT_CODES)
@@ -439,6 +497,10 @@ def schema(
         None, "-o", "--output-dir", metavar="DIR", help="Write DIR/{kind}_{version}.json for each (default: the one schema on stdout)."
     ),
     strict: bool = typer.Option(False, "--strict", help="additionalProperties: false where the apiserver prunes unknown fields."),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Export each CRD version's structural schema as JSON Schema (draft 2020-12), for editors and other validators.
 
@@ -447,7 +509,8 @@ def schema(
     """
     from crdtool.cli import schema as schema_cmd
 
-    return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict)
+    (release,) = _releases(kubernetes_version, _config("schema", config), matrix=False)
+    return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict, kubernetes_version=release.name)
 
 
 class Shell(str, enum.Enum):

@@ -12,6 +12,7 @@ names the file instead. Keys (TOML and YAML alike)::
     output = "text"                     # --output
     quiet = true                        # --quiet
     exit-zero = false                   # --exit-zero
+    kubernetesVersion = "1.30-1.37"     # --kubernetes-version (also kubernetes-version)
 
     [tool.crdtool.validate]             # per command: overrides the keys above
     quiet = false
@@ -27,10 +28,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema")
+COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve")
 _LIST_KEYS = ("exclude", "skip-kind", "crd")
 _BOOL_KEYS = ("quiet", "exit-zero")
-_STR_KEYS = ("output",)
+_STR_KEYS = ("output", "kubernetes-version")
+#: another spelling of a key (the issue tracker and Kubernetes write camelCase)
+_ALIASES = {"kubernetesVersion": "kubernetes-version"}
 KEYS = _LIST_KEYS + _BOOL_KEYS + _STR_KEYS
 YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
 
@@ -133,13 +136,13 @@ def load_config(command: str, explicit: str | None = None, start: str | None = N
     for key, value in table.items():
         if key in COMMANDS:
             continue
-        values[key] = _checked(path, where, key, value)
+        values[_ALIASES.get(key, key)] = _checked(path, where, key, value)
     section = table.get(command)
     if section is not None:
         if not isinstance(section, dict):
             raise ConfigError(f"{path}: {_name(where, command)} must be a table of option names to values")
         for key, value in section.items():
-            values[key] = _checked(path, _name(where, command), key, value)
+            values[_ALIASES.get(key, key)] = _checked(path, _name(where, command), key, value)
     base = os.path.dirname(os.path.abspath(path))
     if "crd" in values:
         values["crd"] = [p if p == "-" or os.path.isabs(p) else os.path.relpath(os.path.join(base, p)) for p in values["crd"]]
@@ -155,6 +158,8 @@ def _name(where: str, key: str) -> str:
 
 def _checked(path: str, where: str, key: Any, value: Any) -> Any:
     label = f"{path}: {where + ' ' if where else ''}{key}"
+    if key in _ALIASES:
+        key = _ALIASES[key]
     if key not in KEYS:
         known = ", ".join(KEYS + COMMANDS)
         raise ConfigError(f"{path}: {where + ': ' if where else ''}unknown key {key!r} (known: {known})")
@@ -168,6 +173,8 @@ def _checked(path: str, where: str, key: Any, value: Any) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(f"{label}: must be true or false")
         return value
+    if key == "kubernetes-version" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ConfigError(f'{label}: must be a string such as "1.37" (a bare number reads as {value!r})')
     if not isinstance(value, str):
         raise ConfigError(f"{label}: must be a string")
     return value

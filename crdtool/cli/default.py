@@ -66,8 +66,10 @@ def run(
     show_pruned: bool,
     in_place: bool,
     only_custom_resources: bool = False,
+    kubernetes_version: str | None = None,
 ) -> int:
-    """Default every custom resource of ``objects`` with its CRD among those of ``crd``.
+    """Default every custom resource of ``objects`` with its CRD among those of ``crd``, as the apiserver of
+    ``kubernetes_version`` (None: the default release) decodes them.
 
     Returns 0 on success, 2 when a CRD cannot be loaded (nothing is printed)
     or some document cannot be defaulted (the others are still printed).
@@ -82,7 +84,7 @@ def run(
         print(f"crdtool default: {no_input_message(objects)}", file=sys.stderr)
         return 2
     try:
-        crds = _load_crds(crd_paths)
+        crds = _load_crds(crd_paths, kubernetes_version)
     except _UsageError as exc:
         print(f"crdtool default: {exc}", file=sys.stderr)
         return 2
@@ -118,7 +120,7 @@ def _crd_names(crds: Sequence[tuple[Document, PreparedCrd]]) -> str:
     return ", ".join(f"{p.name} ({d.file}:{d.line})" for d, p in crds)
 
 
-def _load_crds(paths: list[str]) -> list[tuple[Document, PreparedCrd]]:
+def _load_crds(paths: list[str], kubernetes_version: str | None = None) -> list[tuple[Document, PreparedCrd]]:
     """Every CRD document of ``paths``, prepared; a usage error when there is none or one is broken."""
     crds: list[tuple[Document, PreparedCrd]] = []
     for item in load_inputs(paths, stdin=sys.stdin.buffer):
@@ -127,7 +129,7 @@ def _load_crds(paths: list[str]) -> list[tuple[Document, PreparedCrd]]:
         if not is_crd(item.data):
             continue
         try:
-            crds.append((item, prepare_crd(item.data)))
+            crds.append((item, prepare_crd(item.data, kubernetes_version)))
         except CustomResourceError as exc:
             raise _UsageError(f"{item.file}:{item.line}: {exc}") from None
     if not crds:

@@ -20,7 +20,9 @@ from typing import Any
 from crdtool.cli.inputs import expand_path, load_inputs
 from crdtool.yaml.loader import Document, InputError, load_documents
 from crdtool.cli.report import console
+from crdtool.cli.matrix import ranges
 from crdtool.core.crd.compare import SEVERITIES, Change, compare_crds, match_crds, severity_rank
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.crd.manifest import is_crd
 from crdtool.core.errors import FieldError
 
@@ -45,9 +47,13 @@ class PairReport:
     changes: list[Change] = field(default_factory=list)
     objects: list[dict[str, Any]] = field(default_factory=list)
     stored_versions: tuple[str, ...] = ()
+    #: with several Kubernetes releases: each release's update verdict (``accepted``, ``errors``, ``warnings``)
+    versions: dict[str, dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         update = None if self.accepted is None else {"accepted": self.accepted, "errors": self.errors, "warnings": self.warnings}
+        if update is not None and self.versions is not None:
+            update["kubernetesVersions"] = self.versions
         return {
             "crd": {"name": self.name, "old": _where_doc(self.old), "new": _where_doc(self.new)},
             "update": update,
@@ -72,12 +78,15 @@ def run(
     fail_on: str,
     output: str,
     field_validation: str = "Strict",
+    releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
 ) -> int:
     """Compare OLD and NEW (or each PATH with ``base``), report, and return the exit status.
 
     ``output`` names a reporter (``text``, ``json``, ``github``, ``sarif``,
     ``junit``). 0: nothing at or above ``fail_on``; 1: something is; 2: usage
     or input errors (messages on stderr, the rest is still reported).
+    ``releases``: the Kubernetes releases whose apiservers run the update (and the
+    objects' writes); with several, an update must be safe on each of them.
     """
     err = console(stderr=True)
     try:
@@ -92,13 +101,20 @@ def run(
         err.print(f"crdtool diff: {exc}", markup=False)
         return 2
     input_errors: list[InputError] = []
-    reports: list[PairReport] = []
-    for old_items, new_items in pairs_of_files:
-        olds = _crd_documents(old_items, input_errors)
-        news = _crd_documents(new_items, input_errors)
-        reports.extend(_compare(olds, news, stored, field_validation, input_errors))
-    if objects:
-        _check_objects(objects, reports, input_errors)
+    per_release: list[list[PairReport]] = []
+    for k, release in enumerate(releases or (DEFAULT_RELEASE,)):
+        errors_here: list[InputError] = []
+        reports: list[PairReport] = []
+        for old_items, new_items in pairs_of_files:
+            olds = _crd_documents(old_items, errors_here)
+            news = _crd_documents(new_items, errors_here)
+            reports.extend(_compare(olds, news, stored, field_validation, errors_here, release))
+        if objects:
+            _check_objects(objects, reports, errors_here, release)
+        if not k:  # the same inputs give the same input errors under every release
+            input_errors = errors_here
+        per_release.append(reports)
+    reports = per_release[0] if len(per_release) == 1 else _merge_releases(list(releases), per_release)
     for problem in input_errors:
         err.print(f"crdtool diff: {problem}", markup=False)
     if not reports and not input_errors:
@@ -214,7 +230,12 @@ def _is_list(data: Any) -> bool:
 
 
 def _compare(
-    olds: list[Document], news: list[Document], stored: list[str] | None, field_validation: str, input_errors: list[InputError]
+    olds: list[Document],
+    news: list[Document],
+    stored: list[str] | None,
+    field_validation: str,
+    input_errors: list[InputError],
+    release: Release = DEFAULT_RELEASE,
 ) -> list[PairReport]:
     from crdtool.core.crd.update import check_crd_update
 
@@ -225,7 +246,8 @@ def _compare(
         report = PairReport(_name(new.data), old, new)
         try:
             verdict = check_crd_update(
-                new.data, old.data, stored_versions=stored, field_validation=field_validation, duplicate_fields=new.duplicate_keys
+                new.data, old.data, stored_versions=stored, field_validation=field_validation,
+                duplicate_fields=new.duplicate_keys, kubernetes_version=release.name,
             )
             report.changes = compare_crds(old.data, new.data, stored_versions=stored)
         except ValueError as exc:
@@ -287,7 +309,9 @@ def _where_doc(doc: Document | None) -> dict[str, Any] | None:
 # --- objects ----------------------------------------------------------------------------------
 
 
-def _check_objects(paths: list[str], reports: list[PairReport], input_errors: list[InputError]) -> None:
+def _check_objects(
+    paths: list[str], reports: list[PairReport], input_errors: list[InputError], release: Release = DEFAULT_RELEASE
+) -> None:
     """A no-op update of every object of ``paths`` under the new CRD of its group and kind."""
     from crdtool.core.customresource import CustomResourceError, prepare_crd
 
@@ -301,7 +325,7 @@ def _check_objects(paths: list[str], reports: list[PairReport], input_errors: li
         if key in by_group_kind:
             continue
         try:
-            prepared: Any = prepare_crd(report.new.data)
+            prepared: Any = prepare_crd(report.new.data, release.name)
         except CustomResourceError as exc:
             prepared = exc
         by_group_kind[key] = (report, prepared)
@@ -406,6 +430,62 @@ def _object_error(doc: Document, prefix: str, error: FieldError) -> dict[str, An
         "line": pos[0] if pos else None,
         "column": pos[1] if pos else None,
     }
+
+
+# --- several Kubernetes releases --------------------------------------------------------------
+
+_OBJECT_RANK = {"rejected": 4, "tolerated": 3, "pruned": 2, "ok": 1, "skipped": 0}
+
+
+def _merge_entries(names: list[str], lists: list[list[Any]]) -> list[Any]:
+    """Each distinct error (a dict) or text once, in first-seen order; errors get ``kubernetesVersions``."""
+    merged: dict[Any, Any] = {}
+    where: dict[Any, list[str]] = {}
+    for name, entries in zip(names, lists):
+        for e in entries:
+            key = repr(sorted(e.items())) if isinstance(e, dict) else e
+            if key not in merged:
+                merged[key] = dict(e) if isinstance(e, dict) else e
+                where[key] = []
+            if name not in where[key]:
+                where[key].append(name)
+    out = []
+    for key, e in merged.items():
+        if isinstance(e, dict):
+            e["kubernetesVersions"] = where[key]
+            out.append(e)
+        else:
+            out.append(e if len(where[key]) == len(names) else f"[{ranges(where[key])}] {e}")
+    return out
+
+
+def _merge_releases(releases: list[Release], per_release: list[list[PairReport]]) -> list[PairReport]:
+    """One report per CRD pair from each release's: rejected when any release rejects the update, objects at
+    their worst status, errors once with the releases that report them (``kubernetesVersions``)."""
+    names = [r.name for r in releases]
+    out: list[PairReport] = []
+    for row in zip(*per_release):
+        base = row[0]
+        if base.accepted is not None:
+            base.versions = {
+                name: {"accepted": r.accepted, "errors": r.errors, "warnings": r.warnings} for name, r in zip(names, row)
+            }
+            base.accepted = all(r.accepted for r in row)
+            base.errors = _merge_entries(names, [r.errors for r in row])
+            base.warnings = _merge_entries(names, [r.warnings for r in row])
+        objects = []
+        for entries in zip(*(r.objects for r in row)):
+            obj = dict(entries[0])
+            obj["status"] = max((e["status"] for e in entries), key=lambda st: _OBJECT_RANK.get(st, 0))
+            for key in ("errors", "ratcheted"):
+                obj[key] = _merge_entries(names, [e[key] for e in entries])
+            for key in ("ratchetedRules", "pruned", "warnings"):
+                obj[key] = _merge_entries(names, [e[key] for e in entries])
+            obj["kubernetesVersions"] = {name: e["status"] for name, e in zip(names, entries)}
+            objects.append(obj)
+        base.objects = objects
+        out.append(base)
+    return out
 
 
 # --- reporters -------------------------------------------------------------------------------
@@ -533,6 +613,16 @@ _SEVERITY_STYLE = {"error": "bold red", "breaking": "red", "warning": "yellow", 
 _OBJECT_STYLE = {"rejected": "bold red", "tolerated": "yellow", "pruned": "yellow", "ok": "green", "skipped": "dim"}
 
 
+def _on(entry: dict[str, Any], r: PairReport) -> str:
+    """`` (on 1.30–1.32)`` after an error not every requested release reports."""
+    from rich.markup import escape
+
+    names = entry.get("kubernetesVersions")
+    if not names or r.versions is None or len(names) == len(r.versions):
+        return ""
+    return f" [dim](on {escape(ranges(names))})[/dim]"
+
+
 def report_text(reports: list[PairReport], fail_on: str) -> None:
     """Per CRD: the update verdict with its errors at ``file:line:column``, the changes (most severe first), the objects."""
     from rich.markup import escape
@@ -548,9 +638,14 @@ def report_text(reports: list[PairReport], fail_on: str) -> None:
             verdict = "[green]accepted[/green]" if r.accepted else "[bold red]rejected[/bold red]"
             stored = f" (status.storedVersions: {', '.join(r.stored_versions)})" if r.stored_versions and r.accepted else ""
             out.print(f"  update: {verdict}{escape(stored)}")
+            if r.versions is not None:
+                rejected_on = [n for n, v in r.versions.items() if not v["accepted"]]
+                if rejected_on and len(rejected_on) < len(r.versions):
+                    accepted_on = [n for n, v in r.versions.items() if v["accepted"]]
+                    out.print(f"    accepted on {ranges(accepted_on)}; rejected on {ranges(rejected_on)}")
             for e in r.errors:
                 where = f"{r.new.file}:{e['line']}:{e['column']}: " if r.new and e["line"] else ""
-                out.print(f"    {escape(where)}[red]{escape(e['message'])}[/red]")
+                out.print(f"    {escape(where)}[red]{escape(e['message'])}[/red]{_on(e, r)}")
             for w in r.warnings:
                 out.print(f"    [yellow]warning[/yellow]: {escape(w)}")
         counts = {s: sum(1 for c in r.changes if c.severity == s) for s in SEVERITIES}
@@ -573,7 +668,7 @@ def report_text(reports: list[PairReport], fail_on: str) -> None:
                 style = _OBJECT_STYLE[o["status"]]
                 out.print(f"    {escape(o['file'])}:{o['line']}: {escape(str(o['kind']))} {escape(who)}: [{style}]{o['status']}[/]")
                 for e in o["errors"]:
-                    out.print(f"      [red]{escape(e['message'])}[/red]")
+                    out.print(f"      [red]{escape(e['message'])}[/red]{_on(e, r)}")
                 for e in o["ratcheted"]:
                     out.print(f"      tolerated (a create would fail): {escape(e['message'])}")
                 for m in o["ratchetedRules"]:

@@ -61,8 +61,12 @@ def run(
     webhook: str | None = None,
     ca_bundle: str | None = None,
     batch: int = 4,
+    kubernetes_version: str | None = None,
 ) -> int:
     """Run the round-trip properties for every ordered pair of versions; return the exit code.
+
+    The apiserver's checks of each object (the CRD's own, objects' validity) are those of
+    ``kubernetes_version``'s apiserver (None: the default release).
 
     With ``webhook`` (a URL) the conversions go over HTTP(S) as ConversionReviews of up to
     ``batch`` objects (see :mod:`crdtool.server.client`) instead of calling ``target``; pairs of
@@ -75,7 +79,7 @@ def run(
             raise UsageError("give either TARGET (module:function) or --webhook URL")
         if ca_bundle and not webhook:
             raise UsageError("--ca-bundle goes with --webhook")
-        crd_doc = load_crd(crd)
+        crd_doc = load_crd(crd, kubernetes_version=kubernetes_version)
         all_versions = _versions_of(crd_doc, crd)
         selected = select_versions(all_versions, versions)
         _require_fuzz_dependencies()
@@ -92,7 +96,8 @@ def run(
         # hypothesis's storage lives under the cache directory (see hypothesis_storage)
         with hypothesis_storage(hypothesis_dir()):
             return _run_pairs(convert, target, target_id, crd_doc, selected, examples=examples, seed=seed,
-                              timeout=timeout, replay=replay, output=output, webhook=client is not None, batch=batch)
+                              timeout=timeout, replay=replay, output=output, webhook=client is not None, batch=batch,
+                              kubernetes_version=kubernetes_version)
     finally:
         if client is not None:
             client.client.close()
@@ -128,6 +133,7 @@ def _run_pairs(
     replay: bool,
     output: Any,
     webhook: bool,
+    kubernetes_version: str | None = None,
     batch: int,
 ) -> int:
     err = console(stderr=True)
@@ -141,7 +147,7 @@ def _run_pairs(
         seed = random.SystemRandom().randrange(2**32)
     first = selected[0]
     key = f"{target_id}\0{first.group}/{first.kind}".encode()
-    extra = apiserver_validator(crd_doc)
+    extra = apiserver_validator(crd_doc, kubernetes_version)
     pairs = [(a, b) for a in selected for b in selected if not (webhook and a == b)]
     if not pairs:
         err.print("crdtool: --webhook needs at least two versions to convert between")

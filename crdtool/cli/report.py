@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -62,9 +62,11 @@ class DocumentResult:
     errors: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     note: str | None = None  # why a document was skipped (text output only)
+    #: with several Kubernetes releases (``--kubernetes-version 1.30-1.37``): each release's own result
+    versions: dict[str, DocumentResult] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "file": self.file,
             "index": self.index,
             "line": self.line,
@@ -75,6 +77,43 @@ class DocumentResult:
             "errors": self.errors,
             "warnings": self.warnings,
         }
+        if self.versions is not None:
+            out["kubernetesVersions"] = {
+                name: {"status": r.status, "errors": r.errors, "warnings": r.warnings} for name, r in self.versions.items()
+            }
+        return out
+
+
+def ranges(names: Sequence[str]) -> str:
+    """``["1.30", "1.31", "1.32", "1.35"]`` -> ``"1.30–1.32, 1.35"`` (consecutive minors joined)."""
+    minors = sorted({int(n.split(".")[1]) for n in names})
+    parts: list[str] = []
+    start = prev = None
+    for m in minors:
+        if start is None:
+            start = prev = m
+        elif prev is not None and m == prev + 1:
+            prev = m
+        else:
+            parts.append(f"1.{start}" if start == prev else f"1.{start}–1.{prev}")
+            start = prev = m
+    if start is not None:
+        parts.append(f"1.{start}" if start == prev else f"1.{start}–1.{prev}")
+    return ", ".join(parts)
+
+
+def verdict_line(result: DocumentResult) -> str | None:
+    """``valid on 1.33–1.37; rejected on 1.30–1.32`` when the releases' verdicts differ, else None."""
+    if not result.versions:
+        return None
+    by_status: dict[str, list[str]] = {}
+    for name, r in result.versions.items():
+        by_status.setdefault(r.status, []).append(name)
+    if len(by_status) < 2:
+        return None
+    words = {"valid": "valid on", "invalid": "rejected on", "skipped": "skipped on", "error": "unreadable on"}
+    order = ("valid", "invalid", "skipped", "error")
+    return "; ".join(f"{words[s]} {ranges(by_status[s])}" for s in order if s in by_status)
 
 
 STATUSES = ("valid", "invalid", "skipped", "error")
@@ -92,8 +131,19 @@ def summary(results: list[DocumentResult]) -> dict[str, int]:
     }
 
 
+def json_payload(results: list[DocumentResult]) -> dict[str, Any]:
+    """``validate --output json``: the summary (per Kubernetes release too, with several) and the documents."""
+    out = {"summary": summary(results), "documents": [r.to_dict() for r in results]}
+    names = list(results[0].versions) if results and results[0].versions is not None else []
+    if names:
+        out["summary"]["kubernetesVersions"] = {
+            name: summary([r.versions[name] for r in results if r.versions is not None]) for name in names
+        }
+    return out
+
+
 def report_validate_json(results: list[DocumentResult]) -> None:
-    write_json({"summary": summary(results), "documents": [r.to_dict() for r in results]})
+    write_json(json_payload(results))
 
 
 _STYLE = {"valid": "green", "invalid": "bold red", "skipped": "dim", "error": "bold magenta"}
@@ -126,6 +176,10 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
         tag = f"[{_STYLE[r.status]}]{r.status}[/]"
         extra = f": {escape(r.note)}" if r.note else ""
         out.print(f"  {_where(escape(r.file), r.line)}: {tag}: {what}{extra}")
+        if r.versions is not None:
+            line = verdict_line(r)
+            if line:
+                out.print(f"    {escape(line)}")
         for e in r.errors:
             if e.get("type") == "InputError":
                 # The message of an unreadable input already starts with its file:line:column.
@@ -134,7 +188,7 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
             where = _where(escape(r.file), e.get("line"), e.get("column"))
             # multi-line details (a CEL compilation error's source excerpt) stay under their error
             message = escape(e["message"]).replace("\n", "\n      ")
-            out.print(f"    {where}: [red]{message}[/red]")
+            out.print(f"    {where}: [red]{message}[/red]{_versions_note(e, r)}")
         if quiet:
             continue
         for w in r.warnings:
@@ -147,6 +201,19 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
         f"[red]{s['invalid']} invalid[/red], {s['skipped']} skipped, "
         f"[magenta]{_count(s['errors'], 'input error')}[/magenta]"
     )
+    per_version = json_payload(results)["summary"].get("kubernetesVersions")
+    if per_version:
+        out.print("; ".join(
+            f"Kubernetes {name}: {v['valid']} valid, {v['invalid']} invalid" for name, v in per_version.items()
+        ))
+
+
+def _versions_note(entry: dict[str, Any], r: DocumentResult) -> str:
+    """`` (on 1.30–1.32)`` after an error that not every requested release reports."""
+    names = entry.get("kubernetesVersions")
+    if not names or r.versions is None or len(names) == len(r.versions):
+        return ""
+    return f" [dim](on {escape(ranges(names))})[/dim]"
 
 
 def _count(n: int, noun: str) -> str:
@@ -163,6 +230,14 @@ def summary_line(results: list[DocumentResult]) -> str:
 _OUTCOME = {"valid": "passed", "invalid": "failed", "skipped": "skipped", "error": "error"}
 
 
+def _with_versions(message: str, entry: dict[str, Any], r: DocumentResult) -> str:
+    """``[1.30–1.32] message`` for an error that not every requested Kubernetes release reports."""
+    names = entry.get("kubernetesVersions")
+    if not names or r.versions is None or len(names) == len(r.versions):
+        return message
+    return f"[Kubernetes {ranges(names)}] {message}"
+
+
 def document_case(r: DocumentResult) -> Any:
     """One document as a reporter :class:`~crdtool.cli.reporters.Case` (a JUnit testcase)."""
     from crdtool.cli.reporters.base import Case, Finding
@@ -171,7 +246,7 @@ def document_case(r: DocumentResult) -> Any:
         Finding(
             rule=str(e.get("type") or "FieldValueInvalid"),
             level="error",
-            message=str(e.get("message", "")),
+            message=_with_versions(str(e.get("message", "")), e, r),
             file=r.file,
             line=e.get("line") or (r.line if r.line > 0 else None),
             column=e.get("column") if e.get("line") else None,
@@ -194,7 +269,7 @@ def validate_run(results: list[DocumentResult], quiet: bool = False, command: st
         command=command,
         cases=[document_case(r) for r in results],
         render_text=lambda: report_validate_text(results, quiet=quiet),
-        json_payload=lambda: {"summary": summary(results), "documents": [r.to_dict() for r in results]},
+        json_payload=lambda: json_payload(results),
         summary=summary_line(results),
     )
 

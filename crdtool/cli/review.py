@@ -28,7 +28,9 @@ class _UsageError(Exception):
     """A one-line ``file: message`` problem with the inputs: exit 2."""
 
 
-def run(crd: str, request_path: str, response_path: str, *, output: OutputFormat) -> int:
+def run(
+    crd: str, request_path: str, response_path: str, *, output: OutputFormat, kubernetes_version: str | None = None
+) -> int:
     """Judge RESPONSE against REQUEST for the CRD in ``crd``; return the exit code."""
     from crdtool.loading import UsageError, load_crd
     from crdtool.core.conversion_review import ConversionError, convert_from_response
@@ -37,10 +39,10 @@ def run(crd: str, request_path: str, response_path: str, *, output: OutputFormat
     err = console(stderr=True)
     try:
         try:
-            crd_doc = load_crd(crd)
+            crd_doc = load_crd(crd, kubernetes_version=kubernetes_version)
         except UsageError as exc:
             raise _UsageError(str(exc)) from None
-        prepared = prepare_crd(crd_doc)
+        prepared = prepare_crd(crd_doc, kubernetes_version)
         review_version, uid, desired, objects = _read_request(request_path)
         body = _read_bytes(response_path)
         _check_versions(prepared, desired, objects, request_path)

@@ -30,11 +30,14 @@ class _UsageError(Exception):
     """One line for stderr, exit 2."""
 
 
-def run(crd_paths: list[str], *, version: str | None, output_dir: str | None, strict: bool) -> int:
-    """Export the schemas of every CRD in ``crd_paths``; return the exit status."""
+def run(
+    crd_paths: list[str], *, version: str | None, output_dir: str | None, strict: bool, kubernetes_version: str | None = None
+) -> int:
+    """Export the schemas of every CRD in ``crd_paths`` (as ``kubernetes_version``'s apiserver serves them); return
+    the exit status."""
     err = console(stderr=True)
     try:
-        exported = _export(crd_paths, version=version, strict=strict)
+        exported = _export(crd_paths, version=version, strict=strict, kubernetes_version=kubernetes_version)
         if output_dir is None:
             if len(exported) != 1:
                 listed = ", ".join(e.file_name for _, e in exported)
@@ -52,7 +55,9 @@ def run(crd_paths: list[str], *, version: str | None, output_dir: str | None, st
     return 0
 
 
-def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[tuple[str, Any]]:
+def _export(
+    crd_paths: list[str], *, version: str | None, strict: bool, kubernetes_version: str | None = None
+) -> list[tuple[str, Any]]:
     """``[(where, ExportedSchema)]`` for every CRD document of ``crd_paths``."""
     from crdtool.cli.inputs import load_inputs
     from crdtool.yaml.loader import InputError
@@ -68,7 +73,7 @@ def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[
             continue
         found += 1
         where = f"{item.file}:{item.line}"
-        verdict = check_crd_manifest(item.data, storage=False)
+        verdict = check_crd_manifest(item.data, storage=False, kubernetes_version=kubernetes_version)
         if verdict.findings:
             error = verdict.findings[0].error
             pos = item.position(error.field) if error.field else None
@@ -76,7 +81,7 @@ def _export(crd_paths: list[str], *, version: str | None, strict: bool) -> list[
             raise _UsageError(f"{item.file}:{line}: the CRD is invalid: {error} (crdtool validate {item.file} lists "
                               "every error)")
         try:
-            schemas = crd_json_schemas(item.data, version=version, strict=strict)
+            schemas = crd_json_schemas(item.data, version=version, strict=strict, kubernetes_version=kubernetes_version)
         except ValueError as exc:
             raise _UsageError(f"{where}: {exc}") from None
         out.extend((where, e) for e in schemas)

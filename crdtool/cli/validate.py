@@ -24,6 +24,7 @@ from crdtool.core.customresource import (
     prepare_crd,
 )
 from crdtool.core.errors import FieldError, Path, go_quote, invalid
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -62,8 +63,8 @@ def input_error_result(err: InputError) -> DocumentResult:
     )
 
 
-def judge_document(doc: Document, field_validation: str = "Strict") -> DocumentResult:
-    """Judge one loaded document: a CRD (or a ``v1`` List of CRDs, item by item) gets the apiserver's verdict.
+def judge_document(doc: Document, field_validation: str = "Strict", release: Release = DEFAULT_RELEASE) -> DocumentResult:
+    """Judge one loaded document: a CRD (or a ``v1`` List of CRDs, item by item) gets ``release``'s apiserver's verdict.
 
     Anything else is skipped here (custom resources are judged by :func:`judge_custom_resource`).
     """
@@ -73,7 +74,7 @@ def judge_document(doc: Document, field_validation: str = "Strict") -> DocumentR
     if list_crds:
         # what `kubectl get crd -o yaml` prints: each item is a CRD create of its own
         for i, item in list_crds:
-            _add_crd_findings(doc, item, f"items[{i}]", result, field_validation)
+            _add_crd_findings(doc, item, f"items[{i}]", result, field_validation, release)
         result.status = "invalid" if result.errors else "valid"
         return result
     if not is_crd(doc.data):
@@ -82,17 +83,24 @@ def judge_document(doc: Document, field_validation: str = "Strict") -> DocumentR
         else:
             result.note = "not a CustomResourceDefinition"
         return result
-    _add_crd_findings(doc, doc.data, "", result, field_validation)
+    _add_crd_findings(doc, doc.data, "", result, field_validation, release)
     result.status = "invalid" if result.errors else "valid"
     return result
 
 
 def _add_crd_findings(
-    doc: Document, crd: dict[str, Any], prefix: str, result: DocumentResult, field_validation: str = "Strict"
+    doc: Document,
+    crd: dict[str, Any],
+    prefix: str,
+    result: DocumentResult,
+    field_validation: str = "Strict",
+    release: Release = DEFAULT_RELEASE,
 ) -> None:
     """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) into ``result``."""
     dups = _duplicates_under(doc.duplicate_keys, prefix)
-    verdict = check_crd_manifest(crd, field_validation=field_validation, duplicate_fields=dups)
+    verdict = check_crd_manifest(
+        crd, field_validation=field_validation, duplicate_fields=dups, kubernetes_version=release.name
+    )
     _prefetch_positions(doc, [f.error for f in verdict.findings], prefix)
     for error, upstream_field in ((f.error, f.upstream_field) for f in verdict.findings):
         entry = _error_entry(doc, error, prefix)
@@ -128,8 +136,8 @@ def _init_worker(docs: list[Document]) -> None:
     _WORKER_DOCS = docs
 
 
-def _judge_in_worker(field_validation: str, index: int) -> DocumentResult:
-    return judge_document(_WORKER_DOCS[index], field_validation)
+def _judge_in_worker(field_validation: str, release: Release, index: int) -> DocumentResult:
+    return judge_document(_WORKER_DOCS[index], field_validation, release)
 
 
 def _worker_count(n_docs: int) -> int:
@@ -143,7 +151,7 @@ def _worker_count(n_docs: int) -> int:
 
 
 def judge_documents(
-    docs: list[Document], field_validation: str = "Strict", progress: Any = None
+    docs: list[Document], field_validation: str = "Strict", progress: Any = None, release: Release = DEFAULT_RELEASE
 ) -> list[DocumentResult]:
     """``judge_document`` for each document, in order, spread over the machine's cores.
 
@@ -154,14 +162,14 @@ def judge_documents(
     """
     workers = _worker_count(len(docs))
     if workers <= 1:
-        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation, release), progress) for d in docs]
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(docs,)) as pool:
-            judge = functools.partial(_judge_in_worker, field_validation)
+            judge = functools.partial(_judge_in_worker, field_validation, release)
             return [_ticked(r, progress) for r in pool.map(judge, range(len(docs)), chunksize=1)]
     except (OSError, BrokenProcessPool):
-        return [_ticked(judge_document(d, field_validation), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation, release), progress) for d in docs]
 
 
 # --- loading and judging files on every core ----------------------------------------------
@@ -179,12 +187,12 @@ def _file_size(path: str) -> int:
 
 
 def _load_and_judge_file(
-    field_validation: str, skip_kinds: tuple[str, ...], path: str
+    field_validation: str, skip_kinds: tuple[str, ...], release: Release, path: str
 ) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
     """One file's documents, and the verdicts of its CRD documents (by index among them); runs in a worker."""
     from crdtool.cli.selection import load_selected_file
 
-    return _load_and_judge_here(load_selected_file(path), field_validation, skip_kinds)
+    return _load_and_judge_here(load_selected_file(path), field_validation, skip_kinds, release)
 
 
 def load_and_judge(
@@ -192,6 +200,7 @@ def load_and_judge(
     field_validation: str = "Strict",
     skip_kinds: list[str] | tuple[str, ...] = (),
     progress: Any = None,
+    release: Release = DEFAULT_RELEASE,
 ) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
     """The documents of the selected files, in order, and the verdict of each CRD document (by ``id``).
 
@@ -206,7 +215,9 @@ def load_and_judge(
     workers = _file_worker_count(len(files), sum(sizes.values()))
     if workers > 1:
         try:
-            return _load_and_judge_in_pool(selected, files, sizes, workers, field_validation, tuple(skip_kinds), progress)
+            return _load_and_judge_in_pool(
+                selected, files, sizes, workers, field_validation, tuple(skip_kinds), progress, release
+            )
         except (OSError, BrokenProcessPool):
             pass
     from crdtool.cli.selection import load_selected_file
@@ -216,7 +227,7 @@ def load_and_judge(
                 and not _kind_skipped(item.data, skip_kinds)]
     if progress is not None:
         progress.set_total(sum(1 for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
-    return items, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress)))
+    return items, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress, release)))
 
 
 def _file_worker_count(n_files: int, total_bytes: int) -> int:
@@ -237,6 +248,7 @@ def _load_and_judge_in_pool(
     field_validation: str,
     skip_kinds: tuple[str, ...],
     progress: Any,
+    release: Release = DEFAULT_RELEASE,
 ) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
     from concurrent.futures import as_completed
 
@@ -248,7 +260,7 @@ def _load_and_judge_in_pool(
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
     try:
-        work = functools.partial(_load_and_judge_file, field_validation, skip_kinds)
+        work = functools.partial(_load_and_judge_file, field_validation, skip_kinds, release)
         futures = {pool.submit(work, path): i for i, path in sorted(files, key=lambda f: -sizes[f[0]])}
         for future in as_completed(futures):
             per_entry[futures[future]] = future.result()
@@ -262,7 +274,9 @@ def _load_and_judge_in_pool(
     verdicts: dict[int, DocumentResult] = {}
     for i, entry in enumerate(selected):
         if i not in per_entry:  # stdin or a path error: read here
-            per_entry[i] = _load_and_judge_here(load_selected_file(entry, sys.stdin.buffer), field_validation, skip_kinds)
+            per_entry[i] = _load_and_judge_here(
+                load_selected_file(entry, sys.stdin.buffer), field_validation, skip_kinds, release
+            )
             _tick(progress)
         loaded, judged = per_entry[i]
         items.extend(loaded)
@@ -276,10 +290,13 @@ def _load_and_judge_in_pool(
 
 
 def _load_and_judge_here(
-    items: list[Document | InputError], field_validation: str, skip_kinds: tuple[str, ...]
+    items: list[Document | InputError],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    release: Release = DEFAULT_RELEASE,
 ) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
     judged = {
-        i: judge_document(item, field_validation)
+        i: judge_document(item, field_validation, release)
         for i, item in enumerate(items)
         if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)
     }
@@ -308,6 +325,7 @@ def run(
     skip_kinds: list[str] | tuple[str, ...] = (),
     exit_zero: bool = False,
     progress: Any = None,
+    releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -322,9 +340,12 @@ def run(
     documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
     skipped; ``exit_zero`` turns exit 1 into 0 (input errors still exit 2).
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
+    ``releases``: the Kubernetes releases whose apiservers judge (``--kubernetes-version``); with
+    several, each document's verdicts are combined (:func:`crdtool.cli.matrix.combine`) and a
+    rejection by any of them is a finding.
     """
     from crdtool.cli.reporters import report
-    from crdtool.cli.selection import Selection, helm_value_hint, no_input_message, select_files
+    from crdtool.cli.selection import Selection, no_input_message, select_files
 
     selection = Selection()
     selected = list(select_files(paths, exclude, selection))
@@ -333,20 +354,60 @@ def run(
         return 2
     if selection.all_excluded:
         console(stderr=True).print(f"crdtool: all {selection.found} input files match --exclude; nothing to validate", markup=False)
-    items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress)
-    results: list[DocumentResult] = []
-    catalog = CrdCatalog()
+    releases = tuple(releases) or (DEFAULT_RELEASE,)
     try:
-        for crd_item in _load_crd_flags(crd_paths or []):
-            if isinstance(crd_item, InputError):
-                results.append(input_error_result(crd_item))
-            else:
-                catalog.add(crd_item, from_flag=True)
+        flag_items = list(_load_crd_flags(crd_paths or []))
     except NoCrdFound as exc:
         if progress is not None:
             progress.stop()
         console(stderr=True).print(f"crdtool: {exc}", markup=False)
         return 2
+    items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress, releases[0])
+    per_release: list[list[DocumentResult]] = []
+    for k, release in enumerate(releases):
+        if k:  # the documents are loaded once; each further release judges them again
+            crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
+                        and not _kind_skipped(item.data, skip_kinds)]
+            crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, None, release)))
+        per_release.append(
+            _results(items, crd_results, flag_items, skip_kinds, field_validation, release, progress if not k else None)
+        )
+    if len(releases) == 1:
+        results = per_release[0]
+    else:
+        from crdtool.cli.matrix import combine
+
+        results = combine(releases, per_release)
+    if progress is not None:
+        progress.stop()
+    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
+    report(validate_run(results, quiet=quiet), name)
+    if any(r.status == "error" for r in results):
+        return 2
+    if any(r.status == "invalid" for r in results):
+        return 0 if exit_zero else 1
+    return 0
+
+
+def _results(
+    items: list[Document | InputError],
+    crd_results: dict[int, DocumentResult],
+    flag_items: list[Document | InputError],
+    skip_kinds: list[str] | tuple[str, ...],
+    field_validation: str,
+    release: Release,
+    progress: Any,
+) -> list[DocumentResult]:
+    """Every document's verdict under ``release``: the CRDs' (``crd_results``, by ``id``) and the custom resources'."""
+    from crdtool.cli.selection import helm_value_hint
+
+    results: list[DocumentResult] = []
+    catalog = CrdCatalog(release)
+    for crd_item in flag_items:
+        if isinstance(crd_item, InputError):
+            results.append(input_error_result(crd_item))
+        else:
+            catalog.add(crd_item, from_flag=True)
     for item in items:
         if isinstance(item, Document) and is_crd(item.data):
             catalog.add(item, from_flag=False)
@@ -380,15 +441,7 @@ def run(
             hint = helm_value_hint(results[-1].errors)
             if hint:
                 results[-1].warnings.insert(0, hint)
-    if progress is not None:
-        progress.stop()
-    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
-    report(validate_run(results, quiet=quiet), name)
-    if any(r.status == "error" for r in results):
-        return 2
-    if any(r.status == "invalid" for r in results):
-        return 0 if exit_zero else 1
-    return 0
+    return results
 
 
 def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...]) -> bool:
@@ -464,6 +517,7 @@ class CrdSource:
     valid: bool | None = None  # the CRD's own verdict, once known
     prepared: PreparedCrd | None = None
     error: str | None = None  # why it cannot be prepared
+    release: Release = DEFAULT_RELEASE
 
     @property
     def where(self) -> str:
@@ -478,21 +532,22 @@ class CrdSource:
     def prepare(self) -> PreparedCrd | None:
         if self.prepared is None and self.error is None:
             try:
-                self.prepared = prepare_crd(self.doc.data)
+                self.prepared = prepare_crd(self.doc.data, self.release.name)
             except CustomResourceError as exc:
                 self.error = str(exc)
         return self.prepared
 
     def is_valid(self) -> bool:
         if self.valid is None:
-            self.valid = check_crd_manifest(self.doc.data, storage=False).valid
+            self.valid = check_crd_manifest(self.doc.data, storage=False, kubernetes_version=self.release.name).valid
         return self.valid
 
 
 class CrdCatalog:
-    """The CRDs of a run, by group and kind; each is decoded and converted at most once."""
+    """The CRDs of a run, by group and kind; each is decoded and converted at most once (for one release)."""
 
-    def __init__(self) -> None:
+    def __init__(self, release: Release = DEFAULT_RELEASE) -> None:
+        self.release = release
         self._by_gk: dict[tuple[str, str], list[CrdSource]] = {}
         self._by_doc: dict[int, CrdSource] = {}
 
@@ -510,7 +565,8 @@ class CrdCatalog:
         if same:  # a --crd file also given as an input: one source, prepared once
             self._by_doc[id(doc)] = same[0]
             return
-        source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)))
+        source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)),
+                           release=self.release)
         self._by_gk.setdefault((group, kind), []).append(source)
         self._by_doc[id(doc)] = source
 

@@ -84,7 +84,9 @@ class ExportedSchema:
     schema: dict[str, Any]
 
 
-def crd_json_schemas(crd: Any, *, version: str | None = None, strict: bool = False) -> list[ExportedSchema]:
+def crd_json_schemas(
+    crd: Any, *, version: str | None = None, strict: bool = False, kubernetes_version: str | None = None
+) -> list[ExportedSchema]:
     """Every version's schema of a CRD manifest (or only ``version``), in ``spec.versions`` order.
 
     In: a CRD manifest (``apiextensions.k8s.io/v1`` or ``v1beta1``) or a
@@ -97,7 +99,7 @@ def crd_json_schemas(crd: Any, *, version: str | None = None, strict: bool = Fal
     from crdtool.core.customresource import CustomResourceError, prepare_crd
 
     try:
-        prepared = prepare_crd(dict(crd) if isinstance(crd, Mapping) else crd)
+        prepared = prepare_crd(dict(crd) if isinstance(crd, Mapping) else crd, kubernetes_version)
     except CustomResourceError as exc:
         raise ValueError(str(exc)) from None
     versions = [v for v in prepared.versions if version is None or v.name == version]

@@ -70,7 +70,12 @@ class CrdVerdict:
 
 
 def check_crd_manifest(
-    doc: dict[str, Any], *, field_validation: str = "Strict", duplicate_fields: Sequence[str] = (), storage: bool = True
+    doc: dict[str, Any],
+    *,
+    field_validation: str = "Strict",
+    duplicate_fields: Sequence[str] = (),
+    storage: bool = True,
+    kubernetes_version: str | None = None,
 ) -> CrdVerdict:
     """Judge a CRD manifest as kube-apiserver judges a CREATE at its own apiVersion.
 
@@ -100,9 +105,15 @@ def check_crd_manifest(
     export its schemas, fuzz a converter, upgrade it, or serve custom
     resources may well come from ``kubectl get``).
 
+    ``kubernetes_version``: the release whose apiserver judges (``"1.30"`` …
+    ``"1.37"``; None: the default, 1.37): its rules, texts, warnings, feature
+    gates and CEL environments.
+
     Raises ValueError when ``doc`` is not a CRD at a supported apiVersion, or
-    for an unknown ``field_validation``.
+    for an unknown ``field_validation`` or Kubernetes version.
     """
+    from crdtool.core.releases import resolve_release
+
     from crdtool.core.crd.conversion import manifest_path, to_internal
     from crdtool.core.crd.decode import decode_crd
     from crdtool.core.crd.defaults import default_crd
@@ -112,6 +123,7 @@ def check_crd_manifest(
         raise ValueError("not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition")
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
+    release = resolve_release(kubernetes_version)
     warnings: list[str] = [V1BETA1_WARNING] if doc.get("apiVersion") == V1BETA1 else []
     decoded, decode_errors = decode_crd(doc)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
@@ -126,7 +138,7 @@ def check_crd_manifest(
 
     defaulted = default_crd(decoded)
     internal = to_internal(defaulted)
-    errors, create_warnings = validate_crd_create(internal)
+    errors, create_warnings = validate_crd_create(internal, release)
     for err in errors:
         mapped = manifest_path(err.field, defaulted)
         if mapped == err.field:
@@ -141,7 +153,7 @@ def check_crd_manifest(
     return CrdVerdict(tuple(findings), tuple(warnings))
 
 
-def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
+def validate_crd(crd: dict[str, Any], *, kubernetes_version: str | None = None) -> list[FieldError]:
     """Upstream ``ValidateCustomResourceDefinition`` on a CRD object exactly as given.
 
     No defaulting and no registry strategy: ``status`` is validated as
@@ -158,7 +170,9 @@ def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
     upstream order, with upstream's internal field paths
     (``spec.validation.openAPIV3Schema...`` for a v1 CRD whose versions share
     one schema). An object that cannot be decoded (wrong JSON types) yields
-    the decoding error only. Never raises.
+    the decoding error only. ``kubernetes_version``: the release whose
+    apiserver validates (``"1.30"`` … ``"1.37"``; None: 1.37); ``ValueError``
+    for an unknown one, else never raises.
 
     Mirrors ``pkg/apis/apiextensions/validation/validation.go``
     ``ValidateCustomResourceDefinition``.
@@ -166,6 +180,9 @@ def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
     from crdtool.core.crd.validation import validate_custom_resource_definition
+    from crdtool.core.releases import resolve_release
+
+    release = resolve_release(kubernetes_version)
 
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
@@ -174,4 +191,4 @@ def validate_crd(crd: dict[str, Any]) -> list[FieldError]:
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors
-    return errors + validate_custom_resource_definition(to_internal(decoded))
+    return errors + validate_custom_resource_definition(to_internal(decoded), release)

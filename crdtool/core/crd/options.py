@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from crdtool.core.releases import DEFAULT_RELEASE, Release
+
 if TYPE_CHECKING:  # pragma: no cover
     from crdtool.core.kubecel.environment import EnvSet
 
@@ -31,7 +33,9 @@ class ValidationOptions:
     require_atomic_set_type: bool = True
     require_map_list_keys_map_set_validation: bool = True
     allow_invalid_ca_bundle: bool = True
-    #: ``celEnvironmentSet``; None is ``MustBaseEnvSet(DefaultCompatibilityVersion())`` of an apiserver v1.36.
+    #: the Kubernetes release whose apiserver validates (its rules, texts, feature gates and CEL environments)
+    release: Release = DEFAULT_RELEASE
+    #: ``celEnvironmentSet``; None is ``MustBaseEnvSet(DefaultCompatibilityVersion())`` of ``release``'s apiserver.
     cel_env_set: EnvSet | None = None
     #: ``preexistingExpressions``: every rule and messageExpression of the CRD before an update.
     preexisting_expressions: frozenset[str] = frozenset()

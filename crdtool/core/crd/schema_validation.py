@@ -26,6 +26,7 @@ from typing import Any, Mapping
 
 from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors, validate_rules
 from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_array
+from crdtool.core.kubecel.environment import release_env_set
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
@@ -37,6 +38,7 @@ from crdtool.core.errors import (
     not_supported,
     required,
 )
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema import objectmeta as schemaobjectmeta
 from crdtool.core.schema.fieldpath import FieldPathError, NilSchemaError
 from crdtool.core.schema.fieldpath import valid_field_path as _valid_field_path
@@ -563,7 +565,7 @@ def _cel_checks(f: _Frame, rules: list[Mapping[str, Any]], opts: ValidationOptio
     base = f.path.child("x-kubernetes-validations")
     return validate_rules(
         f.cel, rules, base, f.ssv.uncorrelatable_old_self_path,
-        env_set=opts.cel_env_set, preexisting=opts.preexisting_expressions,
+        env_set=opts.cel_env_set or release_env_set(opts.release), preexisting=opts.preexisting_expressions,
         suppress_per_expression_cost=opts.suppress_per_expression_cost,
     )
 
@@ -638,7 +640,7 @@ def validate_custom_resource_definition_validation(
             if structural_errs:
                 errs.extend(structural_errs)
             else:
-                default_errs = validate_defaults(schema_path, root_ss, True, opts.require_pruned_defaults)
+                default_errs = validate_defaults(schema_path, root_ss, True, opts.require_pruned_defaults, opts.release)
                 if default_errs:
                     errs.extend(default_errs)
                 else:
@@ -687,7 +689,11 @@ def _aggregate(errs: list[FieldError]) -> str:
 
 
 def validate_defaults(
-    fld_path: Path, ss: Structural | None, is_resource_root: bool, require_pruned_defaults: bool
+    fld_path: Path,
+    ss: Structural | None,
+    is_resource_root: bool,
+    require_pruned_defaults: bool,
+    release: Release = DEFAULT_RELEASE,
 ) -> list[FieldError]:
     """Check that every ``default`` in the schema is pruned, valid, and yields valid metadata.
 
@@ -734,13 +740,15 @@ def validate_defaults(
             if not default_errs:
                 default, dp, is_root = s.generic.default, p.child("default"), s is root
                 # the default as its own old value (transition rules run, no ratcheting option) ...
-                result = validate_cel(default, s, dp, old_obj=default, is_resource_root=is_root, budget=budget[0], ratcheting=False)
+                result = validate_cel(default, s, dp, old_obj=default, is_resource_root=is_root, budget=budget[0],
+                                      ratcheting=False, release=release)
                 errs.extend(result.errors)
                 remaining = result.remaining_budget
                 if not result.errors:
                     # ... and, CRDValidationRatcheting being on, as a create (optionalOldSelf rules see no old value);
                     # the run that leaves less budget counts
-                    created = validate_cel(default, s, dp, is_resource_root=is_root, budget=budget[0], ratcheting=False)
+                    created = validate_cel(default, s, dp, is_resource_root=is_root, budget=budget[0], ratcheting=False,
+                                           release=release)
                     errs.extend(created.errors)
                     remaining = min(remaining, created.remaining_budget)
                 budget[0] = remaining

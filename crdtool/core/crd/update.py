@@ -47,6 +47,7 @@ from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
 from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field
 from crdtool.core.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
+from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 
 Obj = Mapping[str, Any]
 
@@ -77,10 +78,10 @@ __all__ = [
 # ============================================================================
 
 
-def update_options(crd: Obj, old: Obj) -> ValidationOptions:
+def update_options(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> ValidationOptions:
     """The ``validationOptions`` of upstream ``ValidateCustomResourceDefinitionUpdate``.
 
-    In: the new and the old internal CRD dicts. Out: the options; a
+    In: the new and the old internal CRD dicts, the release whose apiserver validates. Out: the options; a
     requirement the old object already violates is switched off ("don't
     tighten validation on existing persisted data"), and so on for each
     field below. The CEL environment is the default one (None).
@@ -88,6 +89,7 @@ def update_options(crd: Obj, old: Obj) -> ValidationOptions:
     old_spec = _map(old.get("spec"))
     conversion = old_spec.get("conversion")
     return ValidationOptions(
+        release=release,
         allow_defaults=True,
         require_recognized_conversion_review_version=not isinstance(conversion, dict)
         or has_valid_conversion_review_version_or_empty(_list(conversion.get("conversionReviewVersions"))),
@@ -335,8 +337,10 @@ def find_too_many_selectable_fields_allowed(crd: Obj, old: Obj) -> frozenset[str
 # ============================================================================
 
 
-def validate_custom_resource_definition_update(crd: Obj, old: Obj, opts: ValidationOptions | None = None) -> list[FieldError]:
-    """Upstream ``ValidateCustomResourceDefinitionUpdate`` (``opts`` None: :func:`update_options`).
+def validate_custom_resource_definition_update(
+    crd: Obj, old: Obj, opts: ValidationOptions | None = None, release: Release = DEFAULT_RELEASE
+) -> list[FieldError]:
+    """Upstream ``ValidateCustomResourceDefinitionUpdate`` (``opts`` None: :func:`update_options` of ``release``).
 
     In: the new and old internal CRD dicts, exactly as given (no strategy:
     ``status`` is validated as present). Out: field errors in upstream order:
@@ -353,7 +357,7 @@ def validate_custom_resource_definition_update(crd: Obj, old: Obj, opts: Validat
     )
 
     if opts is None:
-        opts = update_options(crd, old)
+        opts = update_options(crd, old, release)
     spec, old_spec = _map(crd.get("spec")), _map(old.get("spec"))
     status = _map(crd.get("status"))
     errs = validate_object_meta_update(_map(crd.get("metadata")), _map(old.get("metadata")), Path("metadata"))
@@ -400,16 +404,19 @@ def validate_custom_resource_definition_spec_update(
 # ============================================================================
 
 
-def prepare_for_update(crd: Obj, old: Obj) -> dict[str, Any]:
+def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> dict[str, Any]:
     """Upstream ``strategy.PrepareForUpdate`` on a shallow copy of ``crd``.
 
     The old ``status`` replaces the new one; ``metadata.generation`` becomes
     the old one plus one when the spec changed (``Semantic.DeepEqual``); the
     first version marked ``storage`` is appended to ``status.storedVersions``
-    when missing. The feature-gated field drops are no-ops (their gates are
-    on by default).
+    when missing; fields of feature gates the ``release`` has off are dropped
+    unless the old CRD uses them (``dropDisabledFields``).
     """
-    out = dict(crd)
+    from crdtool.core.crd.validation import drop_disabled_fields
+
+    out = drop_disabled_fields(dict(crd), old, release)
+    crd = out
     status = dict(_map(old.get("status")))
     meta = dict(_map(crd.get("metadata")))
     spec_struct = API_INTERNAL.struct("CustomResourceDefinitionSpec")
@@ -430,15 +437,17 @@ def prepare_for_update(crd: Obj, old: Obj) -> dict[str, Any]:
     return out
 
 
-def warnings_on_update(crd: Obj, old: Obj) -> list[str]:
+def warnings_on_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
     """Upstream ``strategy.WarningsOnUpdate``: ``unrecognized format "x"`` for formats the old CRD did not have."""
     from crdtool.core.crd.validation import warnings_on_create
 
-    old_formats = set(warnings_on_create(old))
-    return [w for w in warnings_on_create(crd) if w not in old_formats]
+    old_formats = set(warnings_on_create(old, release))
+    return [w for w in warnings_on_create(crd, release) if w not in old_formats]
 
 
-def validate_crd_update_request(crd: Obj, old: Obj) -> tuple[list[FieldError], list[str]]:
+def validate_crd_update_request(
+    crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE
+) -> tuple[list[FieldError], list[str]]:
     """Run an UPDATE of ``old`` to ``crd`` through the registry as kube-apiserver does.
 
     Steps (upstream ``rest.BeforeUpdate``): the namespace is cleared (the CRD
@@ -450,7 +459,8 @@ def validate_crd_update_request(crd: Obj, old: Obj) -> tuple[list[FieldError], l
     ObjectMeta update rules once more: upstream reports such an error twice),
     and ``WarningsOnUpdate`` once all of that passed.
 
-    In: internal CRD dicts (not mutated). Out: ``(errors, warnings)``.
+    In: internal CRD dicts (not mutated), the release whose apiserver runs the
+    update. Out: ``(errors, warnings)``.
     """
     from crdtool.core.crd.validation import record_warnings
     from crdtool.core.validation_util import validate_path_segment
@@ -461,7 +471,7 @@ def validate_crd_update_request(crd: Obj, old: Obj) -> tuple[list[FieldError], l
     meta.pop("namespace", None)
     meta["generation"] = _int(old_meta.get("generation"))
     new["metadata"] = meta
-    new = prepare_for_update(new, old)
+    new = prepare_for_update(new, old, release)
     meta = dict(_map(new.get("metadata")))
     for key in ("uid", "creationTimestamp"):
         if not meta.get(key) and old_meta.get(key):
@@ -472,10 +482,10 @@ def validate_crd_update_request(crd: Obj, old: Obj) -> tuple[list[FieldError], l
     new["metadata"] = meta
     errs = validate_object_meta(meta, False, validate_path_segment, Path("metadata"))
     errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
-    errs.extend(validate_custom_resource_definition_update(new, old))
+    errs.extend(validate_custom_resource_definition_update(new, old, release=release))
     if errs:
         return errs, []
-    return [], record_warnings(warnings_on_update(new, old))
+    return [], record_warnings(warnings_on_update(new, old, release))
 
 
 # ============================================================================
@@ -497,7 +507,9 @@ def _decode_as_given(crd: dict[str, Any]) -> tuple[dict[str, Any], list[FieldErr
     return to_internal(decoded), list(errors)
 
 
-def validate_crd_update(crd: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
+def validate_crd_update(
+    crd: dict[str, Any], old: dict[str, Any], *, kubernetes_version: str | None = None
+) -> list[FieldError]:
     """Upstream ``ValidateCustomResourceDefinitionUpdate`` on two CRD objects exactly as given.
 
     In: the new and the old CRD as dicts, read as :func:`crdtool.validate_crd`
@@ -507,17 +519,20 @@ def validate_crd_update(crd: dict[str, Any], old: dict[str, Any]) -> list[FieldE
     ``names.kind`` immutable). No defaulting and no registry strategy. Out:
     the new object's decoding findings, then the validation errors in
     upstream order, with upstream's internal field paths. An object that
-    cannot be decoded yields its decoding errors only. Never raises.
+    cannot be decoded yields its decoding errors only. ``kubernetes_version``:
+    the release whose apiserver validates (``"1.30"`` … ``"1.37"``; None: 1.37);
+    ``ValueError`` for an unknown one, else never raises.
 
     For what an update of a manifest returns, use :func:`check_crd_update`.
     """
+    release = resolve_release(kubernetes_version)
     new_internal, errors = _decode_as_given(crd)
     if any(e.type == UNMARSHAL_TYPE for e in errors):
         return errors
     old_internal, old_errors = _decode_as_given(old)
     if any(e.type == UNMARSHAL_TYPE for e in old_errors):
         return errors + [e for e in old_errors if e.type == UNMARSHAL_TYPE]
-    return errors + validate_custom_resource_definition_update(new_internal, old_internal)
+    return errors + validate_custom_resource_definition_update(new_internal, old_internal, release=release)
 
 
 @dataclass(frozen=True)
@@ -550,6 +565,7 @@ def check_crd_update(
     established: bool = True,
     field_validation: str = "Strict",
     duplicate_fields: Sequence[str] = (),
+    kubernetes_version: str | None = None,
 ) -> UpdateVerdict:
     """Judge applying the manifest ``new_doc`` over a cluster's CRD created from ``old_doc``.
 
@@ -569,9 +585,12 @@ def check_crd_update(
     ``kubectl apply`` patches the live object. Then
     :func:`validate_crd_update_request`.
 
+    ``kubernetes_version``: the release whose apiserver runs the update
+    (``"1.30"`` … ``"1.37"``; None: the default, 1.37).
+
     Raises ValueError when either document is not a CRD at a supported
     apiVersion, when the old manifest cannot be decoded (wrong JSON types),
-    or for an unknown ``field_validation``.
+    or for an unknown ``field_validation`` or Kubernetes version.
 
     Mirrors ``pkg/registry/customresourcedefinition/strategy.go`` and
     ``k8s.io/apiserver/pkg/registry/rest/update.go``.
@@ -584,12 +603,13 @@ def check_crd_update(
         raise ValueError("not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition")
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
+    release = resolve_release(kubernetes_version)
 
     old_decoded, old_errors = decode_crd(old_doc)
     fatal = [e for e in old_errors if e.type == UNMARSHAL_TYPE]
     if fatal:
         raise ValueError(f"the old CRD cannot be decoded: {fatal[0]}")
-    old = _as_stored(to_internal(default_crd(old_decoded)), stored_versions, established)
+    old = _as_stored(to_internal(default_crd(old_decoded)), stored_versions, established, release)
 
     warnings: list[str] = [V1BETA1_WARNING] if new_doc.get("apiVersion") == V1BETA1 else []
     decoded, decode_errors = decode_crd(new_doc)
@@ -605,7 +625,7 @@ def check_crd_update(
 
     defaulted = default_crd(decoded)
     new = _as_applied(to_internal(defaulted), old)
-    errors, update_warnings = validate_crd_update_request(new, old)
+    errors, update_warnings = validate_crd_update_request(new, old, release)
     for err in errors:
         mapped = manifest_path(err.field, defaulted)
         if mapped == err.field:
@@ -613,14 +633,16 @@ def check_crd_update(
         else:
             findings.append(Finding(replace(err, field=mapped), upstream_field=err.field))
     warnings.extend(update_warnings)
-    after = _stored(prepare_for_update(new, old))
+    after = _stored(prepare_for_update(new, old, release))
     return UpdateVerdict(tuple(findings), tuple(warnings), after, _stored(old))
 
 
 _PLACEHOLDER_META = {"resourceVersion": "1", "uid": "00000000-0000-0000-0000-000000000000", "generation": 1}
 
 
-def _as_stored(old: dict[str, Any], stored_versions: Sequence[str] | None, established: bool) -> dict[str, Any]:
+def _as_stored(
+    old: dict[str, Any], stored_versions: Sequence[str] | None, established: bool, release: Release = DEFAULT_RELEASE
+) -> dict[str, Any]:
     """The old CRD as the cluster holds it: status, conditions and server-set metadata."""
     from crdtool.core.crd.validation import prepare_for_create
 
@@ -629,7 +651,7 @@ def _as_stored(old: dict[str, Any], stored_versions: Sequence[str] | None, estab
     if stored_versions is not None:
         status["storedVersions"] = list(stored_versions)
     elif not _list(status.get("storedVersions")):
-        status["storedVersions"] = _list(_map(prepare_for_create(old).get("status")).get("storedVersions"))
+        status["storedVersions"] = _list(_map(prepare_for_create(old, release).get("status")).get("storedVersions"))
     conditions = _list(status.get("conditions"))
     if established and not any(_map(c).get("type") == ESTABLISHED for c in conditions):
         status["conditions"] = [*conditions, {"type": ESTABLISHED, "status": "True"}]

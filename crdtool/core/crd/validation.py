@@ -52,6 +52,7 @@ from crdtool.core.errors import (
 )
 from crdtool.core.gourl import go_url_parse
 from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.fieldpath import (
     FieldPathError,
     NilSchemaError,
@@ -110,7 +111,7 @@ _NIL_DEREF = "runtime error: invalid memory address or nil pointer dereference"
 # ============================================================================
 
 
-def validate_crd_create(crd: Obj) -> tuple[list[FieldError], list[str]]:
+def validate_crd_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> tuple[list[FieldError], list[str]]:
     """Run a CREATE of ``crd`` through the registry as kube-apiserver does.
 
     Steps (upstream ``handlers/create.go`` + ``rest.BeforeCreate``): generate a
@@ -122,29 +123,31 @@ def validate_crd_create(crd: Obj) -> tuple[list[FieldError], list[str]]:
 
     Args:
         crd: internal-shaped CRD dict (not mutated).
+        release: the Kubernetes release whose apiserver runs the create.
 
     Returns:
         ``(errors, warnings)``: errors in upstream order; warning strings as the
         client receives them (de-duplicated), empty when there are errors.
     """
-    obj = prepare_for_create(_before_create_meta(crd))
-    errs = validate_custom_resource_definition(obj)
+    obj = prepare_for_create(_before_create_meta(crd), release)
+    errs = validate_custom_resource_definition(obj, release)
     if errs:
         return errs, []
     # BeforeCreate re-validates metadata generically once the strategy passed.
     errs = validate_object_meta(_map(obj.get("metadata")), False, validate_path_segment, Path("metadata"))
     if errs:
         return errs, []
-    return [], record_warnings(warnings_on_create(obj))
+    return [], record_warnings(warnings_on_create(obj, release))
 
 
-def validate_custom_resource_definition(crd: Obj) -> list[FieldError]:
+def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_RELEASE) -> list[FieldError]:
     """Upstream ``ValidateCustomResourceDefinition``: validate ``crd`` exactly as given.
 
     No strategy runs: ``status`` is validated as present (so a CRD without
     ``status.storedVersions`` fails ``status.storedVersions``). Uses the
-    CREATE validation options.
+    CREATE validation options of ``release``.
     """
+    opts = CREATE_OPTIONS if release == CREATE_OPTIONS.release else dataclasses.replace(CREATE_OPTIONS, release=release)
     spec = _map(crd.get("spec"))
     status = _map(crd.get("status"))
     names = _map(spec.get("names"))
@@ -157,7 +160,7 @@ def validate_custom_resource_definition(crd: Obj) -> list[FieldError]:
         return ret
 
     errs = validate_object_meta(_map(crd.get("metadata")), False, name_fn, Path("metadata"))
-    errs.extend(validate_custom_resource_definition_spec(spec, CREATE_OPTIONS, Path("spec")))
+    errs.extend(validate_custom_resource_definition_spec(spec, opts, Path("spec")))
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(
         validate_custom_resource_definition_stored_versions(
@@ -197,13 +200,42 @@ def _generate_name(base: str) -> str:
     return base + _GENERATED_NAME_SUFFIX
 
 
-def prepare_for_create(crd: Obj) -> dict[str, Any]:
+def _spec_has_selectable_fields(spec: Obj) -> bool:
+    """Upstream ``specHasSelectableFields``: the spec or a version sets ``selectableFields`` (an empty list too)."""
+    if spec.get("selectableFields") is not None:
+        return True
+    return any(_map(v).get("selectableFields") is not None for v in _list(spec.get("versions")))
+
+
+def drop_disabled_fields(crd: dict[str, Any], old: Obj | None, release: Release) -> dict[str, Any]:
+    """Upstream ``dropDisabledFields`` (``strategy.go``): fields of a disabled feature gate, unless the old CRD uses them.
+
+    With ``CustomResourceFieldSelectors`` off (its default in 1.30: alpha), ``selectableFields`` are dropped from
+    the spec and every version. ``optionalOldSelf`` would go with ``CRDValidationRatcheting`` off, which no
+    supported release has by default. Returns ``crd`` or a copy without them.
+    """
+    spec = _map(crd.get("spec"))
+    if release.gate("CustomResourceFieldSelectors") or (old is not None and _spec_has_selectable_fields(_map(old.get("spec")))):
+        return crd
+    if not _spec_has_selectable_fields(spec):
+        return crd
+    new_spec = {k: v for k, v in spec.items() if k != "selectableFields"}
+    if isinstance(spec.get("versions"), list):
+        new_spec["versions"] = [
+            {k: v for k, v in version.items() if k != "selectableFields"} if isinstance(version, dict) else version
+            for version in spec["versions"]
+        ]
+    return {**crd, "spec": new_spec}
+
+
+def prepare_for_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> dict[str, Any]:
     """Upstream ``strategy.PrepareForCreate`` on a shallow copy of ``crd``.
 
     The status is reset; ``metadata.generation`` becomes 1; the first version
-    marked ``storage`` is recorded in ``status.storedVersions``. The
-    feature-gated field drops are no-ops (their gates are on by default).
+    marked ``storage`` is recorded in ``status.storedVersions``; fields of
+    feature gates the ``release`` has off are dropped (:func:`drop_disabled_fields`).
     """
+    crd = drop_disabled_fields(dict(crd), None, release)
     meta = dict(_map(crd.get("metadata")))
     meta["generation"] = 1
     stored: list[str] = []
@@ -220,7 +252,7 @@ def prepare_for_create(crd: Obj) -> dict[str, Any]:
     return out
 
 
-def warnings_on_create(crd: Obj) -> list[str]:
+def warnings_on_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
     """Upstream ``strategy.WarningsOnCreate``: one per unrecognized string ``format``.
 
     Walks the top-level schema then each version's, in ``SchemaHas`` order;

@@ -60,6 +60,7 @@ from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
 from crdtool.core.kubecel.equality import CorrelatedObject, make_map_list
 from crdtool.core.kubecel.decltype import with_type_and_object_meta as _with_type_and_object_meta
 from crdtool.core.kubecel.unstructured import unstructured_to_val
+from crdtool.core.releases import Release, resolve_release
 from crdtool.core.schema.structural import NestedValueValidation, Structural
 
 __all__ = [
@@ -134,18 +135,18 @@ class _Rule:
     empty: bool = False
 
 
-def _environment() -> Any:
-    """The environment ``validator`` compiles in: ``StoredExpressionsEnvLoader`` of the base env set."""
-    from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET
+def _environment(release: Release) -> Any:
+    """The environment ``validator`` compiles in: ``StoredExpressionsEnvLoader`` of the release's base env set."""
+    from crdtool.core.kubecel.environment import release_env_set
 
-    return KUBERNETES_ENV_SET.stored
+    return release_env_set(release).stored
 
 
-def _compile_rules(validation: Structural, node: Structural, decl: DeclType) -> list[_Rule]:
+def _compile_rules(validation: Structural, node: Structural, decl: DeclType, release: Release) -> list[_Rule]:
     """Upstream ``Compile`` for one node: errors, ``UsesOldSelf``, static costs, and the planned programs."""
     from crdtool.core.crdcel.compilation import RuleSource, compile_rules
 
-    env = _environment()
+    env = _environment(release)
     sources = list(validation.extensions.x_validations)
     results = compile_rules([RuleSource.of(r) for r in sources], decl, env)
     rules: list[_Rule] = []
@@ -207,7 +208,9 @@ def _nested_to_structural(nested: NestedValueValidation) -> Structural:
     return out
 
 
-def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclType | None) -> _Node | None:
+def _build(
+    validation: Structural, node: Structural, is_root: bool, decl: DeclType | None, release: Release
+) -> _Node | None:
     """Upstream ``validator``: compiled rules for this node and every child holding rules.
 
     ``decl`` is the node's CEL type (upstream passes it down: field types of
@@ -220,12 +223,12 @@ def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclTy
         if decl is None:
             init_error = "failed to convert to declType for CEL validation rules"
         else:
-            rules = _compile_rules(validation, node, decl)
+            rules = _compile_rules(validation, node, decl, release)
     out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error)
     out.with_old_self = any(r.uses_old_self for r in rules)
     elem = decl.elem_type if decl is not None else None
     if validation.items is not None and node.items is not None:
-        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem)
+        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem, release)
     for k, vprop in validation.properties.items():
         nprop = node.properties.get(k)
         if nprop is None:
@@ -239,15 +242,15 @@ def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclTy
             field_type = schema_decl_type(nprop, nprop.extensions.x_embedded_resource)
             if field_type is None:
                 continue
-        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type)
+        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type, release)
         if child is not None:
             out.properties[k] = child
     vap, nap = validation.additional_properties_schema, node.additional_properties_schema
     if vap is not None and nap is not None:
-        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, elem)
+        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, elem, release)
     if validation.value_validation is not None:
         for nested in validation.value_validation.all_of:
-            child = _build(_nested_to_structural(nested), node, is_root, decl)
+            child = _build(_nested_to_structural(nested), node, is_root, decl, release)
             if child is not None:
                 out.all_of.append(child)
     if out.rules or out.init_error or out.items or out.properties or out.additional or out.all_of:
@@ -255,19 +258,21 @@ def _build(validation: Structural, node: Structural, is_root: bool, decl: DeclTy
     return None
 
 
-_TREE_CACHE: dict[tuple[int, bool, bool], tuple[Structural, _Node | None]] = {}
+_TREE_CACHE: dict[tuple[int, bool, bool, int], tuple[Structural, _Node | None]] = {}
 _TREE_CACHE_SIZE = 64
 _TREE_LOCK = threading.Lock()
 
 
-def _validator(ss: Structural, is_root: bool, new_validator: bool = True) -> _Node | None:
-    """Upstream ``NewValidator`` (or ``validator`` when not ``new_validator``), cached by schema node identity."""
-    key = (id(ss), is_root, new_validator)
+def _validator(ss: Structural, is_root: bool, new_validator: bool = True, release: Release | None = None) -> _Node | None:
+    """Upstream ``NewValidator`` (or ``validator`` when not ``new_validator``) of ``release``'s apiserver (default:
+    :data:`crdtool.core.releases.DEFAULT_RELEASE`), cached by schema node identity and release."""
+    release = resolve_release(release)
+    key = (id(ss), is_root, new_validator, release.minor)
     with _TREE_LOCK:
         hit = _TREE_CACHE.get(key)
         if hit is not None and hit[0] is ss:
             return hit[1]
-    tree = (_build(ss, ss, is_root, schema_decl_type(ss, is_root))
+    tree = (_build(ss, ss, is_root, schema_decl_type(ss, is_root), release)
             if _has_x_validations(ss) or not new_validator else None)
     with _TREE_LOCK:
         if len(_TREE_CACHE) >= _TREE_CACHE_SIZE:
@@ -562,6 +567,7 @@ def validate_cel(
     cost_path: str = "auto",
     per_call_limit: int = PER_CALL_LIMIT,
     new_validator: bool = True,
+    release: Release | None = None,
 ) -> CelResult:
     """Evaluate every ``x-kubernetes-validations`` rule of ``ss`` on ``obj`` (a create, or an update from ``old_obj``).
 
@@ -590,6 +596,8 @@ def validate_cel(
             junctors, so rules only under ``allOf`` are then never evaluated);
             False: as the unexported ``validator`` that upstream's own tests
             call, without that check.
+        release: the Kubernetes release whose apiserver evaluates (its stored-expressions CEL
+            environment); None: :data:`crdtool.core.releases.DEFAULT_RELEASE`.
 
     Returns:
         A :class:`CelResult`: upstream's field errors (rule false: ``Invalid``
@@ -611,7 +619,7 @@ def validate_cel(
     nil_root = fld_path is None
     path = Path("" if fld_path is None else fld_path)
     try:
-        tree = _validator(ss, is_resource_root, new_validator)
+        tree = _validator(ss, is_resource_root, new_validator, release)
     except RecursionError:
         return CelResult(errors=[internal_error(NIL_PATH if nil_root else path, "schema or object too deeply nested for CEL validation")],
                          remaining_budget=start)

@@ -82,6 +82,7 @@ from crdtool.core.customresource.prepared import (
 )
 from crdtool.core.customresource.validator import finalizer_warnings, validate_scale, validate_type_meta
 from crdtool.core.errors import ErrorType, FieldError, Path, invalid
+from crdtool.core.releases import Release
 from crdtool.core.storage import RESOURCE_VERSION_SET_ON_CREATE as RESOURCE_VERSION_SET_ON_CREATE  # re-exported
 
 __all__ = [
@@ -139,6 +140,7 @@ def apply_create(
     field_validation: str = "Strict",
     validate: bool = True,
     duplicate_fields: Sequence[str] = (),
+    kubernetes_version: str | None = None,
 ) -> CreateResult:
     """Run an object through the apiserver's create path for ``crd``.
 
@@ -154,6 +156,8 @@ def apply_create(
         validate: run the strategy's validation (False: decode, default and
             prepare for create only).
         duplicate_fields: paths of duplicate keys found by the caller's parser.
+        kubernetes_version: the Kubernetes release whose apiserver runs the request (``"1.30"`` …
+            ``"1.37"``; None: the prepared CRD's, else the default, 1.37).
 
     Returns: a :class:`CreateResult`.
 
@@ -176,7 +180,8 @@ def apply_create(
 
     Raises :class:`CustomResourceError` when the object has no kind or
     apiVersion, names a version the CRD does not define or serve, or the CRD
-    cannot be served; ``ValueError`` for an unknown ``field_validation``.
+    cannot be served; ``ValueError`` for an unknown ``field_validation`` or
+    Kubernetes version.
 
     Mirrors ``customresource_handler.go`` (``schemaCoercingDecoder.Decode``,
     ``unstructuredSchemaCoercer.apply``, ``unstructuredDefaulter.Default``),
@@ -187,7 +192,7 @@ def apply_create(
     """
     if field_validation not in FIELD_VALIDATION_DIRECTIVES:
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
-    prepared = prepare_crd(crd)
+    prepared = prepare_crd(crd, kubernetes_version)
     ver, foreign = version_for_create(obj, prepared, version)
     decoded, decode_errors, warnings = decode_request(obj, prepared, ver, prune, field_validation, duplicate_fields, foreign)
     if decoded.fatal is not None:
@@ -205,7 +210,13 @@ def apply_create(
     return CreateResult(stored, decoded.unknown, [*decode_errors, *errors], warnings)
 
 
-def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str | None = None) -> list[FieldError]:
+def validate_object(
+    obj: dict[str, Any],
+    crd: dict[str, Any] | PreparedCrd,
+    version: str | None = None,
+    *,
+    kubernetes_version: str | None = None,
+) -> list[FieldError]:
     """Why the apiserver would refuse to create ``obj`` (empty: it would accept it).
 
     In: a custom resource and its CRD (manifest dict or :class:`PreparedCrd`).
@@ -218,13 +229,17 @@ def validate_object(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, vers
     upstream's (``spec.replicas``, ``metadata.name``; ``<nil>`` for errors
     upstream reports without a field).
 
+    ``kubernetes_version``: the release whose apiserver judges (``"1.30"`` …
+    ``"1.37"``; None: the prepared CRD's, else the default, 1.37).
+
     Raises :class:`CustomResourceError` for an object without kind or
-    apiVersion, or whose version the CRD does not define or serve.
+    apiVersion, or whose version the CRD does not define or serve;
+    ``ValueError`` for an unknown Kubernetes version.
 
     Mirrors the create path of ``customresource_handler.go`` and
     ``registry/customresource/strategy.go`` (see :func:`apply_create`).
     """
-    return apply_create(obj, crd, version).errors
+    return apply_create(obj, crd, version, kubernetes_version=kubernetes_version).errors
 
 
 def _storage_create_errors(stored: dict[str, Any]) -> list[FieldError]:
@@ -313,13 +328,13 @@ def _validate_create(
         if any(e.type in BLOCKING_ERROR_TYPES for e in errs):
             errs.append(invalid("<nil>", None, BLOCKING_ERROR_DETAIL))
         else:
-            errs.extend(_validate_cel(view, ver, warnings))
+            errs.extend(_validate_cel(view, ver, warnings, prepared.release))
     if not errs:  # rest.BeforeCreate asks WarningsOnCreate only once Validate passed
         warnings.extend(finalizer_warnings(view["metadata"].get("finalizers")))
     return errs
 
 
-def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> list[FieldError]:
+def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str], release: Release) -> list[FieldError]:
     """``celValidator.Validate(ctx, nil, s, obj, nil, RuntimeCELCostBudget)``."""
     try:
         from crdtool.core.crdcel import validation as cel_validation
@@ -328,7 +343,7 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str]) -> 
         return []
     if isinstance(ver.cel_validator, CelTree):
         ver.cel_validator.get()
-    result = cel_validation.validate_cel(obj, ver.structural, None, is_resource_root=True, budget=None)
+    result = cel_validation.validate_cel(obj, ver.structural, None, is_resource_root=True, budget=None, release=release)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]
     count = skipped if isinstance(skipped, int) else len(paths)

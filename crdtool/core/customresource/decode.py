@@ -75,6 +75,7 @@ def decode_object(
     version: str | None = None,
     *,
     prune: bool = True,
+    kubernetes_version: str | None = None,
 ) -> CreateResult:
     """The object as the apiserver decodes a request for ``crd``: nothing of the create strategy.
 
@@ -90,21 +91,31 @@ def decode_object(
     error (``UnmarshalTypeError``, which stops the decoding); ``warnings`` a
     deprecated version's warning.
 
+    ``kubernetes_version``: the release whose apiserver decodes (``"1.30"`` …
+    ``"1.37"``; None: the prepared CRD's, else the default, 1.37).
+
     Raises :class:`CustomResourceError` when the object names another group
     or kind (upstream leaves such objects undecoded), has no kind or
-    apiVersion, or names a version the CRD does not define or serve.
+    apiVersion, or names a version the CRD does not define or serve;
+    ``ValueError`` for an unknown Kubernetes version.
 
     Mirrors ``customresource_handler.go`` ``unstructuredSchemaCoercer.apply``
     and ``unstructuredDefaulter.Default``.
     """
-    prepared = prepare_crd(crd)
+    prepared = prepare_crd(crd, kubernetes_version)
     ver = resolve_version(obj, prepared, version)
     decoded, _, warnings = decode_request(obj, prepared, ver, prune, "Ignore", (), False)
     errors = [decoded.fatal] if decoded.fatal is not None else []
     return CreateResult(decoded.obj, decoded.unknown, errors, warnings)
 
 
-def default(obj: Any, schema: dict[str, Any] | PreparedCrd | None, version: str | None = None) -> Any:
+def default(
+    obj: Any,
+    schema: dict[str, Any] | PreparedCrd | None,
+    version: str | None = None,
+    *,
+    kubernetes_version: str | None = None,
+) -> Any:
     """Structural defaulting, or the whole request decoding when given a CRD.
 
     * ``default(obj, schema)`` with an ``openAPIV3Schema`` dict (or None):
@@ -116,18 +127,20 @@ def default(obj: Any, schema: dict[str, Any] | PreparedCrd | None, version: str 
       version).stored``: pruned, non-nullable nulls without defaults dropped,
       ObjectMeta coerced, defaulted; ``status`` kept (nothing of
       ``PrepareForCreate``). Raises :class:`CustomResourceError` as
-      :func:`decode_object` does.
+      :func:`decode_object` does. ``kubernetes_version`` as for :func:`decode_object`.
 
     Never mutates its arguments.
     """
     from crdtool.core.crd.manifest import is_crd
 
     if isinstance(schema, PreparedCrd) or (schema is not None and is_crd(schema)):
-        return decode_object(obj, schema, version).stored
+        return decode_object(obj, schema, version, kubernetes_version=kubernetes_version).stored
     return _structural_default(obj, schema)
 
 
-def coerce_converted(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str) -> tuple[dict[str, Any], list[str]]:
+def coerce_converted(
+    obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str, *, kubernetes_version: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """What the apiserver does to an object right after converting it to ``version``.
 
     In: the converted object (e.g. a webhook's answer after
@@ -146,7 +159,7 @@ def coerce_converted(obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, ver
     Mirrors ``customresource_handler.go`` ``schemaCoercingConverter.ConvertToVersion``
     (``unstructuredSchemaCoercer.apply`` without ``dropInvalidMetadata``).
     """
-    prepared = prepare_crd(crd)
+    prepared = prepare_crd(crd, kubernetes_version)
     ver = prepared.version(version)
     if ver is None:
         raise CustomResourceError(f"CRD {prepared.name} has no version {go_quote(version)}", "unknown-version")

@@ -24,6 +24,7 @@ from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.objectmeta import coerce_with_options
 from crdtool.core.schema.pruning import prune
 from crdtool.core.snapshot import Snapshot
+from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 from crdtool.core.snapshot import take as take_snapshot
 
 __all__ = ["CrdVersion", "CustomResourceError", "PreparedCrd", "prepare_crd", "resolve_version", "version_for_create"]
@@ -108,6 +109,8 @@ class PreparedCrd:
     preserve_unknown_fields: bool
     versions: tuple[CrdVersion, ...]
     internal: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    #: the Kubernetes release whose apiserver serves the CRD (:func:`crdtool.core.releases.resolve_release`)
+    release: Release = DEFAULT_RELEASE
 
     def version(self, name: str) -> CrdVersion | None:
         """The version called ``name``, or None."""
@@ -121,15 +124,19 @@ class PreparedCrd:
         return tuple(v.name for v in self.versions if v.served)
 
 
-def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
+def prepare_crd(crd: dict[str, Any] | PreparedCrd, kubernetes_version: str | None = None) -> PreparedCrd:
     """Decode, default and convert a CRD manifest and build each version's serving schemas.
 
     In: a CRD manifest dict (``apiextensions.k8s.io/v1`` or ``v1beta1``),
-    or an already prepared CRD (returned as is). Out: a :class:`PreparedCrd`.
+    or an already prepared CRD (returned as is); the Kubernetes release whose
+    apiserver serves it (``"1.30"`` … ``"1.37"``; None: the default release,
+    :data:`crdtool.core.releases.DEFAULT_RELEASE`). Out: a :class:`PreparedCrd`.
     The CRD is not validated (use ``check_crd_manifest`` for that): the
     apiserver would refuse an invalid CRD, but its schema still tells what
     the objects would look like.
 
+    Raises ``ValueError`` for an unknown Kubernetes version, or a
+    :class:`PreparedCrd` prepared for another release than the one named.
     Raises :class:`CustomResourceError` (reason ``bad-crd``) when the manifest
     is not a CRD, cannot be decoded (wrong JSON types), or a schema cannot be
     turned into a structural schema ("the server could not properly serve the
@@ -154,8 +161,13 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd) -> PreparedCrd:
     ``structuralschema.NewStructural``, ``structuraldefaulting.PruneDefaults``).
     """
     if isinstance(crd, PreparedCrd):
+        if kubernetes_version is not None and resolve_release(kubernetes_version) != crd.release:
+            raise ValueError(
+                f"the CRD was prepared for Kubernetes {crd.release}, not {resolve_release(kubernetes_version)}: "
+                "prepare it for that release (prepare_crd(crd, kubernetes_version=...))"
+            )
         return crd
-    return _PREPARED.get(crd)
+    return _PREPARED.get(crd, resolve_release(kubernetes_version))
 
 
 class _PreparedMemo:
@@ -176,11 +188,11 @@ class _PreparedMemo:
     def __init__(self) -> None:
         import threading
 
-        self._entries: dict[int, tuple[Snapshot, PreparedCrd]] = {}
+        self._entries: dict[tuple[int, int], tuple[Snapshot, PreparedCrd]] = {}
         self._lock = threading.Lock()
 
-    def get(self, crd: Any) -> PreparedCrd:
-        key = id(crd)
+    def get(self, crd: Any, release: Release = DEFAULT_RELEASE) -> PreparedCrd:
+        key = (id(crd), release.minor)
         with self._lock:
             hit = self._entries.pop(key, None)
             if hit is not None and hit[0].matches(crd):
@@ -188,8 +200,8 @@ class _PreparedMemo:
                 return hit[1]
         snapshot = take_snapshot(crd)
         if snapshot is None:  # not plain JSON-like data (or nested too deeply)
-            return _prepare(crd)
-        prepared = _prepare(snapshot.copy(crd))
+            return _prepare(crd, release)
+        prepared = _prepare(snapshot.copy(crd), release)
         with self._lock:
             self._entries.pop(key, None)
             if len(self._entries) >= self._SIZE:
@@ -201,7 +213,7 @@ class _PreparedMemo:
 _PREPARED = _PreparedMemo()
 
 
-def _prepare(crd: Any) -> PreparedCrd:
+def _prepare(crd: Any, release: Release = DEFAULT_RELEASE) -> PreparedCrd:
     """:func:`prepare_crd` of a manifest dict, without the memo."""
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
@@ -223,7 +235,9 @@ def _prepare(crd: Any) -> PreparedCrd:
     plural = _str(names.get("plural"))
     name = _str(_dict(internal.get("metadata")).get("name")) or (f"{plural}.{group}" if plural else group)
     preserve = spec.get("preserveUnknownFields") is True
-    versions = tuple(_prepare_version(spec, v, preserve, name) for v in _list(spec.get("versions")) if isinstance(v, dict))
+    versions = tuple(
+        _prepare_version(spec, v, preserve, name, release) for v in _list(spec.get("versions")) if isinstance(v, dict)
+    )
     return PreparedCrd(
         name=name,
         group=group,
@@ -233,10 +247,13 @@ def _prepare(crd: Any) -> PreparedCrd:
         preserve_unknown_fields=preserve,
         versions=versions,
         internal=internal,
+        release=release,
     )
 
 
-def _prepare_version(spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bool, crd_name: str) -> CrdVersion:
+def _prepare_version(
+    spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bool, crd_name: str, release: Release = DEFAULT_RELEASE
+) -> CrdVersion:
     from crdtool.core.schema.structural import StructuralError, new_structural
 
     validation = spec.get("validation") if spec.get("validation") is not None else v.get("schema")
@@ -257,7 +274,7 @@ def _prepare_version(spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bo
                 ) from None
         if not preserve and structural is not None:
             serving = _prune_defaults(schema, structural)
-    return _compiled(CrdVersion(
+    return _compiled(release, CrdVersion(
         name=_str(v.get("name")),
         served=v.get("served") is True,
         storage=v.get("storage") is True,
@@ -274,7 +291,7 @@ def _prepare_version(spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bo
     ))
 
 
-def _compiled(ver: CrdVersion) -> CrdVersion:
+def _compiled(release: Release, ver: CrdVersion) -> CrdVersion:
     """``ver`` with its compiled value validation, defaulting and CEL validator tree."""
     from dataclasses import replace
 
@@ -283,7 +300,7 @@ def _compiled(ver: CrdVersion) -> CrdVersion:
 
     validator = CompiledValidator(ver.schema) if ver.schema is not None else None
     defaulter = compile_defaulter(ver.serving_schema)
-    cel = CelTree(ver.structural) if ver.has_cel else None
+    cel = CelTree(ver.structural, release) if ver.has_cel else None
     return replace(ver, validator=validator, defaulter=defaulter, cel_validator=cel)
 
 
@@ -297,10 +314,11 @@ class CelTree:
     the compiled programs alive as long as the prepared CRD.
     """
 
-    __slots__ = ("structural", "tree", "built")
+    __slots__ = ("structural", "release", "tree", "built")
 
-    def __init__(self, structural: Any) -> None:
+    def __init__(self, structural: Any, release: Release = DEFAULT_RELEASE) -> None:
         self.structural = structural
+        self.release = release
         self.tree: Any = None
         self.built = False
 
@@ -310,7 +328,7 @@ class CelTree:
             try:
                 from crdtool.core.crdcel.validation import _validator
 
-                self.tree = _validator(self.structural, True)
+                self.tree = _validator(self.structural, True, release=self.release)
             except (ImportError, RecursionError):
                 self.tree = None
             self.built = True

@@ -50,6 +50,7 @@ from crdtool.core.customresource.create import BLOCKING_ERROR_DETAIL, BLOCKING_E
 from crdtool.core.customresource.decode import decode_object
 from crdtool.core.customresource.prepared import CrdVersion, CustomResourceError, PreparedCrd, prepare_crd
 from crdtool.core.errors import FieldError, Path, go_quote, invalid
+from crdtool.core.releases import Release
 
 __all__ = ["UpdateResult", "apply_update", "evaluate_cel_update", "validate_object_update"]
 
@@ -94,6 +95,7 @@ def apply_update(
     *,
     field_validation: str = "Strict",
     duplicate_fields: Sequence[str] = (),
+    kubernetes_version: str | None = None,
 ) -> UpdateResult:
     """Run an UPDATE of ``old_obj`` to ``new_obj`` through the apiserver's update path for ``crd``.
 
@@ -109,6 +111,8 @@ def apply_update(
         field_validation: ``Strict`` (unknown and duplicate fields of the
             request are errors), ``Warn`` or ``Ignore``.
         duplicate_fields: paths of duplicate keys found by the caller's parser.
+        kubernetes_version: the Kubernetes release whose apiserver runs the request (``"1.30"`` …
+            ``"1.37"``; None: the prepared CRD's, else the default, 1.37).
 
     Returns: an :class:`UpdateResult`.
 
@@ -124,7 +128,7 @@ def apply_update(
     ``old_obj`` is of another kind, when the CRD cannot be served, or (reason
     ``namespace-mismatch``) when the two objects are in different namespaces
     (upstream answers 400 before validation); ``ValueError`` for an unknown
-    ``field_validation``.
+    ``field_validation`` or Kubernetes version.
 
     Mirrors ``registry/rest/update.go`` ``BeforeUpdate`` and
     ``registry/customresource/strategy.go`` ``PrepareForUpdate``,
@@ -135,7 +139,7 @@ def apply_update(
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     from crdtool.core.customresource.prepared import version_for_create
 
-    prepared = prepare_crd(crd)
+    prepared = prepare_crd(crd, kubernetes_version)
     ver, foreign = version_for_create(new_obj, prepared, version)
     request = apply_create(
         new_obj, prepared, ver.name, field_validation=field_validation, validate=False, duplicate_fields=duplicate_fields
@@ -157,16 +161,22 @@ def apply_update(
 
 
 def validate_object_update(
-    new_obj: dict[str, Any], old_obj: dict[str, Any], crd: dict[str, Any] | PreparedCrd, version: str | None = None
+    new_obj: dict[str, Any],
+    old_obj: dict[str, Any],
+    crd: dict[str, Any] | PreparedCrd,
+    version: str | None = None,
+    *,
+    kubernetes_version: str | None = None,
 ) -> list[FieldError]:
     """Why the apiserver would refuse to update ``old_obj`` to ``new_obj`` (empty: it would accept it).
 
     In: the object sent, the object stored, their CRD (manifest dict or
-    :class:`PreparedCrd`) and optionally the version. Out: the errors of
+    :class:`PreparedCrd`), optionally the version and the Kubernetes release
+    (``kubernetes_version``, as for :func:`apply_update`). Out: the errors of
     :func:`apply_update` (server-side field validation ``Strict``). Raises as
     :func:`apply_update`.
     """
-    return apply_update(new_obj, old_obj, crd, version).errors
+    return apply_update(new_obj, old_obj, crd, version, kubernetes_version=kubernetes_version).errors
 
 
 # =============================================================================
@@ -319,7 +329,7 @@ def _validate_update(
         if any(e.type in BLOCKING_ERROR_TYPES for e in errs):
             errs.append(invalid("<nil>", None, BLOCKING_ERROR_DETAIL))
         else:
-            cel_errors, cel_ratcheted, cel_notes = evaluate_cel_update(new, old, ver)
+            cel_errors, cel_ratcheted, cel_notes = evaluate_cel_update(new, old, ver, prepared.release)
             errs.extend(cel_errors)
             warnings.extend(cel_notes)
             warnings.extend(cel_ratcheted)
@@ -327,7 +337,9 @@ def _validate_update(
     return errs, ratcheted
 
 
-def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[FieldError], list[str], list[str]]:
+def evaluate_cel_update(
+    new: Any, old: Any, ver: CrdVersion, release: Release | None = None
+) -> tuple[list[FieldError], list[str], list[str]]:
     """The CEL rules of an UPDATE: the one place where CEL meets the update path.
 
     Upstream ``celValidator.Validate(ctx, nil, s, new, old,
@@ -343,7 +355,7 @@ def evaluate_cel_update(new: Any, old: Any, ver: CrdVersion) -> tuple[list[Field
     """
     from crdtool.core.crdcel.validation import validate_cel
 
-    result = validate_cel(new, ver.structural, None, is_resource_root=True, budget=None, old_obj=old)
+    result = validate_cel(new, ver.structural, None, is_resource_root=True, budget=None, old_obj=old, release=release)
     return list(result.errors), list(result.warnings), []
 
 

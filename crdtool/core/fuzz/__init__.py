@@ -213,7 +213,7 @@ def check_object(
     return ObjectCheck(pruned, tuple(errors))
 
 
-def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
+def apiserver_validator(crd: Mapping[str, Any], kubernetes_version: str | None = None) -> ExtraValidator | None:
     """The rest of the apiserver's verdict on an object of ``crd``: CEL rules, scale replicas, everything.
 
     Prefers ``crdtool.core.customresource.validate_object`` (the create path
@@ -226,15 +226,16 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
     :func:`cel_validator` when the create path is unavailable or the object's
     version is not served (``--versions`` may name unserved versions).
 
-    In: the CRD manifest. Out: ``(object, version) -> errors``, or None when
-    neither validator is available.
+    In: the CRD manifest, the Kubernetes release whose apiserver judges (None:
+    the default). Out: ``(object, version) -> errors``, or None when neither
+    validator is available.
     """
-    cel = cel_validator()
+    cel = cel_validator(kubernetes_version)
     try:
         from crdtool.core.customresource import CustomResourceError, prepare_crd, validate_object
         from crdtool.core.customresource.create import RESOURCE_VERSION_SET_ON_CREATE
 
-        prepared = prepare_crd(dict(crd))
+        prepared = prepare_crd(dict(crd), kubernetes_version)
     except Exception:  # noqa: BLE001 - ImportError, or a CRD the create path cannot serve
         return cel
 
@@ -260,7 +261,7 @@ def apiserver_validator(crd: Mapping[str, Any]) -> ExtraValidator | None:
         if id(node) not in status_rules:
             status_rules[id(node)] = any(n.extensions.x_validations for n in node.walk())
         if status_rules[id(node)]:
-            errors.extend(_status_cel_errors(obj, node))
+            errors.extend(_status_cel_errors(obj, node, prepared.release))
         return errors
 
     return validate
@@ -292,7 +293,7 @@ def _scale_status_errors(obj: dict[str, Any], scale: Mapping[str, Any]) -> list[
     return []
 
 
-def _status_cel_errors(obj: dict[str, Any], node: Structural) -> list[FieldError]:
+def _status_cel_errors(obj: dict[str, Any], node: Structural, release: Any = None) -> list[FieldError]:
     """CEL rules of the ``status`` schema ``node`` on ``obj["status"]`` (what a status update evaluates)."""
     status = obj.get("status")
     if not isinstance(status, dict):
@@ -303,10 +304,10 @@ def _status_cel_errors(obj: dict[str, Any], node: Structural) -> list[FieldError
     except ImportError:
         return []
     status = default(status, node.to_schema())
-    return list(validate_cel(status, node, Path("status"), is_resource_root=False).errors)
+    return list(validate_cel(status, node, Path("status"), is_resource_root=False, release=release).errors)
 
 
-def cel_validator() -> ExtraValidator | None:
+def cel_validator(kubernetes_version: str | None = None) -> ExtraValidator | None:
     """A validator for ``x-kubernetes-validations`` (CEL) rules alone, or None when CEL evaluation is unavailable.
 
     The fallback of :func:`apiserver_validator`: runs
@@ -320,6 +321,9 @@ def cel_validator() -> ExtraValidator | None:
         from crdtool.core.schema.defaulting import default
     except ImportError:
         return None
+    from crdtool.core.releases import resolve_release
+
+    release = resolve_release(kubernetes_version)
     has_rules: dict[int, bool] = {}
 
     def validate(obj: dict[str, Any], version: VersionSchema) -> list[FieldError]:
@@ -331,6 +335,6 @@ def cel_validator() -> ExtraValidator | None:
         if not has_rules[id(s)]:
             return []
         defaulted = default(obj, dict(version.schema)) if version.schema is not None else obj
-        return list(validate_cel(defaulted, s, None, is_resource_root=True).errors)
+        return list(validate_cel(defaulted, s, None, is_resource_root=True, release=release).errors)
 
     return validate

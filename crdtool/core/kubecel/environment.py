@@ -6,7 +6,9 @@ and Kubernetes' (:mod:`crdtool.core.kubecel.library_decls`, :mod:`crdtool.core.k
 :func:`functions` and :func:`type_identifiers` for the checker, :func:`runtime` for
 programs. ``base.go``'s table of versioned options is :data:`_BASE_OPTIONS`;
 :func:`base_environment` and :func:`base_env_set` build the environments of a
-compatibility version, and :data:`KUBERNETES_ENV_SET` is an apiserver v1.36's.
+release at a compatibility version, :func:`release_env_set` those of a release's default apiserver, and
+:data:`KUBERNETES_ENV_SET` the default release's. :data:`KUBERNETES` has every library (upstream's own
+library tests use such environments).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from crdtool.core.celgo.env import Environment
 from crdtool.core.celgo.interpreter import Runtime
 from crdtool.core.celgo.types import Type
 from crdtool.core.kubecel import library, library_decls
+from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
 __all__ = [
     "EnvSet", "KUBERNETES", "KUBERNETES_ENV_SET", "KUBERNETES_LIBRARIES", "base_env_set", "base_environment",
-    "functions", "kubernetes_environment", "runtime", "type_identifiers",
+    "functions", "kubernetes_environment", "release_env_set", "runtime", "type_identifiers",
 ]
 
 #: The libraries of the CRD environment, in the order ``environment/base.go`` (v0.36) applies them.
@@ -84,32 +87,91 @@ def kubernetes_environment(**options: Any) -> Environment:
 #: ``environment.MustBaseEnvSet(DefaultCompatibilityVersion())``, NewExpressions and StoredExpressions alike.
 KUBERNETES = kubernetes_environment()
 
-# environment/base.go baseOpts: (introduced minor, removed minor or None, library or option).
-_BASE_OPTIONS: tuple[tuple[int, int | None, str], ...] = (
-    (0, None, "stdlib"), (0, None, "k8s.urls"), (0, None, "k8s.regex"), (0, None, "k8s.lists"),
-    (27, None, "k8s.authz"), (28, None, "optional"), (28, None, "k8s.quantity"),
-    (0, 29, "ext.strings.v0"), (29, None, "ext.strings.v2"), (29, None, "ext.sets"),
-    (30, None, "k8s.ip"), (30, None, "k8s.cidr"), (31, None, "k8s.format"), (31, None, "k8s.authz_selectors"),
-    (32, None, "ext.two_var_comprehensions"), (33, None, "k8s.semver"), (34, None, "ext.lists.v3"),
+@dataclass(frozen=True)
+class _BaseOption:
+    """One ``VersionedOptions`` entry of ``environment/base.go``'s ``baseOpts``, and the releases that have it.
+
+    ``introduced``/``removed``: its ``IntroducedVersion``/``RemovedVersion`` minors (``removed`` only in
+    the tables of ``removed_since`` and later); ``since``: the first release whose table has the entry;
+    ``gate``: its ``FeatureEnabled`` feature gate (:data:`crdtool.core.releases.FEATURE_GATES`), if any.
+    """
+
+    library: str
+    introduced: int
+    since: int = 30
+    removed: int | None = None
+    removed_since: int = 30
+    gate: str | None = None
+
+    def removed_in(self, release: Release) -> int | None:
+        return self.removed if self.removed is not None and release.minor >= self.removed_since else None
+
+
+# environment/base.go baseOpts, in the order upstream applies them (v0.30.0 … v0.37.0-beta.0): libraries only;
+# the options every release shares (homogeneous literals, UTC time zone, cost options) are Environment's fields.
+_BASE_OPTIONS: tuple[_BaseOption, ...] = (
+    _BaseOption("stdlib", 0),
+    _BaseOption("k8s.urls", 0),
+    _BaseOption("k8s.regex", 0),
+    # library.Lists() in the 1.0 entry until 1.36; v0.37.0-beta.0: ListsVersion(0) with RemovedVersion 1.37
+    _BaseOption("k8s.lists", 0, removed=37, removed_since=37),
+    _BaseOption("k8s.authz", 27),
+    _BaseOption("optional", 28),
+    _BaseOption("k8s.quantity", 28),
+    _BaseOption("ext.strings.v0", 0, removed=29),
+    _BaseOption("ext.strings.v2", 29),
+    _BaseOption("ext.sets", 29),
+    _BaseOption("k8s.ip", 30),
+    _BaseOption("k8s.cidr", 30),
+    _BaseOption("k8s.format", 31, since=31),  # v0.31.0
+    # v0.31.0: FeatureEnabled AuthorizeWithSelectors; v0.37.0-beta.0 drops the gate (and keeps the entry)
+    _BaseOption("k8s.authz_selectors", 31, since=31, gate="AuthorizeWithSelectors"),
+    _BaseOption("ext.two_var_comprehensions", 32, since=32),  # v0.32.0
+    _BaseOption("k8s.semver", 33, since=33),  # v0.33.0 (SemverVersion(1))
+    _BaseOption("ext.lists.v3", 34, since=34),  # v0.34.0
+    _BaseOption("k8s.lists.v1", 37, since=37),  # v0.37.0-beta.0: ListsVersion(1), includes
 )
 
 
-def base_environment(minor: int | None) -> Environment:
-    """The base environment at compatibility version 1.<minor> (None: the stored-expressions one, every option)."""
-    libs = tuple(
-        lib for intro, removed, lib in _BASE_OPTIONS
-        if minor is None and removed is None or minor is not None and minor >= intro and (removed is None or minor < removed)
-    )
+def base_environment(minor: int | None, release: Release | None = None) -> Environment:
+    """The base environment of ``release`` (default: :data:`crdtool.core.releases.DEFAULT_RELEASE`) at
+    compatibility version 1.<minor>; ``minor`` None: its stored-expressions environment.
+
+    Mirrors ``EnvSet.filterAndBuildOpts`` (``environment.go``): an entry is in the new-expressions
+    environment when the compatibility version is at least its ``IntroducedVersion`` and below its
+    ``RemovedVersion``, or when its feature gate is on (a gate that is off removes it); the
+    stored-expressions environment (compatibility ``MaxUint``) has every entry without a
+    ``RemovedVersion``, gates ignored. ``SetRecognizeKeywordAsFieldName`` exists from v0.31.0 and is set
+    at compatibility 1.31 or later (the stored environment's included).
+    """
+    release = resolve_release(release)
+    libs: list[str] = []
+    for opt in _BASE_OPTIONS:
+        if opt.since > release.minor:
+            continue
+        removed = opt.removed_in(release)
+        if minor is None:
+            if removed is None:
+                libs.append(opt.library)
+            continue
+        gate_on = release.gate(opt.gate) if opt.gate is not None and opt.gate in FEATURE_GATES else None
+        gate_on = None if opt.gate is not None and release.minor >= 37 else gate_on  # the gate is gone in 1.37
+        if gate_on is False:
+            continue
+        if gate_on or (minor >= opt.introduced and (removed is None or minor < removed)):
+            libs.append(opt.library)
     validators = ["homogeneous_literals"]
     if minor is None or minor >= 29:
         validators += ["duration", "timestamp", "matches"]
-    if "ext.strings.v2" in libs:
+    # ext.Strings' format-string AST validator arrived with cel-go v0.20 (Kubernetes 1.31)
+    if "ext.strings.v2" in libs and release.at_least(31):
         validators.append("string_format")
+    keywords = release.at_least(31) and (minor is None or minor >= 31)
     return kubernetes_environment(
-        libraries=libs,
+        libraries=tuple(libs),
         cross_type_numeric_comparisons=minor is None or minor >= 28,
         validators=tuple(validators),
-        recognize_keyword_as_field_name=minor is None or minor >= 31,
+        recognize_keyword_as_field_name=keywords,
     )
 
 
@@ -129,15 +191,22 @@ class EnvSet:
         return self.stored if expression in preexisting else self.new
 
 
-def base_env_set(minor: int = 35, extensions: tuple[tuple[int, str], ...] = ()) -> EnvSet:
-    """``environment.MustBaseEnvSet(version.MajorMinor(1, minor))``; 1.35 is v1.36's default.
+def base_env_set(
+    minor: int | None = None, extensions: tuple[tuple[int, str], ...] = (), release: Release | None = None
+) -> EnvSet:
+    """``environment.MustBaseEnvSet(version.MajorMinor(1, minor))`` of ``release``'s apiserver.
 
-    ``extensions``: ``(introduced minor, library)`` pairs, as ``EnvSet.Extend(VersionedOptions{IntroducedVersion:
-    1.<introduced>, EnvOptions: <library>})`` adds them: the stored-expressions environment always has the
-    library, the new-expressions one only when ``minor`` has reached its version (upstream's tests extend
-    with ``library.Test()``, :data:`crdtool.core.kubecel.library_decls.LIBRARIES` ``"k8s.test"``, at 1.999).
+    ``minor`` None: the release's ``DefaultCompatibilityVersion()``
+    (:attr:`crdtool.core.releases.Release.compatibility_minor`). ``extensions``: ``(introduced minor,
+    library)`` pairs, as ``EnvSet.Extend(VersionedOptions{IntroducedVersion: 1.<introduced>, EnvOptions:
+    <library>})`` adds them: the stored-expressions environment always has the library, the
+    new-expressions one only when ``minor`` has reached its version (upstream's tests extend with
+    ``library.Test()``, :data:`crdtool.core.kubecel.library_decls.LIBRARIES` ``"k8s.test"``, at 1.999).
     """
-    new, stored = base_environment(minor), base_environment(None)
+    release = resolve_release(release)
+    if minor is None:
+        minor = release.compatibility_minor
+    new, stored = base_environment(minor, release), base_environment(None, release)
     for introduced, library in extensions:
         stored = replace(stored, libraries=stored.libraries + (library,))
         if minor >= introduced:
@@ -145,7 +214,11 @@ def base_env_set(minor: int = 35, extensions: tuple[tuple[int, str], ...] = ()) 
     return EnvSet(new, stored)
 
 
-#: The apiserver v1.36 default (``DefaultCompatibilityVersion()`` = 1.35).
-KUBERNETES_ENV_SET = base_env_set()
+@functools.lru_cache(maxsize=None)
+def release_env_set(release: Release | None = None) -> EnvSet:
+    """The :class:`EnvSet` a default apiserver of ``release`` compiles a CRD's rules in (cached)."""
+    return base_env_set(release=resolve_release(release))
 
 
+#: The default release's environments (:data:`crdtool.core.releases.DEFAULT_RELEASE`).
+KUBERNETES_ENV_SET = release_env_set()

@@ -698,6 +698,17 @@ def _lists_specs() -> list[FnSpec]:
     ]
 
 
+def _includes(target: Any, arg: Any) -> Any:
+    """``includes`` (v0.37.0-beta.0 ``library/lists.go``): a list has an element equal to ``arg``, or any
+    other value equals it; element comparison errors count as not equal (never returned)."""
+    if isinstance(target, V.ListValue):
+        for i in range(target.size()):
+            if V.value_equal(target.get(i), arg) is True:
+                return True
+        return False
+    return V.value_equal(target, arg) is True
+
+
 # --- ip.go, cidr.go (netip) ------------------------------------------------------------------------------------
 
 
@@ -1212,6 +1223,8 @@ def library_specs(lib: str) -> list[FnSpec]:
         return _regex_specs()
     if lib == "k8s.lists":
         return _lists_specs()
+    if lib == "k8s.lists.v1":
+        return [*_lists_specs(), FnSpec("includes", [binary("list_includes_dyn_dyn", _includes)])]
     if lib == "k8s.quantity":
         return _quantity_specs()
     if lib == "k8s.ip":
@@ -1308,7 +1321,7 @@ def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int
         return 1
     if function in ("fieldSelector", "labelSelector"):
         return None
-    if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"):
+    if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"):
         return traversal_cost(args[0]) if args else 0
     if function in ("url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey"):
         if args:
@@ -1379,7 +1392,7 @@ def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int
 
 #: every function :func:`call_cost` may price (for the others it always answers None)
 CALL_COST_FUNCTIONS = _NOMINAL | frozenset({
-    "check", "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "url", "lowerAscii", "upperAscii",
+    "check", "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes", "url", "lowerAscii", "upperAscii",
     "substring", "trim", "jsonpatch.escapeKey", "replace", "split", "join", "find", "findAll", "cidr", "isIP",
     "isCIDR", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "quantity", "isQuantity", "semver", "isSemver",
     "validate", "_==_"})

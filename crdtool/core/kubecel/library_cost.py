@@ -112,7 +112,7 @@ class LibraryCostEstimator:
             if len(args) == 1:
                 return CallEstimate(_selector_cost(self._size(args[0])))
             return None
-        if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"):
+        if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"):
             if target is None:
                 return None
             el_cost = _ONE
@@ -120,6 +120,9 @@ class LibraryCostEstimator:
             if el is not None:
                 if el.type.kind in (T.Kind.STRING, T.Kind.BYTES):
                     el_cost = el_cost.add(self._size(el).multiply_by_cost_factor(f))
+                return CallEstimate(self._size(target).multiply_by_cost(el_cost))
+            if function == "includes":
+                # v0.37.0-beta.0: a dyn target may be a list compared element by element, each costing 1
                 return CallEstimate(self._size(target).multiply_by_cost(el_cost))
             return CallEstimate(self._size(target).multiply_by_cost_factor(f))
         if function in ("url", "jsonpatch.escapeKey"):

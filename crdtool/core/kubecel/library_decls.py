@@ -155,6 +155,10 @@ _K8S_SEMVER: _Table = (
     ("patch", (("semver_patch", True, (_SEMVER,), "int"),)),
 )
 
+#: ``library.Lists(library.ListsVersion(1))`` (v0.37.0-beta.0 ``library/lists.go``): version 0 plus ``includes``,
+#: a member of ``dyn`` (so ``'a'.includes('a')`` checks, as plain equality).
+_K8S_LISTS_V1: _Table = (*_K8S_LISTS, ("includes", (("list_includes_dyn_dyn", True, ("dyn", "dyn"), "bool"),)))
+
 
 #: ``library.Test()`` (k8s.io/apiserver v0.36.3 ``pkg/cel/library/test.go``, default version ``math.MaxUint32``):
 #: ``test()`` (which then returns false) and ``testV1()``. Upstream's own tests add it to environments
@@ -167,7 +171,7 @@ _K8S_TEST: _Table = (
 
 #: The Kubernetes libraries by name.
 LIBRARIES: dict[str, _Table] = {
-    "k8s.urls": _K8S_URLS, "k8s.regex": _K8S_REGEX, "k8s.lists": _K8S_LISTS, "k8s.authz": _K8S_AUTHZ,
+    "k8s.urls": _K8S_URLS, "k8s.regex": _K8S_REGEX, "k8s.lists": _K8S_LISTS, "k8s.lists.v1": _K8S_LISTS_V1, "k8s.authz": _K8S_AUTHZ,
     "k8s.quantity": _K8S_QUANTITY, "k8s.ip": _K8S_IP, "k8s.cidr": _K8S_CIDR, "k8s.format": _K8S_FORMAT,
     "k8s.authz_selectors": _K8S_AUTHZ_SELECTORS, "k8s.semver": _K8S_SEMVER, "k8s.jsonpatch": _K8S_JSONPATCH,
     "k8s.test": _K8S_TEST,

@@ -431,7 +431,8 @@ def fake_cel(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         def __init__(self, errors: list[FieldError], skipped: int) -> None:
             self.errors, self.skipped_transition_rules, self.remaining_budget = errors, skipped, 0
 
-    def validate_cel(obj: Any, ss: Any, fld_path: str, is_resource_root: bool = True, budget: Any = None) -> Result:
+    def validate_cel(obj: Any, ss: Any, fld_path: str, is_resource_root: bool = True, budget: Any = None,
+                     release: Any = None) -> Result:
         calls.append((obj, fld_path, is_resource_root, budget))
         return Result([FieldError("FieldValueInvalid", "spec", "too many", "object")], 1)
 
