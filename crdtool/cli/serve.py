@@ -28,6 +28,9 @@ def run(
     timeout: float,
     max_body_bytes: int,
     max_objects: int,
+    converters: int = 2,
+    drain_delay: float = 3.0,
+    read_timeout: float = 5.0,
 ) -> int:
     """Serve ``target`` as the conversion webhook of ``crd``; return the exit code."""
     from crdtool.cli.fuzz import UsageError
@@ -39,11 +42,12 @@ def run(
         err.print("crdtool: --path must start with /")
         return 2
     config = ServeConfig(
-        target=target, crd_path=crd, path=path, timeout=timeout, max_body_bytes=max_body_bytes, max_objects=max_objects
+        target=target, crd_path=crd, path=path, timeout=timeout, max_body_bytes=max_body_bytes, max_objects=max_objects,
+        converters=converters, read_timeout=read_timeout,
     )
     listen = ListenOptions(
         host=host, port=port, tls_cert=tls_cert, tls_key=tls_key, self_signed=self_signed,
-        insecure_http=insecure_http, tls_names=tuple(tls_names), workers=workers,
+        insecure_http=insecure_http, tls_names=tuple(tls_names), workers=workers, drain_delay=drain_delay,
     )
     try:
         return serve(config, listen, out=lambda text: print(text, flush=True),

@@ -70,6 +70,8 @@ def _free_port() -> int:
 
 def start_server(tmp: Path, target: str, *extra: str) -> Server:
     port = _free_port()
+    if "--drain-delay" not in extra:  # stopping the test servers need not wait for endpoints to update
+        extra = (*extra, "--drain-delay", "0")
     stderr_path = tmp / f"serve-{port}.log"
     stderr = open(stderr_path, "w")  # noqa: SIM115 - closed with the process
     process = subprocess.Popen(
@@ -232,7 +234,6 @@ def test_a_desired_version_the_crd_lacks_is_a_failure(servers: dict[str, Server]
         (json.dumps({"apiVersion": REVIEW_V1, "kind": "ConversionReview", "request": {"uid": "u",
                      "desiredAPIVersion": "stable.example.com/v2", "objects": [{}] * 10_001}}).encode(),
          "request.objects has 10001 objects, more than the limit of 10000"),
-        (b"x" * 70_000, "the request body is larger than the limit of 65536 bytes"),
     ],
 )
 def test_bad_requests_get_400_with_a_reason(servers: dict[str, Server], body: bytes, reason: str) -> None:
@@ -242,15 +243,37 @@ def test_bad_requests_get_400_with_a_reason(servers: dict[str, Server], body: by
     assert response.json()["error"].startswith(reason)
 
 
+def test_oversized_body_gets_413_and_the_connection_is_closed(servers: dict[str, Server]) -> None:
+    with servers["behaviours"].client() as client:
+        response = client.post(servers["behaviours"].url, content=b"x" * 70_000, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["error"] == "the request body is larger than the limit of 65536 bytes"
+    assert response.headers["connection"] == "close"
+
+
 def test_oversized_body_without_content_length_is_refused(servers: dict[str, Server]) -> None:
     def chunks() -> Iterator[bytes]:
         for _ in range(20):
             yield b"y" * 8192
 
     with servers["behaviours"].client() as client:
-        response = client.post(servers["behaviours"].url, content=chunks())
-    assert response.status_code == 400
+        response = client.post(servers["behaviours"].url, content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
     assert "larger than the limit" in response.json()["error"]
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/yaml", "application/jsonx"])
+def test_a_content_type_other_than_json_gets_415(servers: dict[str, Server], content_type: str | None) -> None:
+    review_version, request, _ = create_conversion_review(["v1"], [crontab("a")], "stable.example.com/v2", "u")
+    headers = {"content-type": content_type} if content_type else {}
+    with servers["behaviours"].client() as client:
+        response = client.post(servers["behaviours"].url, content=json.dumps(request).encode(), headers=headers)
+        assert response.status_code == 415
+        assert response.json()["error"].startswith(f"the Content-Type is {content_type or 'none'}; ")
+        # application/json with parameters is JSON (the apiserver sends plain application/json)
+        response = client.post(servers["behaviours"].url, content=json.dumps(request).encode(),
+                               headers={"content-type": "Application/JSON; charset=utf-8"})
+        assert response.status_code == 200 and response.json()["response"]["result"]["status"] == "Success"
 
 
 def test_routes(servers: dict[str, Server]) -> None:
