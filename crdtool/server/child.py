@@ -77,8 +77,11 @@ def _recv_exact(channel: socket.socket, size: int) -> bytes | None:
 
 
 def _send(channel: socket.socket, kind: bytes, payload: bytes) -> None:
-    channel.sendall(ANSWER_HEADER.pack(kind, len(payload)))
-    if payload:
+    header = ANSWER_HEADER.pack(kind, len(payload))
+    if len(payload) <= 65536:  # one write, one wake-up of the parent
+        channel.sendall(header + payload)
+    else:
+        channel.sendall(header)
         channel.sendall(payload)
 
 

@@ -145,19 +145,21 @@ class ConverterPool:
         deadline = arrival + self.timeout
         while True:
             try:
-                process = await asyncio.wait_for(self._idle.get(), max(deadline - time.monotonic(), 0))
-            except asyncio.TimeoutError:
+                if self._idle.empty():
+                    async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
+                        process = await self._idle.get()
+                else:
+                    process = self._idle.get_nowait()
+            except TimeoutError:
                 return await self._outside(self.handler.timed_out, body, 0, arrival)
             if process.popen.poll() is None:
                 break
             self._replace(process)  # it died while idle: the request has not started, take another
         process.progress[0] = 0
         try:
-            payload = await asyncio.wait_for(
-                process.exchange(body, max(deadline - time.monotonic(), 0.0)),
-                max(deadline + self.grace - time.monotonic(), 0.0),
-            )
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(max(deadline + self.grace - time.monotonic(), 0.0)):
+                payload = await process.exchange(body, max(deadline - time.monotonic(), 0.0))
+        except TimeoutError:
             index = process.progress[0]
             self._replace(process)
             logger.warning("killed a converter process that overran the %g s timeout by %g s (pid %d)",
@@ -242,8 +244,9 @@ class ConverterPool:
         reader, writer = await asyncio.open_unix_connection(sock=parent_end)
         process = _Process(popen, reader, writer, shared)
         try:
-            kind, payload = await asyncio.wait_for(process.read(), START_TIMEOUT)
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError, OSError):
+            async with asyncio.timeout(START_TIMEOUT):
+                kind, payload = await process.read()
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, OSError):
             await _wait_exit(popen, 0.5)
             how = process.how_it_ended()
             process.kill()
