@@ -86,6 +86,13 @@ def _send(channel: socket.socket, kind: bytes, payload: bytes) -> None:
 
 
 def main(argv: list[str]) -> int:
+    try:
+        return _serve(argv)
+    except (ConnectionError, OSError):  # the parent closed the channel (it is stopping, or gone)
+        return 0
+
+
+def _serve(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     parent = os.getppid()

@@ -187,24 +187,26 @@ class _Supervisor:
         self.signals: list[int] = []
 
     def run(self) -> None:
-        handlers = {sig: signal.signal(sig, lambda signum, frame: self.signals.append(signum))
-                    for sig in (signal.SIGTERM, signal.SIGINT)}
         workers: list[subprocess.Popen[bytes]] = []
+
+        def forward(signum: int, frame: object) -> None:
+            self.signals.append(signum)
+            for worker in workers:  # at once: /readyz must turn 503 from the signal on
+                _signal(worker, signum)
+
+        handlers = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             if self.shared:
-                workers = [self._start() for _ in range(self.listen.workers)]
+                workers.extend(self._start() for _ in range(self.listen.workers))
             else:
-                workers = [self._start(sock) for sock in self.sockets]
+                workers.extend(self._start(sock) for sock in self.sockets)
+            for sig in self.signals:  # came while they were starting
+                for worker in workers:
+                    _signal(worker, sig)
             first = self._watch(workers)
-            for worker in workers:
-                _signal(worker, first)
             deadline = time.monotonic() + self.stop_seconds + (self.listen.drain_delay if first == signal.SIGTERM else 0)
             while any(w.poll() is None for w in workers) and time.monotonic() < deadline:
                 time.sleep(0.05)
-                while self.signals:
-                    sig = self.signals.pop(0)
-                    for worker in workers:
-                        _signal(worker, sig)
         finally:
             for worker in workers:
                 if worker.poll() is None:
@@ -231,7 +233,7 @@ class _Supervisor:
                     raise ServeError("a worker could not start (see the log above)")
                 self.note(f"worker {worker.pid} ended ({_how(code)}); starting another")
                 workers[i] = self._start()
-        return self.signals.pop(0)
+        return self.signals[0]
 
     def _start(self, sock: socket.socket | None = None) -> subprocess.Popen[bytes]:
         """A worker on ``sock``, on a new ``SO_REUSEPORT`` socket, or on the one shared socket."""

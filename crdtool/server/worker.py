@@ -284,8 +284,8 @@ class WebhookServer(uvicorn.Server):
             self._accept(sock, batch=1_000_000)  # what the kernel queued was sent before we stopped
             sock.close()
         self.listeners = []
-        if self.handshakes:
-            await asyncio.wait(set(self.handshakes), timeout=self.read_timeout + 1)
+        if self.handshakes:  # a client's handshake takes milliseconds; a silent one is not worth waiting for
+            await asyncio.wait(set(self.handshakes), timeout=min(self.read_timeout, 1.0))
         # let requests already in the connections' buffers be read before idle connections are closed
         await asyncio.sleep(0.1)
         await super().shutdown(sockets=None)
