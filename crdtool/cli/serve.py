@@ -2,7 +2,8 @@
 
 The target is loaded exactly as ``crdtool fuzz-roundtrip`` loads it (``module:function`` or
 ``path/to/file.py:function``). Exit codes: 0 after a graceful stop (SIGTERM), 2 usage or input
-errors (no TLS choice, unreadable certificate files, bad target or CRD), 130 on Ctrl-C.
+errors (no TLS choice, unreadable certificate files, bad target or CRD, a port that cannot be bound),
+130 on Ctrl-C.
 """
 
 from __future__ import annotations

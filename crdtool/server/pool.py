@@ -114,7 +114,7 @@ class ConverterPool:
         self.timeout = float(handler.timeout)
         self._idle: asyncio.Queue[_Process] = asyncio.Queue()
         self._all: set[_Process] = set()
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Future[Any]] = set()
         self._closing = False
 
     @property
@@ -208,8 +208,8 @@ class ConverterPool:
             self._track(asyncio.ensure_future(self._respawn()))
 
     def _track(self, task: asyncio.Future[Any]) -> None:
-        self._background.add(task)  # type: ignore[arg-type]
-        task.add_done_callback(self._background.discard)  # type: ignore[arg-type]
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _respawn(self) -> None:
         delay = 0.0

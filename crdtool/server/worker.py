@@ -2,8 +2,8 @@
 
 :func:`run_worker` serves :class:`crdtool.server.app.WebhookApp` on one listening socket with
 uvicorn's HTTP protocol (httptools when installed, else h11) on uvloop when installed (its TLS keeps
-no memory after failed handshakes; CPython's asyncio kept ~150 kB per connection of garbage bytes on
-3.11, see ``benchmarks/bench_serve.py garbage``). :class:`WebhookServer` (a ``uvicorn.Server``)
+no memory after failed handshakes; CPython 3.11.7's asyncio kept ~220 kB per connection of random
+bytes, python/cpython#109534, see ``benchmarks/bench_serve.py garbage``). :class:`WebhookServer` (a ``uvicorn.Server``)
 accepts connections itself, to bound and track TLS handshakes, and adds:
 
 - **timeouts for slow clients**, each ``read_timeout`` seconds (default 5): the TLS handshake; a
