@@ -35,6 +35,7 @@ import tempfile
 import time
 from typing import Any
 
+from crdtool.server.app import CONFIG_ENV
 from crdtool.server.child import ANSWER_HEADER, ERROR, OUTCOME, READY, REQUEST_HEADER, decode_outcome
 
 #: Seconds after the timeout before a converter process that has not answered is killed.
@@ -235,7 +236,7 @@ class ConverterPool:
             popen = subprocess.Popen(
                 [sys.executable, "-m", "crdtool.server.child", str(child_end.fileno()), str(shared_fd)],
                 pass_fds=(child_end.fileno(), shared_fd), stdin=subprocess.DEVNULL, cwd=self.cwd,
-                env={**os.environ, "CRDTOOL_SERVE_CONFIG": self.config_env}, start_new_session=True,
+                env={**os.environ, CONFIG_ENV: self.config_env}, start_new_session=True,
             )
             shared = mmap.mmap(shared_fd, 8)
         finally:

@@ -178,6 +178,31 @@ def test_reviews_are_answered_in_their_version_with_objects_in_order(servers: di
         "image": "busybox", "min": "*/5", "hour": "*", "dayOfMonth": "*", "month": "*", "dayOfWeek": "*"}
 
 
+def test_answers_are_byte_identical_to_the_handlers(servers: dict[str, Server]) -> None:
+    """Converting in a converter process changes nothing the apiserver sees: the same bytes as ReviewHandler.handle."""
+    from crdtool.cli.fuzz import load_crd
+    from crdtool.server.handler import CrdInfo, ReviewHandler
+    from tests.server.behaviours import convert
+
+    handler = ReviewHandler(convert, CrdInfo.from_manifest(load_crd(str(CRD))), timeout=1,
+                            name="tests/server/behaviours.py:convert")
+    bodies = [
+        json.dumps(create_conversion_review([version], objects, desired, f"uid-{i}")[1]).encode()
+        for i, (version, objects, desired) in enumerate([
+            ("v1", [crontab("a"), crontab("b", "v2")], "stable.example.com/v2"),
+            ("v1beta1", [crontab("a", "v2")], "stable.example.com/v1"),
+            ("v1", [crontab("a"), crontab("b", behaviour="raise")], "stable.example.com/v2"),
+            ("v1", [crontab("a", behaviour="generation")], "stable.example.com/v2"),
+            ("v1", [crontab("a")], "stable.example.com/v9"),
+        ])
+    ] + [b'{"kind": "ConversionReview"}']
+    with servers["behaviours"].client() as client:
+        for raw in bodies:
+            response = client.post(servers["behaviours"].url, content=raw, headers={"content-type": "application/json"})
+            expected = handler.handle(raw)
+            assert (response.status_code, response.content) == (expected.status, expected.body)
+
+
 def _failure(response: httpx.Response) -> str:
     assert response.status_code == 200
     result = response.json()["response"]["result"]
