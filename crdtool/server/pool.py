@@ -17,7 +17,7 @@ as it does for the apiserver):
 3. a process that dies (``os._exit``, a crash in an extension) answers a Failure saying so
    (:meth:`ReviewHandler.crashed`) and is replaced too.
 
-Cost: a 1-object review spends about 0.1 ms more than converting in the event loop's process (two
+Cost: a 1-object review spends 0.1-0.2 ms more than converting in the event loop's process (two
 socket messages and the wake-ups; ``benchmarks/bench_serve.py ipc`` measures it).
 """
 

@@ -9,7 +9,8 @@ accepts connections itself, to bound and track TLS handshakes, and adds:
 - **timeouts for slow clients**, each ``read_timeout`` seconds (default 5): the TLS handshake; a
   request's headers, from the connection's start or from the first byte of a later request (a
   connection that sends nothing, or trickles headers, is closed); the body (the app answers 408).
-  Headers larger than :data:`MAX_HEADER_BYTES` get 431. Idle keep-alive connections are closed
+  Headers still incomplete after :data:`MAX_HEADER_BYTES` get 431 (httptools sets no limit of its
+  own; a head that completes within one more read is accepted). Idle keep-alive connections are closed
   after :data:`KEEP_ALIVE_SECONDS`.
 - **a drain as Kubernetes expects**: on SIGTERM, ``/readyz`` turns 503 and answers say
   ``Connection: close`` at once; the server keeps accepting for ``drain_delay`` seconds (endpoints
@@ -46,7 +47,7 @@ from crdtool.server.app import CONFIG_ENV, ServeConfig, WebhookApp
 from crdtool.server.pool import HARD_KILL_GRACE
 
 LISTEN_ENV = "CRDTOOL_SERVE_LISTEN"
-#: Largest request head (request line and headers); larger ones get 431.
+#: Bytes of a request head (request line and headers) read without its end; then 431.
 MAX_HEADER_BYTES = 64 * 1024
 #: Seconds an idle keep-alive connection is kept (uvicorn's ``timeout_keep_alive``).
 KEEP_ALIVE_SECONDS = 5
