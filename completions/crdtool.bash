@@ -106,12 +106,17 @@ _crdtool() {
         --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --tls-name) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --workers) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --converters) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --drain-delay) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --read-timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --max-body-bytes) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --max-objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --host --port --path --tls-cert --tls-key --self-signed --tls-name --insecure-http --workers --timeout --max-body-bytes --max-objects -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --host --port --path --tls-cert --tls-key --self-signed --tls-name --insecure-http --workers --converters --timeout --drain-delay --read-timeout --max-body-bytes --max-objects --kubernetes-version --config -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

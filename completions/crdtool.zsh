@@ -99,10 +99,15 @@ _crdtool() {
             '(--self-signed)'--self-signed'[Generate a throwaway self-signed certificate and print its caBundle (development).]' \
             '(--tls-name)'--tls-name'[Extra DNS name or IP for the --self-signed certificate, e.g. svc.ns.svc (repeatable).]:file:_files' \
             '(--insecure-http)'--insecure-http'[Serve plain HTTP (only behind a TLS-terminating proxy).]' \
-            '(--workers)'--workers'[Worker processes (for CPU-bound converters).]:file:_files' \
-            '(--timeout)'--timeout'[Seconds one ConversionReview may take.]:file:_files' \
-            '(--max-body-bytes)'--max-body-bytes'[Larger request bodies are refused with 400.]:file:_files' \
+            '(--workers)'--workers'[Server processes, each on its own SO_REUSEPORT socket.]:file:_files' \
+            '(--converters)'--converters'[Processes per worker running the conversion function (killed and replaced when one overruns --timeout).]:file:_files' \
+            '(--timeout)'--timeout'[Seconds one ConversionReview may take (a hard limit).]:file:_files' \
+            '(--drain-delay)'--drain-delay'[After SIGTERM, seconds to keep serving with /readyz at 503 before draining.]:file:_files' \
+            '(--read-timeout)'--read-timeout'[Seconds a client may take for the TLS handshake, the headers and the body (each).]:file:_files' \
+            '(--max-body-bytes)'--max-body-bytes'[Larger request bodies are refused with 413.]:file:_files' \
             '(--max-objects)'--max-objects'[Reviews with more objects are refused with 400.]:file:_files' \
+            '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
+            '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -467,12 +467,25 @@ def serve(
     insecure_http: bool = typer.Option(
         False, "--insecure-http", help="Serve plain HTTP (only behind a TLS-terminating proxy)."
     ),
-    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (for CPU-bound converters)."),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Seconds one ConversionReview may take."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Server processes, each on its own SO_REUSEPORT socket."),
+    converters: int = typer.Option(
+        2, "--converters", min=1, help="Processes per worker running the conversion function (killed and replaced when one overruns --timeout)."
+    ),
+    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Seconds one ConversionReview may take (a hard limit)."),
+    drain_delay: float = typer.Option(
+        3.0, "--drain-delay", min=0.0, help="After SIGTERM, seconds to keep serving with /readyz at 503 before draining."
+    ),
+    read_timeout: float = typer.Option(
+        5.0, "--read-timeout", min=0.1, help="Seconds a client may take for the TLS handshake, the headers and the body (each)."
+    ),
     max_body_bytes: int = typer.Option(
-        8 * 1024 * 1024, "--max-body-bytes", min=1024, help="Larger request bodies are refused with 400."
+        8 * 1024 * 1024, "--max-body-bytes", min=1024, help="Larger request bodies are refused with 413."
     ),
     max_objects: int = typer.Option(10_000, "--max-objects", min=1, help="Reviews with more objects are refused with 400."),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
     """Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).
 
@@ -481,10 +494,12 @@ def serve(
     """
     from crdtool.cli import serve as serve_cmd
 
+    (release,) = _releases(kubernetes_version, _config("serve", config), matrix=False)
     return serve_cmd.run(
         target, crd, host=host, port=port, path=path, tls_cert=tls_cert, tls_key=tls_key, self_signed=self_signed,
         insecure_http=insecure_http, tls_names=tls_name or [], workers=workers, timeout=timeout,
-        max_body_bytes=max_body_bytes, max_objects=max_objects,
+        max_body_bytes=max_body_bytes, max_objects=max_objects, converters=converters, drain_delay=drain_delay,
+        read_timeout=read_timeout, kubernetes_version=release.name,
     )
 
 

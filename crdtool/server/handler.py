@@ -10,8 +10,10 @@ and what the metrics and access log need):
    object, in order. An exception fails the whole review (``result.status: Failure`` with the
    exception's message, as a conversion webhook should answer); so does exceeding the per-request
    timeout. The timeout is a ``SIGALRM`` timer armed once per request when the handler runs on the
-   main thread (uvicorn's event loop does), raising :class:`RequestTimeout` inside the user's code;
-   elsewhere the time is only measured and an over-long request fails afterwards.
+   main thread (a converter process of :mod:`crdtool.server.pool` does), raising
+   :class:`RequestTimeout` inside the user's code; elsewhere the time is only measured and an
+   over-long request fails afterwards. A converter that catches the timeout is not stopped here:
+   the pool kills its process and answers with :meth:`ReviewHandler.timed_out`.
 3. **The apiserver's own checks** on each converted object before anything is sent
    (``crdtool.core.conversion_review``, mirroring ``webhook_converter.go``): a dict at the desired
    groupVersion with the same kind, name, namespace and uid (``validateConvertedObject``), labels
@@ -83,6 +85,17 @@ class CrdInfo:
             versions=tuple(v.name for v in prepared.versions),
             review_versions=tuple(str(v) for v in review_versions),
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values (what :meth:`from_dict` reads back)."""
+        return {"name": self.name, "group": self.group, "kind": self.kind, "versions": list(self.versions),
+                "review_versions": list(self.review_versions)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CrdInfo:
+        """From :meth:`to_dict`'s output."""
+        return cls(name=data["name"], group=data["group"], kind=data["kind"], versions=tuple(data["versions"]),
+                   review_versions=tuple(data["review_versions"]))
 
 
 @dataclass
@@ -167,9 +180,16 @@ class ReviewHandler:
         self.timeout = timeout
         self.max_objects = max_objects
         self.name = name
+        #: Where the index of the object being converted is written (``progress[0] = index``), for a
+        #: process that must tell, after killing this one, where it stopped; None: not published.
+        self.progress: Any = None
 
-    def handle(self, body: bytes) -> Outcome:
-        """Answer one request body; never raises (but KeyboardInterrupt)."""
+    def handle(self, body: bytes, budget: float | None = None) -> Outcome:
+        """Answer one request body; never raises (but KeyboardInterrupt).
+
+        ``budget``: seconds left of the request's ``timeout`` (the time it waited for a converter
+        process already spent); None: the whole ``timeout``. Messages always name ``timeout``.
+        """
         start = time.perf_counter()
         try:
             review_version, uid, desired, objects = parse_request(body, self.max_objects)
@@ -179,7 +199,7 @@ class ReviewHandler:
                            seconds=time.perf_counter() - start)
         outcome = Outcome(200, b"", "success", uid=uid, review_version=review_version, desired=desired,
                           objects=len(objects))
-        converted, failure = self._convert_all(objects, desired, outcome)
+        converted, failure = self._convert_all(objects, desired, outcome, self.timeout if budget is None else budget)
         if failure is not None:
             result, reason, message = failure
             outcome.result, outcome.reason, outcome.message = result, reason, message
@@ -196,18 +216,70 @@ class ReviewHandler:
         outcome.seconds = time.perf_counter() - start
         return outcome
 
+    def timed_out(self, body: bytes, index: int, seconds: float) -> Outcome:
+        """The answer to ``body`` when its converter was stopped from outside at object ``index``.
+
+        What :meth:`handle` answers when the timeout interrupts the converter at that object (a 400
+        or a Failure for a request it would have refused before converting anything), for a
+        converter process killed after it caught the timeout, or a request that waited its whole
+        ``timeout`` for a free converter process. ``seconds``: the time the request took.
+        """
+        return self._stopped(body, index, seconds, "timeout", self._timeout_message)
+
+    def crashed(self, body: bytes, index: int, seconds: float, how: str) -> Outcome:
+        """The Failure answering ``body`` when the converter's process ended at object ``index``.
+
+        ``how`` says how it ended (``exited with status 1``, ``was killed by signal SIGSEGV``), e.g.
+        ``os._exit``, ``sys.exit`` or a crash in an extension module; reason ``converter_error``.
+        """
+        def message(objects: list[dict[str, Any]], i: int) -> str:
+            return f"the process running {self.name} {how} while converting object {i} ({_name_of(objects[i])})"
+
+        return self._stopped(body, index, seconds, "failure", message)
+
+    def _stopped(self, body: bytes, index: int, seconds: float, result: str,
+                 message: Callable[[list[dict[str, Any]], int], str]) -> Outcome:
+        try:
+            review_version, uid, desired, objects = parse_request(body, self.max_objects)
+        except BadRequest as exc:
+            text = str(exc)
+            return Outcome(400, _error_body(text), "bad_request", text, "invalid_request", seconds=seconds)
+        outcome = Outcome(200, b"", result, reason="timeout" if result == "timeout" else "converter_error",
+                          uid=uid, review_version=review_version, desired=desired, objects=len(objects),
+                          seconds=seconds)
+        problem = self._check_versions(objects, desired)
+        if problem is not None:
+            outcome.result, outcome.reason, outcome.message = "failure", "invalid_request", problem
+        elif objects:
+            outcome.message = message(objects, min(max(index, 0), len(objects) - 1))
+        else:
+            outcome.message = self._timeout_message(objects, 0)
+        outcome.body = _dumps({"apiVersion": review_version, "kind": "ConversionReview",
+                               "response": {"uid": uid, "result": {"status": "Failure", "message": outcome.message}}})
+        return outcome
+
+    def _timeout_message(self, objects: list[dict[str, Any]], index: int) -> str:
+        return (
+            f"conversion timed out: {self.name} did not convert {len(objects)} object(s) within "
+            f"{self.timeout:g} s (stopped at object {index}, {_name_of(objects[index]) if objects else ''})"
+        )
+
     def _convert_all(
-        self, objects: list[dict[str, Any]], desired: str, outcome: Outcome
+        self, objects: list[dict[str, Any]], desired: str, outcome: Outcome, budget: float
     ) -> tuple[list[Any], tuple[str, str, str] | None]:
         problem = self._check_versions(objects, desired)
         if problem is not None:
             return [], ("failure", "invalid_request", problem)
         converted: list[Any] = []
-        deadline = time.monotonic() + self.timeout if self.timeout else None
+        progress = self.progress
+        seconds = max(budget, 1e-6) if self.timeout else 0.0
+        deadline = time.monotonic() + seconds if seconds else None
         index = 0
         try:
-            with _alarm(self.timeout):
+            with _alarm(seconds):
                 for index, obj in enumerate(objects):
+                    if progress is not None:
+                        progress[0] = index
                     t0 = time.perf_counter()
                     try:
                         result = self.convert(copy.deepcopy(obj), desired)
@@ -225,11 +297,7 @@ class ReviewHandler:
                         return [], ("failure", "invalid_result", f"{_describe(index, obj)}: {refused}")
                     converted.append(result)
         except RequestTimeout:
-            message = (
-                f"conversion timed out: {self.name} did not convert {len(objects)} object(s) within "
-                f"{self.timeout:g} s (stopped at object {index}, {_name_of(objects[index]) if objects else ''})"
-            )
-            return [], ("timeout", "timeout", message)
+            return [], ("timeout", "timeout", self._timeout_message(objects, index))
         return converted, None
 
     def _check_versions(self, objects: list[dict[str, Any]], desired: str) -> str | None:

@@ -3,6 +3,9 @@ behaviours switched on by an annotation (``crdtool-test.example/behaviour``) of 
 
 - ``raise``: raises ``ValueError("boom: <name>")``;
 - ``sleep:<seconds>``: sleeps, then converts (timeouts and SIGTERM draining);
+- ``swallow:<seconds>``: sleeps that long, catching everything a timeout raises (a bare ``except:``), then
+  converts: only killing its process stops it in time;
+- ``exit``: ends its process (``os._exit(3)``), as a crash in an extension module would;
 - ``rename``: changes ``metadata.name`` (the apiserver fails the request);
 - ``generation``: changes ``metadata.generation`` (the apiserver would silently restore it);
 - ``bad-label``: adds an invalid label key.
@@ -12,6 +15,7 @@ The fuzzer never generates that annotation key, so fuzzing this converter fuzzes
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -26,6 +30,15 @@ def convert(obj: dict[str, Any], desired_api_version: str) -> dict[str, Any]:
         raise ValueError(f"boom: {obj['metadata'].get('name')}")
     if behaviour.startswith("sleep:"):
         time.sleep(float(behaviour.split(":", 1)[1]))
+    elif behaviour.startswith("swallow:"):
+        until = time.monotonic() + float(behaviour.split(":", 1)[1])
+        while time.monotonic() < until:
+            try:
+                time.sleep(max(0.0, until - time.monotonic()))
+            except:  # noqa: E722 - the point: a converter that swallows the timeout
+                pass
+    elif behaviour == "exit":
+        os._exit(3)
     out = convert_lossless(obj, desired_api_version)
     if behaviour == "rename":
         out["metadata"]["name"] = "renamed"

@@ -112,3 +112,58 @@ def test_labels_may_change() -> None:
     converted = to_v2(OBJ, "stable.example.com/v2")
     converted["metadata"]["labels"] = {"y": "2"}
     assert check_converted(OBJ, converted, "stable.example.com/v2") is None
+
+
+def test_a_failure_built_outside_is_the_one_the_handler_answers() -> None:
+    """ReviewHandler.timed_out (a converter process killed at object 1) answers byte for byte what handle does
+    when its own timer stops the converter at that object."""
+    def slow_second(obj: dict[str, Any], desired: str) -> dict[str, Any]:
+        if obj["metadata"]["name"] == "b":
+            time.sleep(5)
+        return to_v2(obj, desired)
+
+    objs = [OBJ, {**OBJ, "metadata": {**OBJ["metadata"], "name": "b", "uid": "u2"}}]
+    handler = ReviewHandler(slow_second, CRD, timeout=0.3, name="conv")
+    for version in ("v1", "v1beta1"):
+        raw = body(objs, version=version)
+        inside = handler.handle(raw)
+        outside = handler.timed_out(raw, 1, 0.5)
+        assert inside.result == outside.result == "timeout" and inside.reason == outside.reason == "timeout"
+        assert inside.body == outside.body
+        assert "(stopped at object 1, ns/b)" in outside.message
+    # requests the handler refuses before converting are refused the same way
+    for raw in (b"{", body(objs, desired="stable.example.com/v9")):
+        inside, outside = handler.handle(raw), handler.timed_out(raw, 0, 0.1)
+        assert (inside.status, inside.body, inside.result) == (outside.status, outside.body, outside.result)
+
+
+def test_the_budget_shortens_the_timer_but_not_the_message() -> None:
+    def slow(obj: dict[str, Any], desired: str) -> dict[str, Any]:
+        time.sleep(5)
+        return obj
+
+    start = time.monotonic()
+    outcome = ReviewHandler(slow, CRD, timeout=10).handle(body([OBJ]), budget=0.2)
+    assert time.monotonic() - start < 3
+    assert outcome.result == "timeout" and "within 10 s" in outcome.message
+
+
+def test_crashed_names_the_object_and_how() -> None:
+    objs = [OBJ, {**OBJ, "metadata": {**OBJ["metadata"], "name": "b", "uid": "u2"}}]
+    outcome = ReviewHandler(to_v2, CRD, name="conv").crashed(body(objs), 1, 0.1, "was killed by signal SIGSEGV")
+    assert outcome.result == "failure" and outcome.reason == "converter_error"
+    assert json.loads(outcome.body)["response"] == {"uid": "r", "result": {
+        "status": "Failure", "message": "the process running conv was killed by signal SIGSEGV while converting object 1 (ns/b)"}}
+
+
+def test_progress_names_the_object_being_converted() -> None:
+    seen: list[int] = []
+
+    class Progress(list[int]):
+        def __setitem__(self, i: Any, value: Any) -> None:
+            seen.append(value)
+
+    handler = ReviewHandler(to_v2, CRD)
+    handler.progress = Progress([0])
+    handler.handle(body([OBJ, OBJ, OBJ]))
+    assert seen == [0, 1, 2]
