@@ -1,6 +1,6 @@
 """The UPDATE of a CustomResourceDefinition, as kube-apiserver runs it.
 
-Mirrors apiextensions-apiserver (v0.36):
+Mirrors apiextensions-apiserver of each release 1.30 … 1.37 (``v0.30.14`` … ``v0.37.0-beta.0``):
 
 - ``pkg/apis/apiextensions/validation/validation.go``:
   ``ValidateCustomResourceDefinitionUpdate`` with the options it derives from
@@ -17,7 +17,7 @@ Mirrors apiextensions-apiserver (v0.36):
   (the old status carried over, the generation bumped when the spec changed,
   the new storage version appended to ``status.storedVersions``),
   ``ValidateUpdate`` and ``WarningsOnUpdate`` (only newly introduced
-  unrecognized formats);
+  unrecognized formats and list-type-set warnings);
 - ``k8s.io/apiserver/pkg/registry/rest/update.go``: ``BeforeUpdate``
   (namespace cleared, generation, uid and creation timestamp from the old
   object, ``validateCommonFields``, then the strategy).
@@ -45,7 +45,7 @@ from crdtool.core.crd.manifest import (
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
-from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, go_quote
 from crdtool.core.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
 from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 
@@ -438,11 +438,20 @@ def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -
 
 
 def warnings_on_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
-    """Upstream ``strategy.WarningsOnUpdate``: ``unrecognized format "x"`` for formats the old CRD did not have."""
-    from crdtool.core.crd.validation import warnings_on_create
+    """Upstream ``strategy.WarningsOnUpdate`` of ``release``: what the update newly introduces.
 
-    old_formats = set(warnings_on_create(old, release))
-    return [w for w in warnings_on_create(crd, release) if w not in old_formats]
+    ``unrecognized format "x"`` for each unrecognized format of the new CRD the old one did not have
+    (repeats of a new one kept; from 1.34), then each list-type-set warning the old CRD did not already
+    produce (ratcheted per text, i.e. per item type; from 1.37).
+    """
+    from crdtool.core.crd.validation import non_scalar_list_type_set_warnings, unrecognized_formats
+
+    spec, old_spec = _map(crd.get("spec")), _map(old.get("spec"))
+    old_formats = set(unrecognized_formats(old_spec, release))
+    warnings = [f"unrecognized format {go_quote(f)}" for f in unrecognized_formats(spec, release) if f not in old_formats]
+    old_list_sets = set(non_scalar_list_type_set_warnings(old_spec, release))
+    warnings.extend(w for w in non_scalar_list_type_set_warnings(spec, release) if w not in old_list_sets)
+    return warnings
 
 
 def validate_crd_update_request(

@@ -1,0 +1,244 @@
+"""CRD create and update validation per Kubernetes release (1.30 … 1.37).
+
+Each case names the upstream test it transcribes (file and tag of k8s.io/apiextensions-apiserver) or,
+where no upstream test pins the behaviour, the upstream code it follows. A case asserts the result at every
+release where it differs, with error type, field path and detail.
+
+CRDs here are internal-shaped dicts (v1beta1 JSON keys), as :mod:`crdtool.core.crd.validation` takes them.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import pytest
+
+from crdtool.core.crd.update import warnings_on_update
+from crdtool.core.crd.validation import validate_crd_create, warnings_on_create
+from crdtool.core.releases import RELEASES, Release
+
+ALL = tuple(RELEASES.values())
+R = RELEASES
+
+INV = "FieldValueInvalid"
+REQ = "FieldValueRequired"
+FORB = "FieldValueForbidden"
+TOO_MANY = "FieldValueTooMany"
+
+
+def releases(first: int, last: int = 37) -> list[Release]:
+    return [RELEASES[m] for m in range(first, last + 1)]
+
+
+def errors(errs: Any) -> list[tuple[str, str, str]]:
+    return [(e.type, e.field, e.detail) for e in errs]
+
+
+# --- strategy_test.go helpers (mkCRD, withListTypeSetItems) ---------------------------------------------------
+
+
+Tweak = Callable[[dict[str, Any]], None]
+
+
+def mk_crd(*tweaks: Tweak) -> dict[str, Any]:
+    """``mkCRD``: a CRD whose spec only has what the tweaks add."""
+    crd: dict[str, Any] = {"spec": {"versions": []}}
+    for tweak in tweaks:
+        tweak(crd["spec"])
+    return crd
+
+
+def version_schema(schema: dict[str, Any]) -> Tweak:
+    def tweak(spec: dict[str, Any]) -> None:
+        spec["versions"].append({"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}})
+
+    return tweak
+
+
+def top_level_schema(schema: dict[str, Any]) -> Tweak:
+    def tweak(spec: dict[str, Any]) -> None:
+        spec["validation"] = {"openAPIV3Schema": schema}
+
+    return tweak
+
+
+def with_list_type_set_items(item_type: str, field_name: str) -> Tweak:
+    """``withListTypeSetItems``: a new version with one ``x-kubernetes-list-type: set`` array property."""
+
+    def tweak(spec: dict[str, Any]) -> None:
+        n = len(spec["versions"])
+        spec["versions"].append({
+            "name": f"v{n + 1}", "served": True, "storage": n == 0,
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": {field_name: {
+                "type": "array", "x-kubernetes-list-type": "set", "items": {"type": item_type},
+            }}}},
+        })
+
+    return tweak
+
+
+def props(**fields: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": fields}
+
+
+def fmt(name: str) -> str:
+    return f"unrecognized format {name!r}".replace("'", '"')
+
+
+def list_set(item_type: str) -> str:
+    return (f'x-kubernetes-list-type: set for items of type "{item_type}" is not supported by server-side apply or '
+            "CEL validation rules")
+
+
+# --- strategy_test.go TestWarningsOnCreate (v0.34.0 formats; v0.37.0-beta.0 list-type set) -------------------
+
+FORMAT_CREATE_CASES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("no unrecognized formats", mk_crd(version_schema(props(field1={"type": "string", "format": "date-time"}))), []),
+    ("unrecognized format in version schema",
+     mk_crd(version_schema(props(field1={"type": "string", "format": "invalidformat"}))), [fmt("invalidformat")]),
+    ("unrecognized format in embedded schema",
+     mk_crd(version_schema(props(nested=props(embeddedField={"type": "string", "format": "invalidformat"})))),
+     [fmt("invalidformat")]),
+    ("unrecognized format in top-level validation schema",
+     mk_crd(top_level_schema(props(field1={"type": "string", "format": "invalidformat"}))), [fmt("invalidformat")]),
+    ("multiple unrecognized formats",
+     mk_crd(version_schema(props(field1={"type": "string", "format": "unknownformat1"},
+                                 field2={"type": "string", "format": "unknownformat2"},
+                                 nested=props(field3={"type": "string", "format": "unknownformat3"})))),
+     [fmt("unknownformat1"), fmt("unknownformat2"), fmt("unknownformat3")]),
+]
+
+LIST_SET_CREATE_CASES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("listType=set on object items", mk_crd(with_list_type_set_items("object", "endpoints")), [list_set("object")]),
+    ("listType=set on array items", mk_crd(with_list_type_set_items("array", "cidrGroups")), [list_set("array")]),
+    ("listType=set on both object and array items reports each type",
+     mk_crd(with_list_type_set_items("object", "endpoints"), with_list_type_set_items("array", "cidrGroups")),
+     [list_set("array"), list_set("object")]),
+    ("listType=set on scalar items is not flagged", mk_crd(with_list_type_set_items("string", "verbs")), []),
+    ("listType=set nested under items and properties is detected",
+     mk_crd(version_schema(props(outer={"type": "array", "items": props(inner={
+         "type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object"}})}))),
+     [list_set("object")]),
+    ("listType=set in top-level validation schema",
+     mk_crd(top_level_schema(props(endpoints={"type": "array", "x-kubernetes-list-type": "set",
+                                              "items": {"type": "object"}}))),
+     [list_set("object")]),
+]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("name,crd,expected", FORMAT_CREATE_CASES, ids=[c[0] for c in FORMAT_CREATE_CASES])
+def test_warnings_on_create_formats(name: str, crd: dict[str, Any], expected: list[str], release: Release) -> None:
+    # strategy.go@v0.33.13: WarningsOnCreate returns nil; @v0.34.0 on: the formats
+    assert sorted(warnings_on_create(crd, release)) == (expected if release.at_least(34) else [])
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("name,crd,expected", LIST_SET_CREATE_CASES, ids=[c[0] for c in LIST_SET_CREATE_CASES])
+def test_warnings_on_create_list_type_set(name: str, crd: dict[str, Any], expected: list[str], release: Release) -> None:
+    # getNonScalarListTypeSetWarnings is new in strategy.go@v0.37.0-beta.0; its output is sorted
+    assert warnings_on_create(crd, release) == (expected if release.at_least(37) else [])
+
+
+# --- strategy_test.go TestWarningsOnUpdate (v0.34.0 formats; v0.37.0-beta.0 list-type set) -------------------
+
+
+def formats_crd(*formats: str) -> dict[str, Any]:
+    return mk_crd(version_schema(props(**{f"field{i + 1}": {"type": "string", "format": f}
+                                          for i, f in enumerate(formats)})))
+
+
+UPDATE_CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[str], int]] = [
+    ("no unrecognized formats", formats_crd("date-time"), formats_crd("date-time"), [], 34),
+    ("newly introduced unrecognized format", formats_crd("date-time"), formats_crd("invalidformat"),
+     [fmt("invalidformat")], 34),
+    ("existing unrecognized format - no warning (ratcheting)", formats_crd("invalidformat"),
+     formats_crd("invalidformat"), [], 34),
+    ("multiple newly introduced unrecognized formats", formats_crd("date-time"),
+     formats_crd("unknownformat1", "unknownformat2"), [fmt("unknownformat1"), fmt("unknownformat2")], 34),
+    ("pre-existing listType=set on object items does not warn on update",
+     mk_crd(with_list_type_set_items("object", "endpoints")), mk_crd(with_list_type_set_items("object", "endpoints")),
+     [], 37),
+    ("newly introduced listType=set on array items warns", mk_crd(with_list_type_set_items("object", "endpoints")),
+     mk_crd(with_list_type_set_items("object", "endpoints"), with_list_type_set_items("array", "cidrGroups")),
+     [list_set("array")], 37),
+]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("name,old,new,expected,since", UPDATE_CASES, ids=[c[0] for c in UPDATE_CASES])
+def test_warnings_on_update(
+    name: str, old: dict[str, Any], new: dict[str, Any], expected: list[str], since: int, release: Release
+) -> None:
+    assert sorted(warnings_on_update(new, old, release)) == (expected if release.at_least(since) else [])
+
+
+def test_list_type_set_warning_follows_format_warnings_on_create() -> None:
+    # strategy.go@v0.37.0-beta.0 WarningsOnCreate: the format warnings, then getNonScalarListTypeSetWarnings
+    crd = mk_crd(with_list_type_set_items("object", "endpoints"))
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["x"] = {"type": "string", "format": "zz"}
+    assert warnings_on_create(crd, R[37]) == [fmt("zz"), list_set("object")]
+    assert warnings_on_create(crd, R[36]) == [fmt("zz")]
+
+
+def test_list_type_set_warning_ratchets_per_item_type_not_per_field() -> None:
+    # WarningsOnUpdate@v0.37.0-beta.0 compares warning texts: another object-items set field is not new
+    old = mk_crd(with_list_type_set_items("object", "endpoints"))
+    new = mk_crd(with_list_type_set_items("object", "endpoints"), with_list_type_set_items("object", "others"))
+    assert warnings_on_update(new, old, R[37]) == []
+
+
+# --- formats_test.go TestGetUnrecognizedFormats (v0.34.10, v0.36.3), through the strategy's Type: {s.Type} ----
+
+# (node, releases that warn): 1.34–1.35 judge only type string (v0.34.1+), 1.36 on per type (v0.36.0); the
+# k8s-* formats are recognized from compatibility version 1.34, i.e. release 1.35.
+FORMAT_TYPE_CASES: list[tuple[dict[str, Any], list[int]]] = [
+    ({"type": "string", "format": ""}, []),
+    ({"type": "string", "format": "email"}, []),
+    ({"type": "string", "format": "unknown-format"}, [34, 35, 36, 37]),
+    ({"type": "string", "format": "k8s-short-name"}, [34]),
+    ({"type": "string", "format": "k8s-long-name"}, [34]),
+    ({"type": "string", "format": "k8sshortname"}, [34]),
+    ({"type": "integer", "format": "unknown-format"}, [36, 37]),
+    ({"format": "unknown-format"}, [36, 37]),
+    ({"type": "integer", "format": "int32"}, []),
+    ({"type": "integer", "format": "int64"}, []),
+    ({"type": "integer", "format": "uuid"}, [36, 37]),
+    ({"type": "number", "format": "double"}, []),
+    ({"type": "number", "format": "float"}, []),
+    ({"type": "number", "format": "int64"}, [36, 37]),
+    ({"type": "boolean", "format": "x"}, [36, 37]),
+    ({"type": "object", "format": "date-time"}, [36, 37]),
+    ({"type": "array", "items": {"type": "string"}, "format": "int32"}, [36, 37]),
+    # untyped (an int-or-string) is judged as a string from 1.36: int32 is no string format
+    ({"x-kubernetes-int-or-string": True, "format": "int32"}, [36, 37]),
+    ({"x-kubernetes-int-or-string": True, "format": "date"}, []),
+]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("node,warn_in", FORMAT_TYPE_CASES, ids=[repr(c[0]) for c in FORMAT_TYPE_CASES])
+def test_unrecognized_format_per_type(node: dict[str, Any], warn_in: list[int], release: Release) -> None:
+    crd = mk_crd(version_schema(props(f=copy.deepcopy(node))))
+    expected = [fmt(node["format"])] if release.minor in warn_in else []
+    assert warnings_on_create(crd, release) == expected
+
+
+def test_format_warnings_only_once_create_passed() -> None:
+    # rest.BeforeCreate: WarningsOnCreate runs after validation passed; the recorder drops repeated texts
+    schema = props(a={"type": "string", "format": "foo"}, b={"type": "boolean", "format": "foo"},
+                   c={"type": "integer", "format": "bar"})
+    crd = {
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com", "version": "v1", "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+            "versions": [{"name": "v1", "served": True, "storage": True}],
+            "validation": {"openAPIV3Schema": schema}, "preserveUnknownFields": False,
+            "conversion": {"strategy": "None"},
+        },
+    }
+    assert validate_crd_create(crd, R[35]) == ([], [fmt("foo")])
+    assert validate_crd_create(crd, R[36]) == ([], [fmt("foo"), fmt("bar")])
+    assert validate_crd_create(crd, R[33]) == ([], [])
