@@ -242,3 +242,84 @@ def test_format_warnings_only_once_create_passed() -> None:
     assert validate_crd_create(crd, R[35]) == ([], [fmt("foo")])
     assert validate_crd_create(crd, R[36]) == ([], [fmt("foo"), fmt("bar")])
     assert validate_crd_create(crd, R[33]) == ([], [])
+
+
+# --- 1.37: metadata.name / generateName bounded for CEL cost estimation ----------------------------------------
+
+COST_PREFIX = "estimated rule cost exceeds budget by factor of more than 100x"
+COST_HINT = ("(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and "
+             "strings are declared)")
+
+
+def schema_errors(schema: dict[str, Any], release: Release) -> list[tuple[str, str, str]]:
+    """``validateCustomResourceDefinitionValidation`` with ``requireStructuralSchema`` (validation_test.go style)."""
+    from crdtool.core.crd.options import ValidationOptions
+    from crdtool.core.crd.schema_validation import validate_custom_resource_definition_validation
+    from crdtool.core.errors import Path
+
+    opts = ValidationOptions(release=release)
+    return errors(validate_custom_resource_definition_validation(
+        {"openAPIV3Schema": schema}, False, opts, Path("spec", "validation")))
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_metadata_name_and_generate_name_cost_is_bounded_from_137(release: Release) -> None:
+    # validation_test.go@v0.37.0-beta.0 TestValidateCustomResourceDefinitionValidation "x-kubernetes-validations
+    # rule referencing metadata.name and generateName is within estimated cost limit": no error in 1.37.
+    # Before (model/schemas.go@v0.36.3: plain strings, 3 MiB - 2 each), contains() multiplies two unbounded
+    # string sizes: the per-rule and the per-schema cost errors [derived].
+    schema = {"type": "object", "x-kubernetes-validations": [{
+        "rule": "self.metadata.name.contains(self.metadata.name) && "
+                "self.metadata.generateName.contains(self.metadata.generateName)"}]}
+    rule = "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule"
+    expected = [] if release.at_least(37) else [
+        (FORB, rule, f"{COST_PREFIX} {COST_HINT}"),
+        (FORB, rule, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"),
+        (FORB, "spec.validation.openAPIV3Schema",
+         f"x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor "
+         f"of more than 100x {COST_HINT}"),
+    ]
+    assert schema_errors(schema, release) == expected
+
+
+def _meta(name: int | None = None, generate_name: int | None = None) -> Any:
+    from crdtool.core.schema.structural import Generic, Structural, ValueValidation
+
+    fields = {}
+    for key, ml in (("name", name), ("generateName", generate_name)):
+        if ml is not None:
+            fields[key] = Structural(generic=Generic(type="string"), value_validation=ValueValidation(max_length=ml))
+    if not fields:
+        return Structural(generic=Generic(type="object"))
+    meta = Structural(generic=Generic(type="object"), properties=fields)
+    return Structural(generic=Generic(type="object"), properties={"metadata": meta})
+
+
+# model/schemas_test.go@v0.37.0-beta.0 TestWithTypeAndObjectMetaNameLength: (input, name, generateName)
+NAME_LENGTH_CASES = [
+    ("metadata absent, defaults applied to both fields", _meta(), 253, 252),
+    ("author maxLength on name preserved, generateName defaulted", _meta(name=10), 10, 252),
+    ("author maxLength on generateName smaller than default is preserved", _meta(generate_name=100), 253, 100),
+    ("author maxLength larger than default is capped to the default", _meta(1000, 1000), 253, 252),
+]
+
+
+@pytest.mark.parametrize("name,schema,want_name,want_generate_name", NAME_LENGTH_CASES,
+                         ids=[c[0] for c in NAME_LENGTH_CASES])
+def test_with_type_and_object_meta_name_length(name: str, schema: Any, want_name: int, want_generate_name: int) -> None:
+    from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, schema_decl_type, with_type_and_object_meta
+
+    got = with_type_and_object_meta(schema, R[37])
+    meta = got.properties["metadata"]
+    assert meta.properties["name"].value_validation.max_length == want_name
+    assert meta.properties["generateName"].value_validation.max_length == want_generate_name
+    root = schema_decl_type(schema, True, R[37])
+    assert root is not None and root.fields is not None
+    meta_type = root.fields["metadata"].type
+    assert meta_type.fields is not None
+    assert meta_type.fields["name"].type.max_elements == want_name * 4
+    assert meta_type.fields["generateName"].type.max_elements == want_generate_name * 4
+    # 1.36 (model/schemas.go@v0.36.3): plain strings, bounded by the request size only
+    old = schema_decl_type(schema, True, R[36])
+    assert old is not None and old.fields is not None and old.fields["metadata"].type.fields is not None
+    assert old.fields["metadata"].type.fields["name"].type.max_elements == MAX_REQUEST_SIZE_BYTES - 2
