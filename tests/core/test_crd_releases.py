@@ -323,3 +323,83 @@ def test_with_type_and_object_meta_name_length(name: str, schema: Any, want_name
     old = schema_decl_type(schema, True, R[36])
     assert old is not None and old.fields is not None and old.fields["metadata"].type.fields is not None
     assert old.fields["metadata"].type.fields["name"].type.max_elements == MAX_REQUEST_SIZE_BYTES - 2
+
+
+# --- structural schemas: nested additionalProperties: false (1.31), Generic.example/externalDocs (1.36) ---------
+
+SCHEMA = "spec.validation.openAPIV3Schema"
+NOT_STRUCTURAL = "must be undefined to be structural"
+META_IMPLICIT = "must not specify anything other than name and generateName, but metadata is implicitly specified"
+
+
+@pytest.mark.parametrize("junctor", ["allOf", "anyOf", "oneOf", "not"])
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_nested_additional_properties_false(junctor: str, release: Release) -> None:
+    # convert.go@v0.30.14 newGenerics keeps a bare boolean (Generic.AdditionalProperties) and
+    # validation.go@v0.30.14 validateNestedValueValidation forbids it; convert.go@v0.31.0
+    # newNestedValueValidation leaves a bare false nil [derived: no upstream test pins false]
+    nested: Any = {"additionalProperties": False}
+    where = f"{SCHEMA}.properties[x].{junctor}"
+    if junctor != "not":
+        nested, where = [nested], where + "[0]"
+    schema = props(x={"type": "object", junctor: nested})
+    expected = [] if release.at_least(31) else [(FORB, f"{where}.additionalProperties", NOT_STRUCTURAL)]
+    assert schema_errors(schema, release) == expected
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_nested_additional_properties_true_or_schema_stay_forbidden(release: Release) -> None:
+    # validation.go@v0.31.0 validateNestedValueValidation: AllowNestedAdditionalProperties is false for CRDs
+    for ap in (True, {"type": "string"}):
+        schema = props(x={"type": "object", "allOf": [{"additionalProperties": ap}]})
+        assert schema_errors(schema, release) == [
+            (FORB, f"{SCHEMA}.properties[x].allOf[0].additionalProperties", NOT_STRUCTURAL)]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_int_or_string_any_of_with_nested_additional_properties_false(release: Release) -> None:
+    # isIntOrStringAnyOfPattern is reflect.DeepEqual with {Type: integer}, {Type: string}: in 1.30 the bare false
+    # is part of the nested Generic, so the pattern does not match and the anyOf is judged [derived]
+    schema = props(x={"x-kubernetes-int-or-string": True,
+                      "anyOf": [{"type": "integer", "additionalProperties": False}, {"type": "string"}]})
+    expected = [] if release.at_least(31) else [
+        (FORB, f"{SCHEMA}.properties[x].anyOf[0].additionalProperties", NOT_STRUCTURAL),
+        (FORB, f"{SCHEMA}.properties[x].anyOf[0].type", "must be empty to be structural"),
+        (FORB, f"{SCHEMA}.properties[x].anyOf[1].type", "must be empty to be structural"),
+    ]
+    assert schema_errors(schema, release) == expected
+
+
+@pytest.mark.parametrize("key,value", [("example", {"name": "foo"}), ("externalDocs", {"url": "https://x"}),
+                                      ("externalDocs", {})])
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_root_metadata_with_example_or_external_docs(key: str, value: Any, release: Release) -> None:
+    # structural.go@v0.36.0 adds ExternalDocs and Example to Generic; validateStructuralMetadataInvariants
+    # (unchanged) compares the whole root metadata node with the zero Structural [derived: no upstream test]
+    schema = props(metadata={"type": "object", key: value})
+    expected = [(FORB, f"{SCHEMA}.properties[metadata]", META_IMPLICIT)] if release.at_least(36) else []
+    assert schema_errors(schema, release) == expected
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_example_and_external_docs_elsewhere_stay_allowed(release: Release) -> None:
+    # validateNestedValueValidation@v0.36.0 does not look at them; embedded metadata is not compared
+    schema = props(
+        spec={"type": "object", "example": {"a": 1}, "externalDocs": {"url": "https://x"},
+              "allOf": [{"example": 1, "externalDocs": {"url": "https://y"}}]},
+        embedded={"type": "object", "x-kubernetes-embedded-resource": True,
+                  "properties": {"metadata": {"type": "object", "example": {"name": "n"}}}},
+    )
+    assert schema_errors(schema, release) == []
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_int_or_string_any_of_with_example(release: Release) -> None:
+    # from 1.36 the nested Generic carries Example: {Type: integer, Example: 1} is no longer the int-or-string
+    # pattern, so the anyOf's types are judged as any nested value validation's [derived]
+    schema = props(x={"x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer", "example": 1}, {"type": "string"}]})
+    expected = [
+        (FORB, f"{SCHEMA}.properties[x].anyOf[0].type", "must be empty to be structural"),
+        (FORB, f"{SCHEMA}.properties[x].anyOf[1].type", "must be empty to be structural"),
+    ] if release.at_least(36) else []
+    assert schema_errors(schema, release) == expected

@@ -636,7 +636,7 @@ def validate_custom_resource_definition_validation(
             structural_init_errs.append(invalid(schema_path, "", str(structural_err)))
         else:
             assert root_ss is not None
-            structural_errs = validate_structural(schema_path, root_ss)
+            structural_errs = validate_structural(schema_path, root_ss, opts.release)
             if structural_errs:
                 errs.extend(structural_errs)
             else:

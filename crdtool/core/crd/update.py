@@ -96,8 +96,8 @@ def update_options(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> Va
         require_immutable_names=is_crd_condition_true(old, ESTABLISHED),
         require_open_api_schema=require_open_api_schema(old_spec),
         require_valid_property_type=require_valid_property_type(old_spec),
-        require_structural_schema=require_structural_schema(old_spec),
-        require_pruned_defaults=require_pruned_defaults(old_spec),
+        require_structural_schema=require_structural_schema(old_spec, release),
+        require_pruned_defaults=require_pruned_defaults(old_spec, release),
         require_atomic_set_type=require_atomic_set_type(old_spec),
         require_map_list_keys_map_set_validation=require_map_list_keys_map_set_validation(old_spec),
         preexisting_expressions=find_preexisting_expressions(old_spec),
@@ -154,23 +154,23 @@ def require_valid_property_type(old_spec: Obj) -> bool:
     return not any(schema_has(s, invalid_type) for s in _schemas(old_spec))
 
 
-def _is_non_structural(schema: dict[str, Any]) -> bool:
-    """Upstream ``schemaIsNonStructural``."""
+def _is_non_structural(schema: dict[str, Any], release: Release = DEFAULT_RELEASE) -> bool:
+    """Upstream ``schemaIsNonStructural`` (``ValidateStructural`` of ``release``)."""
     from crdtool.core.schema.structural import StructuralError, new_structural, validate_structural
 
     try:
         ss = new_structural(schema)
     except (StructuralError, RecursionError):
         return True
-    return bool(validate_structural(Path(""), ss))
+    return bool(validate_structural(Path(""), ss, release))
 
 
-def require_structural_schema(old_spec: Obj) -> bool:
-    """Upstream ``requireStructuralSchema``: not when an old schema is not structural."""
-    return not any(_is_non_structural(s) for s in _schemas(old_spec))
+def require_structural_schema(old_spec: Obj, release: Release = DEFAULT_RELEASE) -> bool:
+    """Upstream ``requireStructuralSchema``: not when an old schema is not structural (to ``release``)."""
+    return not any(_is_non_structural(s, release) for s in _schemas(old_spec))
 
 
-def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
+def _has_unpruned_defaults(schema: dict[str, Any], release: Release = DEFAULT_RELEASE) -> bool:
     """Upstream ``schemaHasUnprunedDefaults``: some ``default`` loses fields to pruning.
 
     Only structural schemas are judged (upstream returns an error, read as
@@ -179,7 +179,7 @@ def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
     """
     from crdtool.core.schema.pruning import prune
 
-    if not schema_has(schema, lambda n: n.get("default") is not None) or _is_non_structural(schema):
+    if not schema_has(schema, lambda n: n.get("default") is not None) or _is_non_structural(schema, release):
         return False
     for node in walk(schema):
         value = node.get("default")
@@ -191,9 +191,9 @@ def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
     return False
 
 
-def require_pruned_defaults(old_spec: Obj) -> bool:
+def require_pruned_defaults(old_spec: Obj, release: Release = DEFAULT_RELEASE) -> bool:
     """Upstream ``requirePrunedDefaults``: not when an old default is not pruned."""
-    return not any(_has_unpruned_defaults(s) for s in _schemas(old_spec))
+    return not any(_has_unpruned_defaults(s, release) for s in _schemas(old_spec))
 
 
 def _has_non_atomic_set_type(schema: dict[str, Any]) -> bool:
