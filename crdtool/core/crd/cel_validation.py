@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
 from crdtool.core.crd.internal_json import internal_validation_rule
+from crdtool.core.crd.options import PreexistingExpressions
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.structural import Structural
@@ -237,7 +238,7 @@ def validate_rules(
     uncorrelatable_old_self_path: str | None,
     suppress_per_expression_cost: bool = False,
     env_set: EnvSet | None = None,
-    preexisting: frozenset[str] = frozenset(),
+    preexisting: PreexistingExpressions = PreexistingExpressions(),
 ) -> list[FieldError]:
     """The CEL-error half of ``ValidateCustomResourceDefinitionOpenAPISchema`` for one node.
 
@@ -259,7 +260,8 @@ def validate_rules(
     if info.decl_type is None:
         return [internal_error(base, "failed to convert to declType for CEL validation rules")]
     results = compile_rules(
-        [RuleSource.of(r) for r in rules], info.decl_type, env_set or KUBERNETES_ENV_SET, preexisting
+        [RuleSource.of(r) for r in rules], info.decl_type, env_set or KUBERNETES_ENV_SET, preexisting.rules,
+        preexisting.message_expressions,
     )
     errs: list[FieldError] = []
     for i, (rule, cr) in enumerate(zip(rules, results)):

@@ -42,7 +42,7 @@ from crdtool.core.crd.manifest import (
     Finding,
     is_crd,
 )
-from crdtool.core.crd.options import ValidationOptions
+from crdtool.core.crd.options import PreexistingExpressions, ValidationOptions
 from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
 from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, go_quote
@@ -100,7 +100,7 @@ def update_options(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> Va
         require_pruned_defaults=require_pruned_defaults(old_spec, release),
         require_atomic_set_type=require_atomic_set_type(old_spec),
         require_map_list_keys_map_set_validation=require_map_list_keys_map_set_validation(old_spec),
-        preexisting_expressions=find_preexisting_expressions(old_spec),
+        preexisting_expressions=find_preexisting_expressions(old_spec, release),
         versions_with_unchanged_schemas=find_versions_with_unchanged_schemas(crd, old),
         allow_invalid_ca_bundle=allow_invalid_ca_bundle(old),
         allow_too_many_selectable_fields=find_too_many_selectable_fields_allowed(crd, old),
@@ -225,24 +225,32 @@ def require_map_list_keys_map_set_validation(old_spec: Obj) -> bool:
     return not any(schema_has(s, lambda n: bool(validate_map_list_keys_map_set(n, Path("")))) for s in _schemas(old_spec))
 
 
-def find_preexisting_expressions(spec: Obj) -> frozenset[str]:
-    """Upstream ``findPreexistingExpressions``: every rule and non-empty messageExpression.
+#: validation.go findPreexistingExpressionsInSchema: the first release that records a rule's messageExpression
+#: (v0.31.0); v0.30.14 inserts the *rule* text into the messageExpressions set instead
+#: (``expressions.messageExpressions.Insert(v.Rule)``), so an unchanged messageExpression compiles in the
+#: new-expressions environment unless it equals some old rule's text.
+_PREEXISTING_MESSAGE_EXPRESSIONS_FIXED_SINCE = 31
 
-    Upstream keeps rules and message expressions in two sets; one set serves
-    both here (they differ only if a rule's text was another rule's message
-    expression).
+
+def find_preexisting_expressions(spec: Obj, release: Release = DEFAULT_RELEASE) -> PreexistingExpressions:
+    """Upstream ``findPreexistingExpressions`` of ``release``: the old CRD's rules and message expressions.
+
+    ``rules``: every rule text (the empty one too); ``message_expressions``: every non-empty
+    messageExpression, or in 1.30 the rule text of each rule that has one (an upstream defect, reproduced).
     """
-    found: set[str] = set()
+    rules: set[str] = set()
+    messages: set[str] = set()
+    fixed = release.at_least(_PREEXISTING_MESSAGE_EXPRESSIONS_FIXED_SINCE)
     for schema in _schemas(spec):
         for node in walk(schema):
             for rule in _list(node.get("x-kubernetes-validations")):
                 rule = _map(rule)
-                if isinstance(rule.get("rule"), str):
-                    found.add(rule["rule"])
+                text = rule.get("rule") if isinstance(rule.get("rule"), str) else ""
+                rules.add(text)
                 message_expression = rule.get("messageExpression")
                 if isinstance(message_expression, str) and message_expression:
-                    found.add(message_expression)
-    return frozenset(found)
+                    messages.add(message_expression if fixed else text)
+    return PreexistingExpressions(frozenset(rules), frozenset(messages))
 
 
 class _SchemaLookupError(Exception):
