@@ -510,3 +510,21 @@ def test_rule_and_message_expression_sets_are_apart(minor: int) -> None:
     old = rule_compatibility_crd(as_message, "'m'")
     new = rule_compatibility_crd("true", as_message)
     assert rule_compatibility_errors(new, old, R[minor]) == ([] if minor == 30 else all_at("messageExpression"))
+
+
+# --- defaults are validated against ToKubeOpenAPI: an int-or-string node has no type --------------------------
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_int_or_string_default_has_no_type_check(release: Release) -> None:
+    # defaulting/validation.go (every tag): NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI()); kubeopenapi.go only
+    # emits the x-kubernetes-int-or-string extension, so kube-openapi's typeValidator does not apply [derived]
+    assert schema_errors(props(x={"x-kubernetes-int-or-string": True, "default": True}), release) == []
+    # with the usual anyOf, the anyOf judges (kube-openapi schemaPropsValidator: the anyOf error, then the best
+    # failure's errors), and no "integer,string" type error
+    node = {"x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer"}, {"type": "string"}], "default": True}
+    path = f"{SCHEMA}.properties[x].default"
+    assert schema_errors(props(x=node), release) == [
+        (INV, path, '"" must validate at least one schema (anyOf)'),
+        ("FieldValueTypeInvalid", path, ' in body must be of type integer: "boolean"'),
+    ]

@@ -780,7 +780,7 @@ def _default_errors(
         meta_errs = schemaobjectmeta.validate(None, obj, root, True)
         if meta_errs:
             return [invalid(dp, default, f"must result in valid metadata: {_aggregate(meta_errs)}")]
-        return list(validate_value(default, s.to_schema(), dp))
+        return list(validate_value(default, _defaults_validator_schema(s.to_schema()), dp))
     errs: list[FieldError] = []
     schema_dict = s.to_schema()
     if require_pruned:
@@ -795,6 +795,26 @@ def _default_errors(
     if meta_errs:
         errs.extend(meta_errs)
         return errs
-    errs.extend(validate_value(default, schema_dict, dp))
+    errs.extend(validate_value(default, _defaults_validator_schema(schema_dict), dp))
     return errs
+
+
+def _defaults_validator_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema a default is validated against: ``NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI())``.
+
+    ``defaulting/validation.go`` (v0.30.14 … v0.37.0-beta.0) validates defaults against the structural
+    schema's ``ToKubeOpenAPI`` (``kubeopenapi.go``), which keeps ``x-kubernetes-int-or-string`` only as a
+    vendor extension: unlike the custom-resource validator (``ConvertJSONSchemaPropsWithPostProcess`` sets
+    ``Type: ["integer", "string"]``) an int-or-string node has no type, so kube-openapi's type check does not
+    apply to it. :func:`validate_value` derives that type from the extension; it is dropped here (on
+    ``schema``, a fresh dict from :meth:`Structural.to_schema`). Not reproduced: ToKubeOpenAPI keeps every
+    ``format`` unstripped, so an untyped node's format (``format: int-or-string``) would reject a number default
+    (``must be of type int-or-string: "int64"``); :func:`validate_value` strips unsupported formats.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        node.pop("x-kubernetes-int-or-string", None)
+        stack.extend(sub_schemas(node))
+    return schema
 
