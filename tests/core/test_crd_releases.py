@@ -528,3 +528,160 @@ def test_int_or_string_default_has_no_type_check(release: Release) -> None:
         (INV, path, '"" must validate at least one schema (anyOf)'),
         ("FieldValueTypeInvalid", path, ' in body must be of type integer: "boolean"'),
     ]
+
+
+# --- validation_test.go@v0.36.3 TestValidateCustomResourceDefinitionUpdate (43 cases), per release -------------
+
+from tests.core.test_crd_update_upstream import CASES as UPDATE_UPSTREAM_CASES  # noqa: E402
+from tests.core.test_crd_update_upstream import DETAILS as UPDATE_UPSTREAM_DETAILS  # noqa: E402
+
+SELECTABLE_SAME = "ratcheting: too many selectableFields are allowed if existing CRD has same selectableFields"
+SELECTABLE_SAME_TOP = ("ratcheting: top level schema: too many selectableFields are allowed if existing CRD has same "
+                       "selectableFields")
+CA_BUNDLE = "webhookconfig: update to invalid CABundle should fail if existing is valid"
+
+
+def update_expectation(name: str, release: Release) -> list[tuple[str, str, str]]:
+    """Upstream's v0.36.3 expectation moved to ``release`` (each change cites the tag that brought it)."""
+    expected = list(UPDATE_UPSTREAM_DETAILS.get(name, []))
+    if name == CA_BUNDLE and not release.at_least(31):
+        return []  # validation.go@v0.30.14: no ValidateCABundle (allowInvalidCABundle is v0.31.0)
+    if not release.at_least(35):  # findTooManySelectableFieldsAllowed is v0.35.0
+        if name == SELECTABLE_SAME:
+            return [(TOO_MANY, "spec.versions[0].selectableFields", "must have at most 8 items")]
+        if name == SELECTABLE_SAME_TOP:
+            return [(TOO_MANY, "spec.selectableFields", "must have at most 8 items")]
+    out = []
+    for etype, path, detail in expected:
+        if path.startswith("status.storedVersions[") and not release.at_least(33):
+            detail = "must appear in spec.versions"  # validation.go@v0.32.13
+        if path.endswith("schema.openAPIV3Schema") and etype == REQ and not release.at_least(34):
+            detail = "schemas are required"  # validation.go@v0.33.13
+        out.append((etype, path, detail))
+    return out
+
+
+@pytest.mark.parametrize("release", [r for r in ALL if r.minor != 36], ids=str)
+@pytest.mark.parametrize("case", UPDATE_UPSTREAM_CASES, ids=[c["name"] for c in UPDATE_UPSTREAM_CASES])
+def test_validate_crd_update_upstream_per_release(case: dict[str, Any], release: Release) -> None:
+    import crdtool
+
+    from tests.core.test_crd_update_upstream import _detail_matches
+
+    errs = crdtool.validate_crd_update(case["resource"], case["old"], kubernetes_version=release.name)
+    expected = update_expectation(case["name"], release)
+    assert sorted((e.type, e.field) for e in errs) == sorted((t, p) for t, p, _ in expected), [str(e) for e in errs]
+    remaining = list(errs)
+    for etype, path, detail in expected:
+        match = next((e for e in remaining if e.type == etype and e.field == path and _detail_matches(detail, e.detail)),
+                     None)
+        assert match is not None, (etype, path, detail, [str(e) for e in errs])
+        remaining.remove(match)
+
+
+# --- validation_test.go TestValidateCustomResourceDefinitionStoredVersions: the text of v0.32.13 / v0.33.0 -----
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_stored_versions_text(release: Release) -> None:
+    from crdtool.core.crd.validation import validate_custom_resource_definition_stored_versions
+    from crdtool.core.errors import Path
+
+    spec_versions = [{"name": v, "served": True, "storage": v == "v1"} for v in ("v1beta1", "v1")]
+    errs = validate_custom_resource_definition_stored_versions(
+        ["v1alpha", "v1beta1", "v1"], spec_versions, Path("status").child("storedVersions"), release)
+    # @v0.32.0 .contains("Invalid value: \"v1alpha\": must appear in spec.versions");
+    # @v0.33.0 .contains("Invalid value: \"v1alpha\": missing from spec.versions")
+    detail = ("must appear in spec.versions" if not release.at_least(33) else
+              "missing from spec.versions; v1alpha was previously a storage version, and must remain in spec.versions "
+              "until a storage migration ensures no data remains persisted in v1alpha and removes v1alpha from "
+              "status.storedVersions")
+    assert errors(errs) == [(INV, "status.storedVersions[0]", detail)]
+    assert 'Invalid value: "v1alpha": ' + detail[:28] in str(errs[0])
+
+
+# --- detail texts changed in 1.34 (validation.go and apiserver webhook/validation.go, v0.33.13 -> v0.34.0) -------
+
+
+def full_crd(**spec: Any) -> dict[str, Any]:
+    base = {
+        "group": "example.com", "version": "v1", "scope": "Namespaced",
+        "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+        "versions": [{"name": "v1", "served": True, "storage": True}],
+        "preserveUnknownFields": False, "conversion": {"strategy": "None"},
+        "validation": {"openAPIV3Schema": props(spec=props(name={"type": "string"}))},
+    }
+    base.update(spec)
+    return {"metadata": {"name": "widgets.example.com"}, "spec": {k: v for k, v in base.items() if v is not None},
+            "status": {"storedVersions": ["v1"]}}
+
+
+def created(crd: dict[str, Any], release: Release) -> list[tuple[str, str, str]]:
+    return errors(validate_crd_create(crd, release)[0])
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_selectable_fields_placement_texts(release: Release) -> None:
+    old = not release.at_least(34)
+    # the top level: selectableFields without a top-level schema (the versions carry theirs)
+    schema = {"schema": {"openAPIV3Schema": props(spec=props(name={"type": "string"}))}}
+    crd = full_crd(validation=None, selectableFields=[{"jsonPath": ".spec.name"}],
+                   versions=[{"name": "v1", "served": True, "storage": True, **schema},
+                             {"name": "v2", "served": True, "storage": False, **copy.deepcopy(schema)}])
+    crd["spec"]["versions"][1]["schema"]["openAPIV3Schema"]["description"] = "v2"
+    detail = ("selectableFields may only be set when validations.schema is included" if old else
+              "may only be set when validations.schema is included")
+    assert created(crd, release) == ([] if not release.at_least(31) else [(INV, "spec.selectableFields", detail)])
+    # a version: selectableFields without the version's schema (the top level has it)
+    crd = full_crd(versions=[{"name": "v1", "served": True, "storage": True,
+                              "selectableFields": [{"jsonPath": ".spec.name"}]}])
+    detail = ("selectableFields may only be set when version.schema.openAPIV3Schema is not included" if old else
+              "may only be set when `version.schema.openAPIV3Schema` is not included")
+    got = created(crd, release)
+    # 1.30 drops the selectable fields before validation (CustomResourceFieldSelectors off, strategy.go@v0.30.14)
+    assert got == ([] if not release.at_least(31) else [(INV, "spec.versions[0].selectableFields", detail)])
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_schema_required_text(release: Release) -> None:
+    crd = full_crd(validation=None)
+    detail = "" if release.at_least(34) else "schemas are required"
+    assert created(crd, release) == [(REQ, "spec.versions[0].schema.openAPIV3Schema", detail)]
+
+
+RULE_TEXT_CASES = [
+    ({"rule": "true", "message": " "}, "message", "message must be non-empty if specified", "must be non-empty if specified"),
+    ({"rule": "true", "message": "a\nb"}, "message", "message must not contain line breaks",
+     "must not contain line breaks"),
+    ({"rule": "true", "fieldPath": " "}, "fieldPath", "fieldPath must be non-empty if specified",
+     "must be non-empty if specified"),
+    ({"rule": "true", "fieldPath": ".name\n"}, "fieldPath", "fieldPath must not contain line breaks",
+     "must not contain line breaks"),
+    ({"rule": "true", "fieldPath": ".nope"}, "fieldPath", "fieldPath must be a valid path", "must be a valid path"),
+]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("rule,leaf,before,after", RULE_TEXT_CASES, ids=[c[1] + ":" + c[2] for c in RULE_TEXT_CASES])
+def test_validation_rule_texts(rule: dict[str, Any], leaf: str, before: str, after: str, release: Release) -> None:
+    schema = props(name={"type": "string"})
+    schema["x-kubernetes-validations"] = [rule]
+    got = [e for e in schema_errors(schema, release) if e[2] in (before, after)]
+    detail = after if release.at_least(34) else before
+    assert got == [(INV, f"{SCHEMA}.x-kubernetes-validations[0].{leaf}", detail)]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_webhook_service_required_texts(release: Release) -> None:
+    # validateCustomResourceConversion passes (Service.Name, Service.Namespace) as (namespace, name) (upstream
+    # defect, every release); apiserver webhook/validation.go@v0.33.13 "service name is required" ... , @v0.34.0 ""
+    conversion = {"strategy": "Webhook", "conversionReviewVersions": ["v1"],
+                  "webhookClientConfig": {"service": {"name": "", "namespace": "", "port": 443}}}
+    crd = full_crd(conversion=conversion)
+    base = "spec.conversion.webhookClientConfig.service"
+    if release.at_least(34):
+        expected = [(REQ, f"{base}.name", ""), (REQ, f"{base}.namespace", "")]
+    else:
+        expected = [(REQ, f"{base}.name", "service name is required"),
+                    (REQ, f"{base}.namespace", "service namespace is required")]
+    assert created(crd, release) == expected

@@ -28,6 +28,7 @@ from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors,
 from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_array
 from crdtool.core.kubecel.environment import release_env_set
 from crdtool.core.crd.options import ValidationOptions
+from crdtool.core.crd.release_texts import text
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
     FieldError,
@@ -404,7 +405,7 @@ def _finish(f: _Frame, opts: ValidationOptions) -> None:
     schema_errs.extend(_post_checks(f.schema, f.path, opts))
     rules: list[Mapping[str, Any]] = [r for r in (f.schema.get("x-kubernetes-validations") or []) if isinstance(r, dict)]
     if rules:
-        schema_errs.extend(_validation_rule_checks(f, rules))
+        schema_errs.extend(_validation_rule_checks(f, rules, opts.release))
         if not schema_errs and f.cel is not None:
             cel_errs.extend(_cel_checks(f, rules, opts))
     f.schema_errs, f.cel_errs = schema_errs, cel_errs
@@ -521,8 +522,8 @@ def _node_structural(f: _Frame) -> Structural | None:
         return None
 
 
-def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[FieldError]:
-    """The schema-error half of upstream's x-kubernetes-validations checks."""
+def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]], release: Release) -> list[FieldError]:
+    """The schema-error half of upstream's x-kubernetes-validations checks (texts of ``release``)."""
     errs: list[FieldError] = []
     base = f.path.child("x-kubernetes-validations")
     for i, rule in enumerate(rules):
@@ -535,9 +536,9 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
         if not trimmed_rule:
             errs.append(required(p.child("rule"), "rule is not specified"))
         elif message and not trimmed_msg:
-            errs.append(invalid(p.child("message"), message, "must be non-empty if specified"))
+            errs.append(invalid(p.child("message"), message, text("rule.message.empty", release)))
         elif _has_newlines(trimmed_msg):
-            errs.append(invalid(p.child("message"), message, "must not contain line breaks"))
+            errs.append(invalid(p.child("message"), message, text("rule.message.newlines", release)))
         elif _has_newlines(trimmed_rule) and not trimmed_msg:
             errs.append(required(p.child("message"), "message must be specified if rule contains line breaks"))
         if message_expr and not _go_trim_space(message_expr):
@@ -547,13 +548,13 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
             errs.append(not_supported(p.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
         field_path = rule.get("fieldPath") or ""
         if field_path and not _go_trim_space(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "must be non-empty if specified"))
+            errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.empty", release)))
         if _has_newlines(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "must not contain line breaks"))
+            errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.newlines", release)))
         if field_path:
             ss = _node_structural(f)
             if ss is not None and valid_field_path(field_path, ss)[2] is not None:
-                errs.append(invalid(p.child("fieldPath"), field_path, "must be a valid path"))
+                errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.invalid", release)))
     return errs
 
 

@@ -55,6 +55,11 @@ Obj = Mapping[str, Any]
 OPENAPI_V3_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object"})
 _ACCEPTED_CONVERSION_REVIEW_VERSIONS = ("v1", "v1beta1")
 ESTABLISHED = "Established"
+#: validation.go: the first release that validates a conversion webhook's caBundle on update (v0.31.0
+#: ``allowInvalidCABundle``) and the first that lets an update keep more than 8 unchanged selectable fields
+#: (v0.35.0 ``findTooManySelectableFieldsAllowed``).
+_CA_BUNDLE_VALIDATED_SINCE = 31
+_SELECTABLE_FIELDS_RATCHETING_SINCE = 35
 
 __all__ = [
     "UpdateVerdict",
@@ -102,8 +107,13 @@ def update_options(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> Va
         require_map_list_keys_map_set_validation=require_map_list_keys_map_set_validation(old_spec),
         preexisting_expressions=find_preexisting_expressions(old_spec, release),
         versions_with_unchanged_schemas=find_versions_with_unchanged_schemas(crd, old),
-        allow_invalid_ca_bundle=allow_invalid_ca_bundle(old),
-        allow_too_many_selectable_fields=find_too_many_selectable_fields_allowed(crd, old),
+        # v0.30.14 has no caBundle check at all (allowInvalidCABundle arrives in v0.31.0)
+        allow_invalid_ca_bundle=not release.at_least(_CA_BUNDLE_VALIDATED_SINCE) or allow_invalid_ca_bundle(old),
+        # findTooManySelectableFieldsAllowed arrives in v0.35.0; before, more than 8 are always too many
+        allow_too_many_selectable_fields=(
+            find_too_many_selectable_fields_allowed(crd, old)
+            if release.at_least(_SELECTABLE_FIELDS_RATCHETING_SINCE) else frozenset()
+        ),
     )
 
 
@@ -373,7 +383,8 @@ def validate_custom_resource_definition_update(
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(
         validate_custom_resource_definition_stored_versions(
-            _list(status.get("storedVersions")), _list(spec.get("versions")), Path("status").child("storedVersions")
+            _list(status.get("storedVersions")), _list(spec.get("versions")), Path("status").child("storedVersions"),
+            opts.release,
         )
     )
     errs.extend(validate_api_approval(crd, old))

@@ -33,6 +33,7 @@ from typing import Any, Mapping, Sequence
 
 from crdtool.core.crd.internal_json import internal_versions
 from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
+from crdtool.core.crd.release_texts import text
 from crdtool.core.crd.schema_validation import (
     StructuralError,
     new_structural,
@@ -181,6 +182,7 @@ def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_REL
             _list(status.get("storedVersions")),
             _list(spec.get("versions")),
             Path("status").child("storedVersions"),
+            release,
         )
     )
     errs.extend(validate_api_approval(crd))
@@ -433,7 +435,8 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         if not has_top_schema:
             for i, v in enumerate(versions):
                 if not _has_version_schema(v):
-                    errs.append(required(versions_path.index(i).child("schema").child("openAPIV3Schema"), ""))
+                    errs.append(required(versions_path.index(i).child("schema").child("openAPIV3Schema"),
+                                         text("version.schema.required", opts.release)))
     elif pruning and not has_top_schema:
         for i, v in enumerate(versions):
             if v.get("served") is True and not _has_version_schema(v):
@@ -552,7 +555,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
     if selectable_fields:
         if spec.get("validation") is None:
             errs.append(
-                invalid(fld_path.child("selectableFields"), "", "may only be set when validations.schema is included")
+                invalid(fld_path.child("selectableFields"), "", text("spec.selectableFields", opts.release))
             )
         else:
             schema, structural_err = _new_structural_or_error(
@@ -742,7 +745,7 @@ def validate_custom_resource_definition_version(
                 invalid(
                     fld_path.child("selectableFields"),
                     "",
-                    "may only be set when `version.schema.openAPIV3Schema` is not included",
+                    text("version.selectableFields", opts.release),
                 )
             )
         else:
@@ -866,6 +869,7 @@ def validate_custom_resource_conversion(
                         _str(service.get("namespace")),
                         path if isinstance(path, str) else None,
                         port if isinstance(port, int) else 0,
+                        opts.release,
                     )
                 )
             ca_bundle = _str(config.get("caBundle"))
@@ -1003,9 +1007,9 @@ def validate_simple_json_path(s: str, fld_path: Path) -> list[FieldError]:
 
 
 def validate_custom_resource_definition_stored_versions(
-    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path
+    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path, release: Release = DEFAULT_RELEASE
 ) -> list[FieldError]:
-    """Upstream ``ValidateCustomResourceDefinitionStoredVersions``.
+    """Upstream ``ValidateCustomResourceDefinitionStoredVersions`` (texts of ``release``).
 
     Leftover stored versions are reported in index order (upstream iterates a
     map, in random order).
@@ -1025,15 +1029,7 @@ def validate_custom_resource_definition_stored_versions(
         if present:
             del remaining[name]
     for v, i in sorted(remaining.items(), key=lambda kv: kv[1]):
-        errs.append(
-            invalid(
-                fld_path.index(i),
-                v,
-                f"missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions "
-                f"until a storage migration ensures no data remains persisted in {v} and removes {v} from "
-                "status.storedVersions",
-            )
-        )
+        errs.append(invalid(fld_path.index(i), v, text("storedVersions.missing", release, v=v)))
     return errs
 
 
