@@ -685,3 +685,97 @@ def test_webhook_service_required_texts(release: Release) -> None:
         expected = [(REQ, f"{base}.name", "service name is required"),
                     (REQ, f"{base}.namespace", "service namespace is required")]
     assert created(crd, release) == expected
+
+
+# --- strategy_test.go@v0.30.0 TestDropDisabledFields: selectableFields (CustomResourceFieldSelectors off in 1.30) --
+
+
+def _drop_crd(*, top: list[str] | None = None, versions: dict[str, list[str] | None] | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {}
+    if top is not None:
+        spec["validation"] = {"openAPIV3Schema": props(**{f[1:]: {"type": "string"} for f in top})}
+        spec["selectableFields"] = [{"jsonPath": f} for f in top]
+    if versions is not None:
+        spec["versions"] = []
+        for name, fields in versions.items():
+            v: dict[str, Any] = {"name": name, "schema": {"openAPIV3Schema": props(**{
+                f[1:]: {"type": "string"} for f in (fields or [])})}}
+            if fields is not None:
+                v["selectableFields"] = [{"jsonPath": f} for f in fields]
+            spec["versions"].append(v)
+    return {"metadata": {"name": "foos.sigs.k8s.io", "resourceVersion": "1"}, "spec": spec}
+
+
+def _without_selectable(crd: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(crd)
+    out["spec"].pop("selectableFields", None)
+    for v in out["spec"].get("versions", []):
+        v.pop("selectableFields", None)
+    return out
+
+
+DROP_CASES = [
+    # (name, new, old, dropped in 1.30)
+    ("SelectableFields, For create, FG disabled, SelectableFields in update, dropped",
+     _drop_crd(top=[".field"]), None, True),
+    ("SelectableFields, For update, FG disabled, oldCRD has SelectableFields, SelectableFields in update, no drop",
+     _drop_crd(top=[".field1", ".field2"]), _drop_crd(top=[".field1"]), False),
+    ("SelectableFields, For update, FG disabled, oldCRD does not have SelectableFields, SelectableFields in update, "
+     "dropped", _drop_crd(top=[".field1", ".field2"]), _without_selectable(_drop_crd(top=[".field1"])), True),
+    ("pre-version SelectableFields, For update, FG disabled, oldCRD does not have SelectableFields, SelectableFields "
+     "in update, dropped", _drop_crd(versions={"v1": [".field1", ".field2"], "v2": [".field3", ".field4"]}),
+     _drop_crd(versions={"v1": None, "v2": None}), True),
+    # specHasSelectableFields tests != nil: an old empty list counts as "has"
+    ("old CRD with selectableFields: [] keeps them", _drop_crd(top=[".field1"]),
+     {"metadata": {}, "spec": {"selectableFields": []}}, False),
+]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("name,new,old,dropped", DROP_CASES, ids=[c[0] for c in DROP_CASES])
+def test_drop_disabled_selectable_fields(
+    name: str, new: dict[str, Any], old: dict[str, Any] | None, dropped: bool, release: Release
+) -> None:
+    from crdtool.core.crd.validation import drop_disabled_fields
+
+    got = drop_disabled_fields(copy.deepcopy(new), old, release)
+    # kube_features.go@v0.30.0 CustomResourceFieldSelectors: {Default: false, Alpha}; @v0.31.0 Beta, true
+    assert got == (_without_selectable(new) if dropped and not release.at_least(31) else new)
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_selectable_fields_dropped_before_validation_in_130(release: Release) -> None:
+    # PrepareForCreate runs dropDisabledFields before Validate: an invalid selectable field goes unnoticed in 1.30
+    crd = full_crd(selectableFields=[{"jsonPath": ".spec.missing"}])
+    got = created(crd, release)
+    if release.at_least(31):
+        assert [(t, f) for t, f, _ in got] == [(INV, "spec.selectableFields[0].jsonPath")]
+    else:
+        assert got == []
+
+
+# --- status.observedGeneration, status.conditions[].observedGeneration: fields from 1.35 (types.go@v0.35.0) -----
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_observed_generation_is_an_unknown_field_before_135(release: Release) -> None:
+    from crdtool.core.crd.manifest import check_crd_manifest
+
+    doc = {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"},
+                 "versions": [{"name": "v1", "served": True, "storage": True,
+                               "schema": {"openAPIV3Schema": {"type": "object"}}}]},
+        "status": {"observedGeneration": 3, "storedVersions": ["v1"],
+                   "conditions": [{"type": "Established", "status": "True", "observedGeneration": 2}]},
+    }
+    verdict = check_crd_manifest(doc, kubernetes_version=release.name)
+    unknown = [] if release.at_least(35) else [
+        ("UnknownField", "status.observedGeneration", 'unknown field "status.observedGeneration"'),
+        ("UnknownField", "status.conditions[0].observedGeneration",
+         'unknown field "status.conditions[0].observedGeneration"'),
+    ]
+    assert [(f.error.type, f.error.field, f.error.detail) for f in verdict.findings] == unknown
+    warned = check_crd_manifest(doc, kubernetes_version=release.name, field_validation="Warn")
+    assert list(warned.warnings) == [d for _, _, d in unknown] and not warned.findings

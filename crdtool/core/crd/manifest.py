@@ -125,7 +125,7 @@ def check_crd_manifest(
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     release = resolve_release(kubernetes_version)
     warnings: list[str] = [V1BETA1_WARNING] if doc.get("apiVersion") == V1BETA1 else []
-    decoded, decode_errors = decode_crd(doc)
+    decoded, decode_errors = decode_crd(doc, release)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return CrdVerdict(tuple(Finding(e) for e in decode_errors), tuple(warnings))
     strict: list[FieldError] = [duplicate_field(p) for p in duplicate_fields]
@@ -187,7 +187,7 @@ def validate_crd(crd: dict[str, Any], *, kubernetes_version: str | None = None) 
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
         source["apiVersion"] = V1BETA1
-    decoded, decode_errors = decode_crd(source)
+    decoded, decode_errors = decode_crd(source, release)
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors

@@ -521,7 +521,7 @@ def validate_crd_update_request(
 # ============================================================================
 
 
-def _decode_as_given(crd: dict[str, Any]) -> tuple[dict[str, Any], list[FieldError]]:
+def _decode_as_given(crd: dict[str, Any], release: Release | None = None) -> tuple[dict[str, Any], list[FieldError]]:
     """As :func:`crdtool.core.crd.manifest.validate_crd` reads a CRD: v1beta1-shaped unless its apiVersion says v1."""
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
@@ -529,7 +529,7 @@ def _decode_as_given(crd: dict[str, Any]) -> tuple[dict[str, Any], list[FieldErr
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
         source["apiVersion"] = V1BETA1
-    decoded, errors = decode_crd(source)
+    decoded, errors = decode_crd(source, release)
     if any(e.type == UNMARSHAL_TYPE for e in errors):
         return {}, list(errors)
     return to_internal(decoded), list(errors)
@@ -554,10 +554,10 @@ def validate_crd_update(
     For what an update of a manifest returns, use :func:`check_crd_update`.
     """
     release = resolve_release(kubernetes_version)
-    new_internal, errors = _decode_as_given(crd)
+    new_internal, errors = _decode_as_given(crd, release)
     if any(e.type == UNMARSHAL_TYPE for e in errors):
         return errors
-    old_internal, old_errors = _decode_as_given(old)
+    old_internal, old_errors = _decode_as_given(old, release)
     if any(e.type == UNMARSHAL_TYPE for e in old_errors):
         return errors + [e for e in old_errors if e.type == UNMARSHAL_TYPE]
     return errors + validate_custom_resource_definition_update(new_internal, old_internal, release=release)
@@ -633,14 +633,14 @@ def check_crd_update(
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     release = resolve_release(kubernetes_version)
 
-    old_decoded, old_errors = decode_crd(old_doc)
+    old_decoded, old_errors = decode_crd(old_doc, release)
     fatal = [e for e in old_errors if e.type == UNMARSHAL_TYPE]
     if fatal:
         raise ValueError(f"the old CRD cannot be decoded: {fatal[0]}")
     old = _as_stored(to_internal(default_crd(old_decoded)), stored_versions, established, release)
 
     warnings: list[str] = [V1BETA1_WARNING] if new_doc.get("apiVersion") == V1BETA1 else []
-    decoded, decode_errors = decode_crd(new_doc)
+    decoded, decode_errors = decode_crd(new_doc, release)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return UpdateVerdict(tuple(Finding(e) for e in decode_errors), tuple(warnings), (), _stored(old))
     strict: list[FieldError] = [duplicate_field(p) for p in duplicate_fields]
