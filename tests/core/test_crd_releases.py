@@ -779,3 +779,35 @@ def test_observed_generation_is_an_unknown_field_before_135(release: Release) ->
     assert [(f.error.type, f.error.field, f.error.detail) for f in verdict.findings] == unknown
     warned = check_crd_manifest(doc, kubernetes_version=release.name, field_validation="Warn")
     assert list(warned.warnings) == [d for _, _, d in unknown] and not warned.findings
+
+
+# --- validation_test.go@v0.31.0: CEL keywords as property names (create: the new-expressions environment) -------
+
+KEYWORD_PROPS = ["if", "namespace", "as", "break", "const", "continue", "else", "for", "function", "import", "let",
+                 "loop", "package", "return", "var", "void", "while", "self", "int", "true", "false", "null", "in"]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_keywords_as_field_names(release: Release) -> None:
+    # "invalid x-kubernetes-validations for escaping (keywords are invalid field names before v1.30)" (env 1.30) and
+    # "valid x-kubernetes-validations for escaping" (env 1.31): a create compiles in DefaultCompatibilityVersion(),
+    # 1.(N-1), and SetRecognizeKeywordAsFieldName needs 1.31 (environment.go@v0.31.0) -> 1.32 on
+    rules = ["self.__if__ > 0", "self.__namespace__ > 0"] + [f"self.{p} > 0" for p in KEYWORD_PROPS]
+    schema = props(**{p: {"type": "integer"} for p in KEYWORD_PROPS})
+    schema["x-kubernetes-validations"] = [{"rule": r} for r in rules]
+    invalid_at = list(range(21, 25)) if release.at_least(32) else list(range(2, 19)) + list(range(21, 25))
+    got = [(t, f) for t, f, _ in schema_errors(schema, release)]
+    assert got == [(INV, f"{SCHEMA}.x-kubernetes-validations[{i}].rule") for i in invalid_at]
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_prepare_for_update_bumps_generation_before_the_drop(release: Release) -> None:
+    # strategy.go@v0.30.14 PrepareForUpdate: Semantic.DeepEqual(old.Spec, new.Spec) first, dropDisabledFields last
+    from crdtool.core.crd.update import prepare_for_update
+
+    old = full_crd()
+    old["metadata"]["generation"] = 4
+    new = full_crd(selectableFields=[{"jsonPath": ".spec.name"}])
+    got = prepare_for_update(new, old, release)
+    assert got["metadata"]["generation"] == 5
+    assert ("selectableFields" in got["spec"]) == release.at_least(31)

@@ -434,8 +434,7 @@ def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -
     """
     from crdtool.core.crd.validation import drop_disabled_fields
 
-    out = drop_disabled_fields(dict(crd), old, release)
-    crd = out
+    out = dict(crd)
     status = dict(_map(old.get("status")))
     meta = dict(_map(crd.get("metadata")))
     spec_struct = API_INTERNAL.struct("CustomResourceDefinitionSpec")
@@ -453,6 +452,8 @@ def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -
         status["storedVersions"] = stored
     out["metadata"] = meta
     out["status"] = status
+    # last, as upstream: the generation compares the specs before the drop (strategy.go@v0.30.14)
+    out = drop_disabled_fields(out, old, release)
     return out
 
 
