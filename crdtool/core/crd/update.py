@@ -255,7 +255,8 @@ def find_preexisting_expressions(spec: Obj, release: Release = DEFAULT_RELEASE) 
         for node in walk(schema):
             for rule in _list(node.get("x-kubernetes-validations")):
                 rule = _map(rule)
-                text = rule.get("rule") if isinstance(rule.get("rule"), str) else ""
+                raw = rule.get("rule")
+                text = raw if isinstance(raw, str) else ""
                 rules.add(text)
                 message_expression = rule.get("messageExpression")
                 if isinstance(message_expression, str) and message_expression:
