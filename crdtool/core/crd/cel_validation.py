@@ -1,6 +1,6 @@
 """CEL rules at CRD create: type information, compilation errors and the cost budgets.
 
-Mirrors ``k8s.io/apiextensions-apiserver`` v0.36
+Mirrors ``k8s.io/apiextensions-apiserver`` v0.30.14 … v0.37.0-beta.0 (unchanged across them)
 ``pkg/apis/apiextensions/validation/cel_validation.go`` (:class:`CelSchemaContext`
 = ``CELSchemaContext`` with its lazily computed type information, its
 ``MaxCardinality`` and the CRD-wide :class:`TotalCost`) and the CEL half of

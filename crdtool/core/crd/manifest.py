@@ -81,8 +81,9 @@ def check_crd_manifest(
 
     Input: a CRD document (plain JSON-like dict) whose ``apiVersion`` is
     ``apiextensions.k8s.io/v1`` or ``v1beta1``. A v1beta1 manifest is decoded
-    with v1beta1 defaults and then validated by today's rules (upstream
-    apiextensions-apiserver v0.36), plus the deprecation warning.
+    with v1beta1 defaults and then validated by the rules of
+    ``kubernetes_version`` (upstream apiextensions-apiserver of that
+    release), plus the deprecation warning.
 
     ``field_validation`` is the request's server-side field validation
     directive (kubectl's ``--validate``/``fieldValidation``): ``Strict``

@@ -14,6 +14,10 @@ The CEL rules (type checking, cost budgets) are compiled through
 ``NewSchemaValidator`` construction check (which cannot fail for schemas that
 passed the checks above) is skipped.
 
+What differs between releases 1.30 … 1.37 (``ValidationOptions.release``) is looked up in
+:mod:`crdtool.core.crd.release_texts` (detail texts) and the per-release switches of the modules called
+(structural schemas, the CEL types and environments).
+
 The schema walk is iterative (explicit stack), so hostile nesting depth
 cannot overflow; a recursive (YAML-aliased) schema gets a single error.
 """

@@ -11,9 +11,10 @@ Mirrors the struct definitions (JSON names, Go kinds, ``omitempty``) of
 * ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go`` (``TypeMeta``,
   ``ObjectMeta``, ``OwnerReference``, ``ManagedFieldsEntry``),
 
-at Kubernetes v1.36 (selectableFields, x-kubernetes-validations with
+at Kubernetes v1.37 (selectableFields, x-kubernetes-validations with
 messageExpression/reason/fieldPath/optionalOldSelf, deprecationWarning,
-status/condition observedGeneration). The field sets match the upstream
+status/condition observedGeneration; an older release lacks the fields :data:`FIELDS_SINCE`
+lists). The field sets match the upstream
 round-trip fixtures ``testdata/HEAD/apiextensions.k8s.io.v1{,beta1}.CustomResourceDefinition.yaml``.
 
 No field has a ``resource.Quantity``-like type. A type is a :class:`GoType`: its :attr:`GoType.kind` says how JSON decodes into
