@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from crdtool.core.errors import FieldError, Path, invalid, required
 from crdtool.core.gourl import go_url_parse
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.validation_util import is_dns1123_subdomain, is_valid_port_num
+
+#: The details of ValidateWebhookService's Required name / namespace: ``"service name is required"`` and
+#: ``"service namespace is required"`` until v0.33.13, empty from v0.34.0 (the first release without them).
+_EMPTY_SERVICE_REQUIRED_DETAILS_SINCE = 34
 
 
 def validate_webhook_url(fld_path: Path, url: str, force_https: bool) -> list[FieldError]:
@@ -36,24 +41,28 @@ def validate_webhook_url(fld_path: Path, url: str, force_https: bool) -> list[Fi
     return errs
 
 
-def validate_webhook_service(fld_path: Path, namespace: str, name: str, path: str | None, port: int) -> list[FieldError]:
+def validate_webhook_service(
+    fld_path: Path, namespace: str, name: str, path: str | None, port: int, release: Release = DEFAULT_RELEASE
+) -> list[FieldError]:
     """Upstream ``webhook.ValidateWebhookService(fldPath, namespace, name, path, port)``.
 
     In: the service path, its namespace, name, ``path`` (None when unset) and
     port (0 when unset), in upstream's parameter order. Out: Required
     ``name`` (when ``name`` is empty), Required ``namespace``, Invalid port,
     Invalid path (must start with ``/``; every segment a non-empty DNS-1123
-    subdomain). Required errors have an empty detail.
+    subdomain). Required errors have an empty detail from 1.34 on, before
+    ``service name is required`` / ``service namespace is required`` (``release``).
 
     Mind the parameter order: apiextensions-apiserver passes
     ``(Service.Name, Service.Namespace)`` for ``(namespace, name)``; see
     :func:`crdtool.core.crd.validation.validate_custom_resource_conversion`.
     """
     errs: list[FieldError] = []
+    terse = release.at_least(_EMPTY_SERVICE_REQUIRED_DETAILS_SINCE)
     if not name:
-        errs.append(required(fld_path.child("name"), ""))
+        errs.append(required(fld_path.child("name"), "" if terse else "service name is required"))
     if not namespace:
-        errs.append(required(fld_path.child("namespace"), ""))
+        errs.append(required(fld_path.child("namespace"), "" if terse else "service namespace is required"))
     port_errs = is_valid_port_num(port)
     if port_errs:
         errs.append(invalid(fld_path.child("port"), port, "port is not valid: " + ", ".join(port_errs)))

@@ -28,6 +28,7 @@ from crdtool.core.crd.validation import (
     warnings_on_create,
 )
 from crdtool.core.errors import Path
+from crdtool.core.releases import RELEASES
 
 REQ = "FieldValueRequired"
 INV = "FieldValueInvalid"
@@ -1139,9 +1140,16 @@ def test_warnings_for_unrecognized_string_formats() -> None:
         },
     }
     crd = make(spec_set(validation={"openAPIV3Schema": schema}))
-    assert validate_crd_create(crd) == ([], ['unrecognized format "foo"', 'unrecognized format "int32"', 'unrecognized format "bar"'])
+    # 1.34.1 … 1.35 (formats.go@v0.35.7 GetUnrecognizedFormats): only type: string nodes are judged
+    r135 = RELEASES[35]
+    assert validate_crd_create(crd, r135) == ([], ['unrecognized format "foo"', 'unrecognized format "int32"', 'unrecognized format "bar"'])
     # warnings_on_create itself keeps duplicates; the recorder drops them
-    assert warnings_on_create(crd).count('unrecognized format "foo"') == 2
+    assert warnings_on_create(crd, r135).count('unrecognized format "foo"') == 2
+    # from 1.36 (formats.go@v0.36.0) per type: the boolean's "foo" warns too; integer int32, number double do not
+    for release in (RELEASES[36], RELEASES[37]):
+        assert validate_crd_create(crd, release) == (
+            [], ['unrecognized format "foo"', 'unrecognized format "int32"', 'unrecognized format "bar"'])
+        assert warnings_on_create(crd, release).count('unrecognized format "foo"') == 3
 
 
 def test_warnings_cover_per_version_schemas_in_order() -> None:

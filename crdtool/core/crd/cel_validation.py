@@ -1,6 +1,6 @@
 """CEL rules at CRD create: type information, compilation errors and the cost budgets.
 
-Mirrors ``k8s.io/apiextensions-apiserver`` v0.36
+Mirrors ``k8s.io/apiextensions-apiserver`` v0.30.14 … v0.37.0-beta.0 (unchanged across them)
 ``pkg/apis/apiextensions/validation/cel_validation.go`` (:class:`CelSchemaContext`
 = ``CELSchemaContext`` with its lazily computed type information, its
 ``MaxCardinality`` and the CRD-wide :class:`TotalCost`) and the CEL half of
@@ -19,7 +19,9 @@ from typing import Any, Mapping
 from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
 from crdtool.core.crd.internal_json import internal_validation_rule
+from crdtool.core.crd.options import PreexistingExpressions
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.structural import Structural
 
 __all__ = [
@@ -121,7 +123,8 @@ class CelSchemaContext:
     ``structural`` is the node's structural schema (from the root's),
     ``accessor`` how its type is reached from the parent's
     (``("property", name)``, ``("items",)``, ``("additionalProperties",)``).
-    ``max_cardinality`` None means unbounded.
+    ``max_cardinality`` None means unbounded. ``release``: the Kubernetes release whose apiserver
+    validates (its ``WithTypeAndObjectMeta`` shapes the type of resource roots).
     """
 
     json_schema: Mapping[str, Any]
@@ -131,15 +134,20 @@ class CelSchemaContext:
     max_cardinality: int | None
     parent: CelSchemaContext | None = None
     accessor: tuple[str, ...] = ()
+    release: Release = DEFAULT_RELEASE
     _info: _TypeInfo | None = None
     _error: str | None = None
     _computed: bool = False
     _child_cardinality: int | None | _Unset = _UNSET
 
     @staticmethod
-    def root(schema: Mapping[str, Any], structural: Structural | None) -> CelSchemaContext:
+    def root(
+        schema: Mapping[str, Any], structural: Structural | None, release: Release = DEFAULT_RELEASE
+    ) -> CelSchemaContext:
         """``RootCELContext``."""
-        return CelSchemaContext(schema, structural, bool(schema.get("x-kubernetes-validations")), TotalCost(), 1)
+        return CelSchemaContext(
+            schema, structural, bool(schema.get("x-kubernetes-validations")), TotalCost(), 1, release=release
+        )
 
     def child(self, schema: Mapping[str, Any], structural: Structural | None, accessor: tuple[str, ...]) -> CelSchemaContext:
         """``childContext``."""
@@ -153,7 +161,7 @@ class CelSchemaContext:
             self._child_cardinality = cardinality
         return CelSchemaContext(
             schema, structural, self.within_scope or bool(schema.get("x-kubernetes-validations")), self.total_cost,
-            cardinality, self, accessor,
+            cardinality, self, accessor, self.release,
         )
 
     def type_info(self) -> tuple[_TypeInfo | None, str | None]:
@@ -185,7 +193,7 @@ class CelSchemaContext:
             self._error = _UNCONVERTIBLE
             return
         is_root = parent is None or bool(self.json_schema.get("x-kubernetes-embedded-resource"))
-        decl = schema_decl_type(self.structural, is_root)
+        decl = schema_decl_type(self.structural, is_root, self.release)
         if decl is None:
             self._error = _UNCONVERTIBLE
             return
@@ -230,7 +238,7 @@ def validate_rules(
     uncorrelatable_old_self_path: str | None,
     suppress_per_expression_cost: bool = False,
     env_set: EnvSet | None = None,
-    preexisting: frozenset[str] = frozenset(),
+    preexisting: PreexistingExpressions = PreexistingExpressions(),
 ) -> list[FieldError]:
     """The CEL-error half of ``ValidateCustomResourceDefinitionOpenAPISchema`` for one node.
 
@@ -252,7 +260,8 @@ def validate_rules(
     if info.decl_type is None:
         return [internal_error(base, "failed to convert to declType for CEL validation rules")]
     results = compile_rules(
-        [RuleSource.of(r) for r in rules], info.decl_type, env_set or KUBERNETES_ENV_SET, preexisting
+        [RuleSource.of(r) for r in rules], info.decl_type, env_set or KUBERNETES_ENV_SET, preexisting.rules,
+        preexisting.message_expressions,
     )
     errs: list[FieldError] = []
     for i, (rule, cr) in enumerate(zip(rules, results)):

@@ -63,6 +63,7 @@ from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
 from crdtool.core.gojson import go_json_float
 from crdtool.core.gotime import rfc3339_parse_error
+from crdtool.core.releases import Release
 
 #: encoding/json scanner ``maxNestingDepth``.
 MAX_DEPTH = 10000
@@ -81,7 +82,7 @@ _UINT8 = T.GoType("uint8", "uint8")
 _STRING_SLICE = T.GoType(T.SLICE, "[]string", T.GoType(T.STRING, "string"))
 
 
-def decode_crd(obj: Any) -> tuple[dict[str, Any], list[DecodeError]]:
+def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any], list[DecodeError]]:
     """Decode a CRD manifest strictly, dispatching on its ``apiVersion``.
 
     Args:
@@ -102,16 +103,19 @@ def decode_crd(obj: Any) -> tuple[dict[str, Any], list[DecodeError]]:
         ``field`` is the path of the offending value in the manifest
         (``spec.versions[0].name``); its text is upstream's. Never raises.
 
+    ``release``: the Kubernetes release whose types decode (None: the newest); a field that release does
+    not have yet (:data:`crdtool.core.crd.types.FIELDS_SINCE`) is an unknown field.
+
     Mirrors ``sigs.k8s.io/json.UnmarshalStrict`` into
     ``v1.CustomResourceDefinition`` / ``v1beta1.CustomResourceDefinition``.
     """
     if isinstance(obj, dict):
-        api = T.api_for(obj.get("apiVersion"))
+        api = T.api_for(obj.get("apiVersion"), release)
         if api is None:
             copied, errors = decode_value(obj, _JSONNODE)
             return (copied if isinstance(copied, dict) else {}), errors
     else:
-        api = T.API_V1
+        api = T.api_for(T.V1, release) or T.API_V1
     decoded, errors = decode_value(obj, api.root)
     return (decoded if isinstance(decoded, dict) else {}), errors
 

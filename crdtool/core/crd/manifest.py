@@ -81,8 +81,9 @@ def check_crd_manifest(
 
     Input: a CRD document (plain JSON-like dict) whose ``apiVersion`` is
     ``apiextensions.k8s.io/v1`` or ``v1beta1``. A v1beta1 manifest is decoded
-    with v1beta1 defaults and then validated by today's rules (upstream
-    apiextensions-apiserver v0.36), plus the deprecation warning.
+    with v1beta1 defaults and then validated by the rules of
+    ``kubernetes_version`` (upstream apiextensions-apiserver of that
+    release), plus the deprecation warning.
 
     ``field_validation`` is the request's server-side field validation
     directive (kubectl's ``--validate``/``fieldValidation``): ``Strict``
@@ -125,7 +126,7 @@ def check_crd_manifest(
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     release = resolve_release(kubernetes_version)
     warnings: list[str] = [V1BETA1_WARNING] if doc.get("apiVersion") == V1BETA1 else []
-    decoded, decode_errors = decode_crd(doc)
+    decoded, decode_errors = decode_crd(doc, release)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return CrdVerdict(tuple(Finding(e) for e in decode_errors), tuple(warnings))
     strict: list[FieldError] = [duplicate_field(p) for p in duplicate_fields]
@@ -187,7 +188,7 @@ def validate_crd(crd: dict[str, Any], *, kubernetes_version: str | None = None) 
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
         source["apiVersion"] = V1BETA1
-    decoded, decode_errors = decode_crd(source)
+    decoded, decode_errors = decode_crd(source, release)
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors

@@ -19,6 +19,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass(frozen=True)
+class PreexistingExpressions:
+    """Upstream ``preexistingExpressions``: what the CRD had before an update (empty on create).
+
+    A rule compiles in the stored-expressions environment when its text is in ``rules``, a
+    messageExpression when its text is in ``message_expressions``
+    (``RuleEnv``/``MessageExpressionEnv``).
+    """
+
+    rules: frozenset[str] = frozenset()
+    message_expressions: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class ValidationOptions:
     """Upstream ``validationOptions``; the defaults are those of a CREATE."""
 
@@ -37,8 +50,8 @@ class ValidationOptions:
     release: Release = DEFAULT_RELEASE
     #: ``celEnvironmentSet``; None is ``MustBaseEnvSet(DefaultCompatibilityVersion())`` of ``release``'s apiserver.
     cel_env_set: EnvSet | None = None
-    #: ``preexistingExpressions``: every rule and messageExpression of the CRD before an update.
-    preexisting_expressions: frozenset[str] = frozenset()
+    #: ``preexistingExpressions``: the rules and messageExpressions of the CRD before an update.
+    preexisting_expressions: PreexistingExpressions = PreexistingExpressions()
     #: ``versionsWithUnchangedSchemas``: on update, the versions whose schema equals the old CRD's.
     versions_with_unchanged_schemas: frozenset[str] = frozenset()
     #: ``suppressPerExpressionCost``: set per version from ``versions_with_unchanged_schemas``.

@@ -14,6 +14,10 @@ The CEL rules (type checking, cost budgets) are compiled through
 ``NewSchemaValidator`` construction check (which cannot fail for schemas that
 passed the checks above) is skipped.
 
+What differs between releases 1.30 … 1.37 (``ValidationOptions.release``) is looked up in
+:mod:`crdtool.core.crd.release_texts` (detail texts) and the per-release switches of the modules called
+(structural schemas, the CEL types and environments).
+
 The schema walk is iterative (explicit stack), so hostile nesting depth
 cannot overflow; a recursive (YAML-aliased) schema gets a single error.
 """
@@ -28,6 +32,7 @@ from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors,
 from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_array
 from crdtool.core.kubecel.environment import release_env_set
 from crdtool.core.crd.options import ValidationOptions
+from crdtool.core.crd.release_texts import text
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
     FieldError,
@@ -404,7 +409,7 @@ def _finish(f: _Frame, opts: ValidationOptions) -> None:
     schema_errs.extend(_post_checks(f.schema, f.path, opts))
     rules: list[Mapping[str, Any]] = [r for r in (f.schema.get("x-kubernetes-validations") or []) if isinstance(r, dict)]
     if rules:
-        schema_errs.extend(_validation_rule_checks(f, rules))
+        schema_errs.extend(_validation_rule_checks(f, rules, opts.release))
         if not schema_errs and f.cel is not None:
             cel_errs.extend(_cel_checks(f, rules, opts))
     f.schema_errs, f.cel_errs = schema_errs, cel_errs
@@ -521,8 +526,8 @@ def _node_structural(f: _Frame) -> Structural | None:
         return None
 
 
-def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[FieldError]:
-    """The schema-error half of upstream's x-kubernetes-validations checks."""
+def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]], release: Release) -> list[FieldError]:
+    """The schema-error half of upstream's x-kubernetes-validations checks (texts of ``release``)."""
     errs: list[FieldError] = []
     base = f.path.child("x-kubernetes-validations")
     for i, rule in enumerate(rules):
@@ -535,9 +540,9 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
         if not trimmed_rule:
             errs.append(required(p.child("rule"), "rule is not specified"))
         elif message and not trimmed_msg:
-            errs.append(invalid(p.child("message"), message, "must be non-empty if specified"))
+            errs.append(invalid(p.child("message"), message, text("rule.message.empty", release)))
         elif _has_newlines(trimmed_msg):
-            errs.append(invalid(p.child("message"), message, "must not contain line breaks"))
+            errs.append(invalid(p.child("message"), message, text("rule.message.newlines", release)))
         elif _has_newlines(trimmed_rule) and not trimmed_msg:
             errs.append(required(p.child("message"), "message must be specified if rule contains line breaks"))
         if message_expr and not _go_trim_space(message_expr):
@@ -547,13 +552,13 @@ def _validation_rule_checks(f: _Frame, rules: list[Mapping[str, Any]]) -> list[F
             errs.append(not_supported(p.child("reason"), reason, SUPPORTED_VALIDATION_REASONS))
         field_path = rule.get("fieldPath") or ""
         if field_path and not _go_trim_space(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "must be non-empty if specified"))
+            errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.empty", release)))
         if _has_newlines(field_path):
-            errs.append(invalid(p.child("fieldPath"), field_path, "must not contain line breaks"))
+            errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.newlines", release)))
         if field_path:
             ss = _node_structural(f)
             if ss is not None and valid_field_path(field_path, ss)[2] is not None:
-                errs.append(invalid(p.child("fieldPath"), field_path, "must be a valid path"))
+                errs.append(invalid(p.child("fieldPath"), field_path, text("rule.fieldPath.invalid", release)))
     return errs
 
 
@@ -636,7 +641,7 @@ def validate_custom_resource_definition_validation(
             structural_init_errs.append(invalid(schema_path, "", str(structural_err)))
         else:
             assert root_ss is not None
-            structural_errs = validate_structural(schema_path, root_ss)
+            structural_errs = validate_structural(schema_path, root_ss, opts.release)
             if structural_errs:
                 errs.extend(structural_errs)
             else:
@@ -644,7 +649,7 @@ def validate_custom_resource_definition_validation(
                 if default_errs:
                     errs.extend(default_errs)
                 else:
-                    cel_context = CelSchemaContext.root(schema, root_ss)
+                    cel_context = CelSchemaContext.root(schema, root_ss, opts.release)
     schema_errs, cel_errs = validate_custom_resource_definition_open_api_schema(
         schema, schema_path, opts, root_structural=root_ss, cel_context=cel_context
     )
@@ -780,7 +785,7 @@ def _default_errors(
         meta_errs = schemaobjectmeta.validate(None, obj, root, True)
         if meta_errs:
             return [invalid(dp, default, f"must result in valid metadata: {_aggregate(meta_errs)}")]
-        return list(validate_value(default, s.to_schema(), dp))
+        return list(validate_value(default, _defaults_validator_schema(s.to_schema()), dp))
     errs: list[FieldError] = []
     schema_dict = s.to_schema()
     if require_pruned:
@@ -795,6 +800,26 @@ def _default_errors(
     if meta_errs:
         errs.extend(meta_errs)
         return errs
-    errs.extend(validate_value(default, schema_dict, dp))
+    errs.extend(validate_value(default, _defaults_validator_schema(schema_dict), dp))
     return errs
+
+
+def _defaults_validator_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema a default is validated against: ``NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI())``.
+
+    ``defaulting/validation.go`` (v0.30.14 … v0.37.0-beta.0) validates defaults against the structural
+    schema's ``ToKubeOpenAPI`` (``kubeopenapi.go``), which keeps ``x-kubernetes-int-or-string`` only as a
+    vendor extension: unlike the custom-resource validator (``ConvertJSONSchemaPropsWithPostProcess`` sets
+    ``Type: ["integer", "string"]``) an int-or-string node has no type, so kube-openapi's type check does not
+    apply to it. :func:`validate_value` derives that type from the extension; it is dropped here (on
+    ``schema``, a fresh dict from :meth:`Structural.to_schema`). Not reproduced: ToKubeOpenAPI keeps every
+    ``format`` unstripped, so an untyped node's format (``format: int-or-string``) would reject a number default
+    (``must be of type int-or-string: "int64"``); :func:`validate_value` strips unsupported formats.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        node.pop("x-kubernetes-int-or-string", None)
+        stack.extend(sub_schemas(node))
+    return schema
 

@@ -11,9 +11,10 @@ Mirrors the struct definitions (JSON names, Go kinds, ``omitempty``) of
 * ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go`` (``TypeMeta``,
   ``ObjectMeta``, ``OwnerReference``, ``ManagedFieldsEntry``),
 
-at Kubernetes v1.36 (selectableFields, x-kubernetes-validations with
+at Kubernetes v1.37 (selectableFields, x-kubernetes-validations with
 messageExpression/reason/fieldPath/optionalOldSelf, deprecationWarning,
-status/condition observedGeneration). The field sets match the upstream
+status/condition observedGeneration; an older release lacks the fields :data:`FIELDS_SINCE`
+lists). The field sets match the upstream
 round-trip fixtures ``testdata/HEAD/apiextensions.k8s.io.v1{,beta1}.CustomResourceDefinition.yaml``.
 
 No field has a ``resource.Quantity``-like type. A type is a :class:`GoType`: its :attr:`GoType.kind` says how JSON decodes into
@@ -34,6 +35,7 @@ import datetime as _dt
 from typing import Any, Mapping
 
 from crdtool.core.gotime import rfc3339_instant
+from crdtool.core.releases import Release
 
 # --- kinds -------------------------------------------------------------------
 
@@ -485,10 +487,37 @@ API_INTERNAL = _build(
 
 _APIS = {V1: API_V1, V1BETA1: API_V1BETA1, INTERNAL: API_INTERNAL}
 
+#: Fields the types of older releases do not have: ``(struct, JSON name)`` -> the first release with the field
+#: (``types.go`` of v1, v1beta1 and internal at each tag; the tables above are the newest release's).
+FIELDS_SINCE: dict[tuple[str, str], int] = {
+    # v0.35.0: CustomResourceDefinitionStatus.ObservedGeneration, CustomResourceDefinitionCondition.ObservedGeneration
+    ("CustomResourceDefinitionStatus", "observedGeneration"): 35,
+    ("CustomResourceDefinitionCondition", "observedGeneration"): 35,
+}
+_OLDER_APIS: dict[tuple[str, frozenset[tuple[str, str]]], Api] = {}
+_SOURCES = {
+    V1: ("v1", (_COMMON_STRUCTS, _SCHEMA_STRUCTS, _V1_STRUCTS)),
+    V1BETA1: ("v1beta1", (_COMMON_STRUCTS, _SCHEMA_STRUCTS, _V1BETA1_STRUCTS)),
+    INTERNAL: ("apiextensions", (_COMMON_STRUCTS, _SCHEMA_STRUCTS, _V1BETA1_STRUCTS, _INTERNAL_OVERRIDES)),
+}
 
-def api_for(api_version: Any) -> Api | None:
-    """The :class:`Api` for an ``apiVersion`` string, or ``None`` if it is not a CRD version."""
-    return _APIS.get(api_version) if isinstance(api_version, str) else None
+
+def api_for(api_version: Any, release: Release | None = None) -> Api | None:
+    """The :class:`Api` for an ``apiVersion`` string as ``release`` (default: the newest) has it, or ``None``
+    if it is not a CRD version."""
+    api = _APIS.get(api_version) if isinstance(api_version, str) else None
+    if api is None or release is None:
+        return api
+    missing = frozenset(key for key, since in FIELDS_SINCE.items() if not release.at_least(since))
+    if not missing:
+        return api
+    hit = _OLDER_APIS.get((api.api_version, missing))
+    if hit is None:
+        pkg, tables = _SOURCES[api.api_version]
+        pruned = [{name: [row for row in rows if (name, row[0]) not in missing] for name, rows in t.items()}
+                  for t in tables]
+        hit = _OLDER_APIS[(api.api_version, missing)] = _build(api.api_version, pkg, *pruned)
+    return hit
 
 
 # --- Semantic.DeepEqual --------------------------------------------------------

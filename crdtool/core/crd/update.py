@@ -1,6 +1,6 @@
 """The UPDATE of a CustomResourceDefinition, as kube-apiserver runs it.
 
-Mirrors apiextensions-apiserver (v0.36):
+Mirrors apiextensions-apiserver of each release 1.30 … 1.37 (``v0.30.14`` … ``v0.37.0-beta.0``):
 
 - ``pkg/apis/apiextensions/validation/validation.go``:
   ``ValidateCustomResourceDefinitionUpdate`` with the options it derives from
@@ -17,7 +17,7 @@ Mirrors apiextensions-apiserver (v0.36):
   (the old status carried over, the generation bumped when the spec changed,
   the new storage version appended to ``status.storedVersions``),
   ``ValidateUpdate`` and ``WarningsOnUpdate`` (only newly introduced
-  unrecognized formats);
+  unrecognized formats and list-type-set warnings);
 - ``k8s.io/apiserver/pkg/registry/rest/update.go``: ``BeforeUpdate``
   (namespace cleared, generation, uid and creation timestamp from the old
   object, ``validateCommonFields``, then the strategy).
@@ -42,10 +42,10 @@ from crdtool.core.crd.manifest import (
     Finding,
     is_crd,
 )
-from crdtool.core.crd.options import ValidationOptions
+from crdtool.core.crd.options import PreexistingExpressions, ValidationOptions
 from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
-from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, go_quote
 from crdtool.core.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
 from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 
@@ -55,6 +55,11 @@ Obj = Mapping[str, Any]
 OPENAPI_V3_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object"})
 _ACCEPTED_CONVERSION_REVIEW_VERSIONS = ("v1", "v1beta1")
 ESTABLISHED = "Established"
+#: validation.go: the first release that validates a conversion webhook's caBundle on update (v0.31.0
+#: ``allowInvalidCABundle``) and the first that lets an update keep more than 8 unchanged selectable fields
+#: (v0.35.0 ``findTooManySelectableFieldsAllowed``).
+_CA_BUNDLE_VALIDATED_SINCE = 31
+_SELECTABLE_FIELDS_RATCHETING_SINCE = 35
 
 __all__ = [
     "UpdateVerdict",
@@ -96,14 +101,19 @@ def update_options(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> Va
         require_immutable_names=is_crd_condition_true(old, ESTABLISHED),
         require_open_api_schema=require_open_api_schema(old_spec),
         require_valid_property_type=require_valid_property_type(old_spec),
-        require_structural_schema=require_structural_schema(old_spec),
-        require_pruned_defaults=require_pruned_defaults(old_spec),
+        require_structural_schema=require_structural_schema(old_spec, release),
+        require_pruned_defaults=require_pruned_defaults(old_spec, release),
         require_atomic_set_type=require_atomic_set_type(old_spec),
         require_map_list_keys_map_set_validation=require_map_list_keys_map_set_validation(old_spec),
-        preexisting_expressions=find_preexisting_expressions(old_spec),
+        preexisting_expressions=find_preexisting_expressions(old_spec, release),
         versions_with_unchanged_schemas=find_versions_with_unchanged_schemas(crd, old),
-        allow_invalid_ca_bundle=allow_invalid_ca_bundle(old),
-        allow_too_many_selectable_fields=find_too_many_selectable_fields_allowed(crd, old),
+        # v0.30.14 has no caBundle check at all (allowInvalidCABundle arrives in v0.31.0)
+        allow_invalid_ca_bundle=not release.at_least(_CA_BUNDLE_VALIDATED_SINCE) or allow_invalid_ca_bundle(old),
+        # findTooManySelectableFieldsAllowed arrives in v0.35.0; before, more than 8 are always too many
+        allow_too_many_selectable_fields=(
+            find_too_many_selectable_fields_allowed(crd, old)
+            if release.at_least(_SELECTABLE_FIELDS_RATCHETING_SINCE) else frozenset()
+        ),
     )
 
 
@@ -154,23 +164,23 @@ def require_valid_property_type(old_spec: Obj) -> bool:
     return not any(schema_has(s, invalid_type) for s in _schemas(old_spec))
 
 
-def _is_non_structural(schema: dict[str, Any]) -> bool:
-    """Upstream ``schemaIsNonStructural``."""
+def _is_non_structural(schema: dict[str, Any], release: Release = DEFAULT_RELEASE) -> bool:
+    """Upstream ``schemaIsNonStructural`` (``ValidateStructural`` of ``release``)."""
     from crdtool.core.schema.structural import StructuralError, new_structural, validate_structural
 
     try:
         ss = new_structural(schema)
     except (StructuralError, RecursionError):
         return True
-    return bool(validate_structural(Path(""), ss))
+    return bool(validate_structural(Path(""), ss, release))
 
 
-def require_structural_schema(old_spec: Obj) -> bool:
-    """Upstream ``requireStructuralSchema``: not when an old schema is not structural."""
-    return not any(_is_non_structural(s) for s in _schemas(old_spec))
+def require_structural_schema(old_spec: Obj, release: Release = DEFAULT_RELEASE) -> bool:
+    """Upstream ``requireStructuralSchema``: not when an old schema is not structural (to ``release``)."""
+    return not any(_is_non_structural(s, release) for s in _schemas(old_spec))
 
 
-def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
+def _has_unpruned_defaults(schema: dict[str, Any], release: Release = DEFAULT_RELEASE) -> bool:
     """Upstream ``schemaHasUnprunedDefaults``: some ``default`` loses fields to pruning.
 
     Only structural schemas are judged (upstream returns an error, read as
@@ -179,7 +189,7 @@ def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
     """
     from crdtool.core.schema.pruning import prune
 
-    if not schema_has(schema, lambda n: n.get("default") is not None) or _is_non_structural(schema):
+    if not schema_has(schema, lambda n: n.get("default") is not None) or _is_non_structural(schema, release):
         return False
     for node in walk(schema):
         value = node.get("default")
@@ -191,9 +201,9 @@ def _has_unpruned_defaults(schema: dict[str, Any]) -> bool:
     return False
 
 
-def require_pruned_defaults(old_spec: Obj) -> bool:
+def require_pruned_defaults(old_spec: Obj, release: Release = DEFAULT_RELEASE) -> bool:
     """Upstream ``requirePrunedDefaults``: not when an old default is not pruned."""
-    return not any(_has_unpruned_defaults(s) for s in _schemas(old_spec))
+    return not any(_has_unpruned_defaults(s, release) for s in _schemas(old_spec))
 
 
 def _has_non_atomic_set_type(schema: dict[str, Any]) -> bool:
@@ -225,24 +235,33 @@ def require_map_list_keys_map_set_validation(old_spec: Obj) -> bool:
     return not any(schema_has(s, lambda n: bool(validate_map_list_keys_map_set(n, Path("")))) for s in _schemas(old_spec))
 
 
-def find_preexisting_expressions(spec: Obj) -> frozenset[str]:
-    """Upstream ``findPreexistingExpressions``: every rule and non-empty messageExpression.
+#: validation.go findPreexistingExpressionsInSchema: the first release that records a rule's messageExpression
+#: (v0.31.0); v0.30.14 inserts the *rule* text into the messageExpressions set instead
+#: (``expressions.messageExpressions.Insert(v.Rule)``), so an unchanged messageExpression compiles in the
+#: new-expressions environment unless it equals some old rule's text.
+_PREEXISTING_MESSAGE_EXPRESSIONS_FIXED_SINCE = 31
 
-    Upstream keeps rules and message expressions in two sets; one set serves
-    both here (they differ only if a rule's text was another rule's message
-    expression).
+
+def find_preexisting_expressions(spec: Obj, release: Release = DEFAULT_RELEASE) -> PreexistingExpressions:
+    """Upstream ``findPreexistingExpressions`` of ``release``: the old CRD's rules and message expressions.
+
+    ``rules``: every rule text (the empty one too); ``message_expressions``: every non-empty
+    messageExpression, or in 1.30 the rule text of each rule that has one (an upstream defect, reproduced).
     """
-    found: set[str] = set()
+    rules: set[str] = set()
+    messages: set[str] = set()
+    fixed = release.at_least(_PREEXISTING_MESSAGE_EXPRESSIONS_FIXED_SINCE)
     for schema in _schemas(spec):
         for node in walk(schema):
             for rule in _list(node.get("x-kubernetes-validations")):
                 rule = _map(rule)
-                if isinstance(rule.get("rule"), str):
-                    found.add(rule["rule"])
+                raw = rule.get("rule")
+                text = raw if isinstance(raw, str) else ""
+                rules.add(text)
                 message_expression = rule.get("messageExpression")
                 if isinstance(message_expression, str) and message_expression:
-                    found.add(message_expression)
-    return frozenset(found)
+                    messages.add(message_expression if fixed else text)
+    return PreexistingExpressions(frozenset(rules), frozenset(messages))
 
 
 class _SchemaLookupError(Exception):
@@ -365,7 +384,8 @@ def validate_custom_resource_definition_update(
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(
         validate_custom_resource_definition_stored_versions(
-            _list(status.get("storedVersions")), _list(spec.get("versions")), Path("status").child("storedVersions")
+            _list(status.get("storedVersions")), _list(spec.get("versions")), Path("status").child("storedVersions"),
+            opts.release,
         )
     )
     errs.extend(validate_api_approval(crd, old))
@@ -415,8 +435,7 @@ def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -
     """
     from crdtool.core.crd.validation import drop_disabled_fields
 
-    out = drop_disabled_fields(dict(crd), old, release)
-    crd = out
+    out = dict(crd)
     status = dict(_map(old.get("status")))
     meta = dict(_map(crd.get("metadata")))
     spec_struct = API_INTERNAL.struct("CustomResourceDefinitionSpec")
@@ -434,15 +453,26 @@ def prepare_for_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -
         status["storedVersions"] = stored
     out["metadata"] = meta
     out["status"] = status
+    # last, as upstream: the generation compares the specs before the drop (strategy.go@v0.30.14)
+    out = drop_disabled_fields(out, old, release)
     return out
 
 
 def warnings_on_update(crd: Obj, old: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
-    """Upstream ``strategy.WarningsOnUpdate``: ``unrecognized format "x"`` for formats the old CRD did not have."""
-    from crdtool.core.crd.validation import warnings_on_create
+    """Upstream ``strategy.WarningsOnUpdate`` of ``release``: what the update newly introduces.
 
-    old_formats = set(warnings_on_create(old, release))
-    return [w for w in warnings_on_create(crd, release) if w not in old_formats]
+    ``unrecognized format "x"`` for each unrecognized format of the new CRD the old one did not have
+    (repeats of a new one kept; from 1.34), then each list-type-set warning the old CRD did not already
+    produce (ratcheted per text, i.e. per item type; from 1.37).
+    """
+    from crdtool.core.crd.validation import non_scalar_list_type_set_warnings, unrecognized_formats
+
+    spec, old_spec = _map(crd.get("spec")), _map(old.get("spec"))
+    old_formats = set(unrecognized_formats(old_spec, release))
+    warnings = [f"unrecognized format {go_quote(f)}" for f in unrecognized_formats(spec, release) if f not in old_formats]
+    old_list_sets = set(non_scalar_list_type_set_warnings(old_spec, release))
+    warnings.extend(w for w in non_scalar_list_type_set_warnings(spec, release) if w not in old_list_sets)
+    return warnings
 
 
 def validate_crd_update_request(
@@ -493,7 +523,7 @@ def validate_crd_update_request(
 # ============================================================================
 
 
-def _decode_as_given(crd: dict[str, Any]) -> tuple[dict[str, Any], list[FieldError]]:
+def _decode_as_given(crd: dict[str, Any], release: Release | None = None) -> tuple[dict[str, Any], list[FieldError]]:
     """As :func:`crdtool.core.crd.manifest.validate_crd` reads a CRD: v1beta1-shaped unless its apiVersion says v1."""
     from crdtool.core.crd.conversion import to_internal
     from crdtool.core.crd.decode import decode_crd
@@ -501,7 +531,7 @@ def _decode_as_given(crd: dict[str, Any]) -> tuple[dict[str, Any], list[FieldErr
     source = dict(crd)
     if source.get("apiVersion") not in CRD_API_VERSIONS:
         source["apiVersion"] = V1BETA1
-    decoded, errors = decode_crd(source)
+    decoded, errors = decode_crd(source, release)
     if any(e.type == UNMARSHAL_TYPE for e in errors):
         return {}, list(errors)
     return to_internal(decoded), list(errors)
@@ -526,10 +556,10 @@ def validate_crd_update(
     For what an update of a manifest returns, use :func:`check_crd_update`.
     """
     release = resolve_release(kubernetes_version)
-    new_internal, errors = _decode_as_given(crd)
+    new_internal, errors = _decode_as_given(crd, release)
     if any(e.type == UNMARSHAL_TYPE for e in errors):
         return errors
-    old_internal, old_errors = _decode_as_given(old)
+    old_internal, old_errors = _decode_as_given(old, release)
     if any(e.type == UNMARSHAL_TYPE for e in old_errors):
         return errors + [e for e in old_errors if e.type == UNMARSHAL_TYPE]
     return errors + validate_custom_resource_definition_update(new_internal, old_internal, release=release)
@@ -605,14 +635,14 @@ def check_crd_update(
         raise ValueError(f"field_validation must be one of {', '.join(FIELD_VALIDATION_DIRECTIVES)}")
     release = resolve_release(kubernetes_version)
 
-    old_decoded, old_errors = decode_crd(old_doc)
+    old_decoded, old_errors = decode_crd(old_doc, release)
     fatal = [e for e in old_errors if e.type == UNMARSHAL_TYPE]
     if fatal:
         raise ValueError(f"the old CRD cannot be decoded: {fatal[0]}")
     old = _as_stored(to_internal(default_crd(old_decoded)), stored_versions, established, release)
 
     warnings: list[str] = [V1BETA1_WARNING] if new_doc.get("apiVersion") == V1BETA1 else []
-    decoded, decode_errors = decode_crd(new_doc)
+    decoded, decode_errors = decode_crd(new_doc, release)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return UpdateVerdict(tuple(Finding(e) for e in decode_errors), tuple(warnings), (), _stored(old))
     strict: list[FieldError] = [duplicate_field(p) for p in duplicate_fields]

@@ -1,13 +1,15 @@
 """Validation of a CustomResourceDefinition on CREATE, as kube-apiserver runs it.
 
-Mirrors apiextensions-apiserver (v0.36):
+Mirrors apiextensions-apiserver of each release 1.30 … 1.37 (``v0.30.14`` … ``v0.37.0-beta.0``; what
+differs is looked up in small tables keyed by release, each citing its tag):
 
 - ``pkg/apis/apiextensions/validation/validation.go``:
   ``ValidateCustomResourceDefinition`` and everything it calls except the
   schema-level functions (those live in
   :mod:`crdtool.core.crd.schema_validation`);
 - ``pkg/registry/customresourcedefinition/strategy.go``: ``PrepareForCreate``,
-  ``Validate`` and ``WarningsOnCreate`` (unrecognized string formats);
+  ``Validate`` and ``WarningsOnCreate`` (unrecognized formats from 1.34, list-type-set
+  warnings from 1.37);
 - ``pkg/apihelpers/helpers.go``: ``IsProtectedCommunityGroup``,
   ``GetAPIApprovalState``;
 - ``k8s.io/apiserver/pkg/util/webhook/validation.go``: ``ValidateWebhookURL``,
@@ -31,6 +33,7 @@ from typing import Any, Mapping, Sequence
 
 from crdtool.core.crd.internal_json import internal_versions
 from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
+from crdtool.core.crd.release_texts import text
 from crdtool.core.crd.schema_validation import (
     StructuralError,
     new_structural,
@@ -83,16 +86,28 @@ _ACCEPTED_CONVERSION_REVIEW_VERSIONS = ("v1", "v1beta1")  # sets.List(): sorted
 _SCOPES = ["Cluster", "Namespaced"]
 _CONVERSION_STRATEGIES = ["None", "Webhook"]
 
-# apiserver/validation/formats.go supportedVersionedFormats at the default
-# compatibility version (>= 1.34), normalized as go-openapi does (no dashes).
-_SUPPORTED_STRING_FORMATS = frozenset(
-    {
+# apiserver/validation/formats.go supportedVersionedFormats (v0.34.0 … v0.37.0-beta.0): the minor of the
+# compatibility version that introduced each group, names normalized as go-openapi does (no dashes).
+_SUPPORTED_VERSIONED_FORMATS: tuple[tuple[int, frozenset[str]], ...] = (
+    (0, frozenset({
         "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
         "uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
         "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration", "datetime",
-        "k8sshortname", "k8slongname",
-    }
+    })),
+    (34, frozenset({"k8sshortname", "k8slongname"})),
 )
+
+# How WarningsOnCreate/WarningsOnUpdate judge a format, from the first release of each rule (the strategy
+# builds spec.Schema{Format, Type: []string{s.Type}} and asks formats.go GetUnrecognizedFormats):
+# - none before 1.34 (strategy.go@v0.33.13: `WarningsOnCreate ... { return nil }`);
+# - "string" from v0.34.1 (commit 3896d9f3a, "Only warn for unrecognized formats on type=string"): only
+#   `type: string` nodes, against the string formats of the compatibility version (v0.34.0 judged every
+#   node; crdtool models each release at its newest patch, so 1.34 is v0.34.10);
+# - "typed" from v0.36.0 (commit 0835a2fa9): untyped and string nodes against the string formats, integer
+#   nodes allow int32/int64, number nodes float/double, any other type no format at all.
+_FORMAT_WARNING_RULES: tuple[tuple[int, str], ...] = ((34, "string"), (36, "typed"))
+#: strategy.go@v0.37.0-beta.0 getNonScalarListTypeSetWarnings: the first release that warns.
+_LIST_TYPE_SET_WARNINGS_SINCE = 37
 
 # endpoints/filters/warning.go limits.
 _WARNING_TRUNCATE_AT_TOTAL_RUNES = 4 * 1024
@@ -167,6 +182,7 @@ def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_REL
             _list(status.get("storedVersions")),
             _list(spec.get("versions")),
             Path("status").child("storedVersions"),
+            release,
         )
     )
     errs.extend(validate_api_approval(crd))
@@ -252,14 +268,8 @@ def prepare_for_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> dict[str
     return out
 
 
-def warnings_on_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
-    """Upstream ``strategy.WarningsOnCreate``: one per unrecognized string ``format``.
-
-    Walks the top-level schema then each version's, in ``SchemaHas`` order;
-    only ``type: string`` schemas are judged (upstream fix #133896). Returns
-    the raw list (duplicates included); see :func:`record_warnings`.
-    """
-    spec = _map(crd.get("spec"))
+def _crd_schemas(spec: Obj) -> list[dict[str, Any]]:
+    """The top-level schema, then each version's (``getUnrecognizedFormatsInCRD``' order)."""
     schemas: list[dict[str, Any]] = []
     top = _map(spec.get("validation")).get("openAPIV3Schema")
     if isinstance(top, dict):
@@ -268,14 +278,92 @@ def warnings_on_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> list[str
         schema = _map(_map(version).get("schema")).get("openAPIV3Schema")
         if isinstance(schema, dict):
             schemas.append(schema)
-    warnings: list[str] = []
-    for root in schemas:
+    return schemas
+
+
+def supported_string_formats(compatibility_minor: int) -> frozenset[str]:
+    """``supportedFormatsAtVersion(1.<compatibility_minor>).supported``: normalized string format names."""
+    out: frozenset[str] = frozenset()
+    for introduced, formats in _SUPPORTED_VERSIONED_FORMATS:
+        if compatibility_minor >= introduced:
+            out |= formats
+    return out
+
+
+def _format_warning_rule(release: Release) -> str | None:
+    rule = None
+    for since, name in _FORMAT_WARNING_RULES:
+        if release.at_least(since):
+            rule = name
+    return rule
+
+
+def unrecognized_formats(spec: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
+    """Upstream ``getUnrecognizedFormatsInCRD`` (``strategy.go``) at ``release``'s compatibility version.
+
+    In: an internal ``spec``. Out: each ``format`` the release's apiserver does not recognize, once per node
+    (duplicates kept), the top-level schema first, then each version's, nodes in ``SchemaHas`` order;
+    ``[]`` before 1.34 (see :data:`_FORMAT_WARNING_RULES` for the rule of each release).
+    """
+    rule = _format_warning_rule(release)
+    if rule is None:
+        return []
+    supported = supported_string_formats(release.compatibility_minor)
+    found: list[str] = []
+    for root in _crd_schemas(spec):
         for node in walk(root):
             fmt = node.get("format")
-            if not isinstance(fmt, str) or not fmt or node.get("type") != "string":
+            if not isinstance(fmt, str) or not fmt:
                 continue
-            if fmt.replace("-", "") not in _SUPPORTED_STRING_FORMATS:
-                warnings.append(f"unrecognized format {go_quote(fmt)}")
+            node_type = _str(node.get("type"))
+            if rule == "string":
+                unrecognized = node_type == "string" and fmt.replace("-", "") not in supported
+            elif node_type in ("", "string"):
+                unrecognized = fmt.replace("-", "") not in supported
+            elif node_type == "integer":
+                unrecognized = fmt not in ("int32", "int64")
+            elif node_type == "number":
+                unrecognized = fmt not in ("float", "double")
+            else:  # "Format not supported on other types"
+                unrecognized = True
+            if unrecognized:
+                found.append(fmt)
+    return found
+
+
+def non_scalar_list_type_set_warnings(spec: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
+    """Upstream ``getNonScalarListTypeSetWarnings`` (``strategy.go@v0.37.0-beta.0``); ``[]`` before 1.37.
+
+    One text per item type (``"array"``, ``"object"``) of any ``x-kubernetes-list-type: set`` whose
+    ``items`` is a schema of that type, anywhere in the CRD's schemas; sorted, without repeats.
+    """
+    if not release.at_least(_LIST_TYPE_SET_WARNINGS_SINCE):
+        return []
+    seen: set[str] = set()
+    for root in _crd_schemas(spec):
+        for node in walk(root):
+            items = node.get("items")
+            if node.get("x-kubernetes-list-type") != "set" or not isinstance(items, dict):
+                continue
+            item_type = items.get("type")
+            if item_type in ("object", "array"):
+                seen.add(
+                    f"x-kubernetes-list-type: set for items of type {go_quote(item_type)} is not supported by "
+                    "server-side apply or CEL validation rules"
+                )
+    return sorted(seen)
+
+
+def warnings_on_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> list[str]:
+    """Upstream ``strategy.WarningsOnCreate`` of ``release``.
+
+    ``unrecognized format "x"`` per format :func:`unrecognized_formats` finds (from 1.34), then the
+    warnings of :func:`non_scalar_list_type_set_warnings` (from 1.37). Returns the raw list (duplicates
+    included); see :func:`record_warnings`.
+    """
+    spec = _map(crd.get("spec"))
+    warnings = [f"unrecognized format {go_quote(fmt)}" for fmt in unrecognized_formats(spec, release)]
+    warnings.extend(non_scalar_list_type_set_warnings(spec, release))
     return warnings
 
 
@@ -347,7 +435,8 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         if not has_top_schema:
             for i, v in enumerate(versions):
                 if not _has_version_schema(v):
-                    errs.append(required(versions_path.index(i).child("schema").child("openAPIV3Schema"), ""))
+                    errs.append(required(versions_path.index(i).child("schema").child("openAPIV3Schema"),
+                                         text("version.schema.required", opts.release)))
     elif pruning and not has_top_schema:
         for i, v in enumerate(versions):
             if v.get("served") is True and not _has_version_schema(v):
@@ -466,7 +555,7 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
     if selectable_fields:
         if spec.get("validation") is None:
             errs.append(
-                invalid(fld_path.child("selectableFields"), "", "may only be set when validations.schema is included")
+                invalid(fld_path.child("selectableFields"), "", text("spec.selectableFields", opts.release))
             )
         else:
             schema, structural_err = _new_structural_or_error(
@@ -656,7 +745,7 @@ def validate_custom_resource_definition_version(
                 invalid(
                     fld_path.child("selectableFields"),
                     "",
-                    "may only be set when `version.schema.openAPIV3Schema` is not included",
+                    text("version.selectableFields", opts.release),
                 )
             )
         else:
@@ -780,6 +869,7 @@ def validate_custom_resource_conversion(
                         _str(service.get("namespace")),
                         path if isinstance(path, str) else None,
                         port if isinstance(port, int) else 0,
+                        opts.release,
                     )
                 )
             ca_bundle = _str(config.get("caBundle"))
@@ -917,9 +1007,9 @@ def validate_simple_json_path(s: str, fld_path: Path) -> list[FieldError]:
 
 
 def validate_custom_resource_definition_stored_versions(
-    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path
+    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path, release: Release = DEFAULT_RELEASE
 ) -> list[FieldError]:
-    """Upstream ``ValidateCustomResourceDefinitionStoredVersions``.
+    """Upstream ``ValidateCustomResourceDefinitionStoredVersions`` (texts of ``release``).
 
     Leftover stored versions are reported in index order (upstream iterates a
     map, in random order).
@@ -939,15 +1029,7 @@ def validate_custom_resource_definition_stored_versions(
         if present:
             del remaining[name]
     for v, i in sorted(remaining.items(), key=lambda kv: kv[1]):
-        errs.append(
-            invalid(
-                fld_path.index(i),
-                v,
-                f"missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions "
-                f"until a storage migration ensures no data remains persisted in {v} and removes {v} from "
-                "status.storedVersions",
-            )
-        )
+        errs.append(invalid(fld_path.index(i), v, text("storedVersions.missing", release, v=v)))
     return errs
 
 

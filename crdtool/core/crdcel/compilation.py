@@ -131,13 +131,19 @@ def compile_rule(
     cardinality: int,
     env_set: EnvSet = KUBERNETES_ENV_SET,
     preexisting: frozenset[str] = frozenset(),
+    preexisting_messages: frozenset[str] | None = None,
 ) -> CompilationResult:
     """``compileRule`` for one rule; ``self``/``oldSelf`` typed by ``variables``, object types from ``providers``.
 
     The rule and its messageExpression each compile in the environment the
     ``EnvLoader`` picks: the stored-expressions one if the expression is in
-    ``preexisting`` (it was in the CRD before an update), else the new one.
+    ``preexisting`` (it was in the CRD before an update), else the new one;
+    a messageExpression is looked up in ``preexisting_messages`` instead when
+    given (upstream's ``preexistingExpressions`` keeps ``rules`` and
+    ``messageExpressions`` apart).
     """
+    if preexisting_messages is None:
+        preexisting_messages = preexisting
     if not rule.rule.strip():
         return CompilationResult(empty=True)
     env = env_set.for_expression(rule.rule, preexisting)
@@ -162,7 +168,7 @@ def compile_rule(
     cost = cost_of(compiled, env)
     base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality, program=program)
     if rule.message_expression:
-        msg_env = env_set.for_expression(rule.message_expression, preexisting)
+        msg_env = env_set.for_expression(rule.message_expression, preexisting_messages)
         msg = compile_expression(rule.message_expression, variables, providers.get(msg_env), msg_env)
         if msg.checked is None:
             detail = "messageExpression compilation failed: " + msg.error
@@ -222,6 +228,7 @@ def compile_rules(
     decl_type: DeclType,
     env_set: EnvSet | Environment = KUBERNETES_ENV_SET,
     preexisting: frozenset[str] = frozenset(),
+    preexisting_messages: frozenset[str] | None = None,
 ) -> list[CompilationResult]:
     """``cel.Compile``: compile a node's rules against its declared type.
 
@@ -229,7 +236,8 @@ def compile_rules(
     the node, or the field type reached from an ancestor's); the CEL
     environments (the apiserver's by default; a single :class:`Environment`
     serves new and stored expressions alike) and the expressions that
-    pre-existed an update. Out: one :class:`CompilationResult` per rule, in
+    pre-existed an update (``preexisting_messages``: the message expressions,
+    when they are a set of their own). Out: one :class:`CompilationResult` per rule, in
     order. Never raises.
     """
     if not rules:
@@ -237,7 +245,9 @@ def compile_rules(
     if isinstance(env_set, Environment):
         env_set = EnvSet(env_set, env_set)
     digest = decl_type_digest(decl_type)
-    keys = [_memo_key(r, digest, env_set, preexisting) for r in rules]
+    if preexisting_messages is None:
+        preexisting_messages = preexisting
+    keys = [_memo_key(r, digest, env_set, preexisting, preexisting_messages) for r in rules]
     results: list[CompilationResult | None] = [_COMPILED.get(k, env_set) for k in keys]
     if all(r is not None for r in results):
         return [r for r in results if r is not None]
@@ -252,7 +262,7 @@ def compile_rules(
     for r, key, hit in zip(rules, keys, results):
         if hit is None:
             hit = compile_rule(r, optional if r.optional_old_self else plain, providers, estimator, cardinality,
-                               env_set, preexisting)
+                               env_set, preexisting, preexisting_messages)
             _COMPILED.put(key, env_set, hit)
         out.append(hit)
     return out
@@ -295,9 +305,11 @@ def decl_type_digest(decl: DeclType) -> bytes:
     return done[id(decl)]
 
 
-def _memo_key(rule: RuleSource, digest: bytes, env_set: EnvSet, preexisting: frozenset[str]) -> tuple[Any, ...]:
+def _memo_key(
+    rule: RuleSource, digest: bytes, env_set: EnvSet, preexisting: frozenset[str], preexisting_messages: frozenset[str]
+) -> tuple[Any, ...]:
     return (rule, digest, id(env_set.new), id(env_set.stored),
-            rule.rule in preexisting, rule.message_expression in preexisting)
+            rule.rule in preexisting, rule.message_expression in preexisting_messages)
 
 
 class _CompiledMemo:

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import NoStructs
-from crdtool.core.schema.structural import Generic, Structural
+from crdtool.core.releases import DEFAULT_RELEASE, Release
+from crdtool.core.schema.structural import Generic, Structural, ValueValidation
 
 _REGISTRY = NoStructs()
 
@@ -184,12 +185,29 @@ STRING_DECL = _simple("string", T.STRING, MIN_STRING_SIZE)
 _STRING_SCHEMA = Structural(generic=Generic(type="string"))
 
 
-def with_type_and_object_meta(s: Structural) -> Structural:
+#: ``nameMaxLength`` (``apimachineryvalidation.DNS1123SubdomainMaxLength``) of ``model/schemas.go``.
+NAME_MAX_LENGTH = 253
+#: apiextensions ``model/schemas.go@v0.37.0-beta.0``: the first release whose ``WithTypeAndObjectMeta`` caps
+#: ``metadata.name``/``generateName`` (before, both are unbounded strings: 3 MiB of estimated size).
+_CAPPED_METADATA_NAMES_SINCE = 37
+
+
+def _capped_length_string_type(existing: Structural | None, max_length: int) -> Structural:
+    """``cappedLengthStringType``: a string of at most ``max_length``, or the existing schema's shorter maxLength."""
+    declared = _max_length(existing) if existing is not None else None
+    if declared is not None and declared < max_length:
+        max_length = declared
+    return Structural(generic=Generic(type="string"), value_validation=ValueValidation(max_length=max_length))
+
+
+def with_type_and_object_meta(s: Structural, release: Release = DEFAULT_RELEASE) -> Structural:
     """``model.WithTypeAndObjectMeta``: declare ``kind``, ``apiVersion`` and ``metadata.{name,generateName}``.
 
     Returns ``s`` itself when it already declares them all as strings (and
     ``metadata`` as an object); otherwise a copy with those properties set
     (``metadata`` replaced by an object with only ``name`` and ``generateName``).
+    From 1.37 (``model/schemas.go@v0.37.0-beta.0``) those two are capped at 253 and 252 characters
+    (or the schema's own smaller ``maxLength``) for cost estimation; before, plain strings.
     """
     props = s.properties
     meta = props.get("metadata")
@@ -207,8 +225,15 @@ def with_type_and_object_meta(s: Structural) -> Structural:
     new_props = dict(props)
     new_props["kind"] = _STRING_SCHEMA
     new_props["apiVersion"] = _STRING_SCHEMA
+    if release.at_least(_CAPPED_METADATA_NAMES_SINCE):
+        meta_props = meta.properties if meta is not None else {}
+        name = _capped_length_string_type(meta_props.get("name"), NAME_MAX_LENGTH)
+        # "The generated suffix is at least 1 byte"
+        generate_name = _capped_length_string_type(meta_props.get("generateName"), NAME_MAX_LENGTH - 1)
+    else:
+        name = generate_name = _STRING_SCHEMA
     new_props["metadata"] = Structural(
-        generic=Generic(type="object"), properties={"name": _STRING_SCHEMA, "generateName": _STRING_SCHEMA}
+        generic=Generic(type="object"), properties={"name": name, "generateName": generate_name}
     )
     return Structural(
         generic=s.generic,
@@ -250,11 +275,13 @@ def _estimate_max_string_length_per_request(s: Structural) -> int:
     return MAX_REQUEST_SIZE_BYTES - 2
 
 
-def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType | None:
+def schema_decl_type(
+    s: Structural | None, is_resource_root: bool, release: Release = DEFAULT_RELEASE
+) -> DeclType | None:
     """``common.SchemaDeclType``: the CEL type of a structural schema node, or None if CEL cannot describe it.
 
     ``is_resource_root``: the node is a resource root or an embedded resource
-    (``apiVersion``, ``kind`` and ``metadata.name``/``generateName`` added).
+    (``apiVersion``, ``kind`` and ``metadata.name``/``generateName`` added, as ``release`` adds them).
     Iterative (post-order), so schemas nested thousands deep are fine.
     """
     if s is None:
@@ -269,7 +296,7 @@ def schema_decl_type(s: Structural | None, is_resource_root: bool) -> DeclType |
             continue
         view = views.get(key)
         if view is None:
-            view = with_type_and_object_meta(orig) if root and not orig.extensions.x_int_or_string else orig
+            view = with_type_and_object_meta(orig, release) if root and not orig.extensions.x_int_or_string else orig
             views[key] = view
         children = _decl_children(view)
         if not expanded:

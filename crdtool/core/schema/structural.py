@@ -34,11 +34,12 @@ guard would reject schemas upstream accepts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Union
 
 from crdtool.core.errors import FieldError, Path, forbidden, invalid, required
 from crdtool.core.gostd import go_regexp_error
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 
 __all__ = [
     "Extensions",
@@ -67,6 +68,9 @@ class Generic:
 
     ``default`` is the JSON default value, ``None`` when absent (upstream's
     ``JSON{Object: nil}``; a JSON ``null`` default is the same as none).
+    ``external_docs`` and ``example`` (``None`` when absent) are upstream's from 1.36 only
+    (``structural.go@v0.36.0``); the checks that compare whole nodes ignore them before
+    (:func:`validate_structural`'s ``release``).
     """
 
     description: str = ""
@@ -74,6 +78,8 @@ class Generic:
     title: str = ""
     default: Any = None
     nullable: bool = False
+    external_docs: Any = None
+    example: Any = None
 
 
 @dataclass(slots=True)
@@ -130,8 +136,10 @@ class NestedValueValidation:
 
     ``forbidden_generics`` and ``forbidden_extensions`` catch everything that
     makes a schema non-structural when used under a junctor.
-    ``additional_properties`` is non-None whenever the schema had an
-    ``additionalProperties`` (a bare boolean gives an empty validation).
+    ``additional_properties`` is an empty validation for ``additionalProperties: true`` and the nested
+    validation of a schema (``convert.go@v0.31.0`` ``newNestedValueValidation``); a bare ``false`` leaves
+    it ``None`` and sets ``additional_properties_false`` (1.30 kept it, as
+    ``ForbiddenGenerics.AdditionalProperties``, and so rejected it).
     """
 
     value_validation: ValueValidation = field(default_factory=ValueValidation)
@@ -140,6 +148,7 @@ class NestedValueValidation:
     additional_properties: NestedValueValidation | None = None
     forbidden_generics: Generic = field(default_factory=Generic)
     forbidden_extensions: Extensions = field(default_factory=Extensions)
+    additional_properties_false: bool = False
 
 
 @dataclass(slots=True)
@@ -398,6 +407,8 @@ def _generic(s: Schema) -> Generic:
         title=s.get("title") or "",
         default=s.get("default"),
         nullable=bool(s.get("nullable")),
+        external_docs=s.get("externalDocs"),
+        example=s.get("example"),
     )
 
 
@@ -541,9 +552,7 @@ def _make_nested(s: Schema, built: Mapping[tuple[int, bool], Any]) -> NestedValu
     additional: NestedValueValidation | None = None
     if isinstance(ap, dict):
         additional = built[(id(ap), True)]
-    elif isinstance(ap, bool):
-        # Upstream (before additionalProperties left Generic) rejected any
-        # nested additionalProperties; keep a bare boolean visible too.
+    elif ap is True:
         additional = NestedValueValidation()
     item = _items_schema(s)
     return NestedValueValidation(
@@ -553,6 +562,7 @@ def _make_nested(s: Schema, built: Mapping[tuple[int, bool], Any]) -> NestedValu
         additional_properties=additional,
         forbidden_generics=_generic(s),
         forbidden_extensions=_extensions(s),
+        additional_properties_false=ap is False,
     )
 
 
@@ -587,16 +597,40 @@ _INT_OR_STRING_ANY_OF = (
 )
 _EMPTY_VV = ValueValidation()
 
+#: The first release whose structural schema ... (pkg/apiserver/schema, by tag):
+#: accepts a bare ``additionalProperties: false`` under allOf/anyOf/oneOf/not (``convert.go@v0.31.0``
+#: ``newNestedValueValidation`` leaves it nil; ``@v0.30.14`` kept it in ``Generic`` and
+#: ``validateNestedValueValidation`` said "must be undefined to be structural");
+_NESTED_ADDITIONAL_PROPERTIES_FALSE_ALLOWED_SINCE = 31
+#: has ``Generic.ExternalDocs`` and ``Generic.Example`` (``structural.go@v0.36.0``), which the whole-node
+#: comparisons (root ``metadata``, the int-or-string ``anyOf`` pattern) then see.
+_GENERIC_DOCS_AND_EXAMPLE_SINCE = 36
 
-def _is_int_or_string_any_of(vv: ValueValidation | None) -> bool:
-    return vv is not None and vv.any_of == _INT_OR_STRING_ANY_OF
+
+def _as_upstream(n: NestedValueValidation, release: Release) -> NestedValueValidation:
+    """``n`` with only the fields ``release``'s ``NestedValueValidation`` has, for ``reflect.DeepEqual``."""
+    if n.additional_properties_false and release.at_least(_NESTED_ADDITIONAL_PROPERTIES_FALSE_ALLOWED_SINCE):
+        n = replace(n, additional_properties_false=False)
+    g = n.forbidden_generics
+    if not release.at_least(_GENERIC_DOCS_AND_EXAMPLE_SINCE) and (g.example is not None or g.external_docs is not None):
+        n = replace(n, forbidden_generics=replace(g, example=None, external_docs=None))
+    return n
 
 
-def _is_int_or_string_all_of(vv: ValueValidation | None) -> bool:
-    return vv is not None and len(vv.all_of) >= 1 and vv.all_of[0].value_validation.any_of == _INT_OR_STRING_ANY_OF
+def _is_int_or_string_pattern(any_of: tuple[NestedValueValidation, ...], release: Release) -> bool:
+    """``reflect.DeepEqual(anyOf, intOrStringAnyOf)``."""
+    return len(any_of) == 2 and tuple(_as_upstream(n, release) for n in any_of) == _INT_OR_STRING_ANY_OF
 
 
-def validate_structural(fld_path: Path, ss: Structural | None) -> list[FieldError]:
+def _is_int_or_string_any_of(vv: ValueValidation | None, release: Release = DEFAULT_RELEASE) -> bool:
+    return vv is not None and _is_int_or_string_pattern(vv.any_of, release)
+
+
+def _is_int_or_string_all_of(vv: ValueValidation | None, release: Release = DEFAULT_RELEASE) -> bool:
+    return vv is not None and len(vv.all_of) >= 1 and _is_int_or_string_pattern(vv.all_of[0].value_validation.any_of, release)
+
+
+def validate_structural(fld_path: Path, ss: Structural | None, release: Release = DEFAULT_RELEASE) -> list[FieldError]:
     """Check that ``ss`` is a structural schema; errors sorted by their text.
 
     In: the path of the schema (e.g. ``spec.versions[0].schema.openAPIV3Schema``)
@@ -608,17 +642,18 @@ def validate_structural(fld_path: Path, ss: Structural | None) -> list[FieldErro
     (``validateStructuralInvariants``, ``validateStructuralMetadataInvariants``,
     ``validateExtensions``, ``validateValueValidation``,
     ``validateNestedValueValidation``) and ``complete.go``
-    ``validateStructuralCompleteness``, with ``ValidationOptions{}``.
+    ``validateStructuralCompleteness``, with ``ValidationOptions{}``, as ``release``'s apiserver
+    (default: :data:`crdtool.core.releases.DEFAULT_RELEASE`) runs them.
     """
     if ss is None:
         return []
-    errs = _validate_invariants(ss, Path(fld_path))
+    errs = _validate_invariants(ss, Path(fld_path), release)
     errs.extend(_validate_completeness(ss, Path(fld_path)))
     errs.sort(key=str)
     return errs
 
 
-def _validate_invariants(root: Structural, root_path: Path) -> list[FieldError]:
+def _validate_invariants(root: Structural, root_path: Path, release: Release) -> list[FieldError]:
     """Upstream ``validateStructuralInvariants`` over the whole tree."""
     errs: list[FieldError] = []
     stack: list[tuple[Structural, int, Path]] = [(root, _ROOT, root_path)]
@@ -638,16 +673,16 @@ def _validate_invariants(root: Structural, root_path: Path) -> list[FieldError]:
         vv = s.value_validation
         if s.extensions is _NO_EXTENSIONS and (vv is None or vv is _NO_VALUE_VALIDATION) and s.type and lvl != _ROOT:
             continue  # the common node: no extensions, no value validation, typed, not the root: nothing to report
-        errs.extend(_node_invariants(s, lvl, p))
+        errs.extend(_node_invariants(s, lvl, p, release))
     return errs
 
 
-def _node_invariants(s: Structural, lvl: int, p: Path) -> list[FieldError]:
+def _node_invariants(s: Structural, lvl: int, p: Path, release: Release) -> list[FieldError]:
     errs = _validate_extensions(s.extensions, p)
     errs.extend(
         _validate_value_validation(
-            s.value_validation, _is_int_or_string_any_of(s.value_validation),
-            _is_int_or_string_all_of(s.value_validation), lvl, p,
+            s.value_validation, _is_int_or_string_any_of(s.value_validation, release),
+            _is_int_or_string_all_of(s.value_validation, release), lvl, p, release,
         )
     )
     x = s.extensions
@@ -675,7 +710,7 @@ def _node_invariants(s: Structural, lvl: int, p: Path) -> list[FieldError]:
             errs.append(invalid(p.child("properties").key(name).child("type"), sub.type, "must be string"))
     metadata = s.properties.get("metadata")
     if metadata is not None:
-        errs.extend(_validate_metadata_invariants(metadata, check_metadata, lvl, p.child("properties").key("metadata")))
+        errs.extend(_validate_metadata_invariants(metadata, check_metadata, lvl, p.child("properties").key("metadata"), release))
     if x.x_embedded_resource and not x.x_preserve_unknown_fields and not s.properties:
         errs.append(
             required(
@@ -686,7 +721,9 @@ def _node_invariants(s: Structural, lvl: int, p: Path) -> list[FieldError]:
     return errs
 
 
-def _validate_metadata_invariants(s: Structural, check_metadata: bool, lvl: int, p: Path) -> list[FieldError]:
+def _validate_metadata_invariants(
+    s: Structural, check_metadata: bool, lvl: int, p: Path, release: Release = DEFAULT_RELEASE
+) -> list[FieldError]:
     """Upstream ``validateStructuralMetadataInvariants`` (without mutating ``s``)."""
     errs: list[FieldError] = []
     if check_metadata and s.type != "object":
@@ -708,6 +745,8 @@ def _validate_metadata_invariants(s: Structural, check_metadata: bool, lvl: int,
         and not g.nullable
         and s.extensions == Extensions()
         and vv == _EMPTY_VV
+        # from 1.36 the compared Generic has externalDocs and example too [derived: no upstream test]
+        and (not release.at_least(_GENERIC_DOCS_AND_EXAMPLE_SINCE) or (g.external_docs is None and g.example is None))
     )
     if not clean:
         errs.append(forbidden(p, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
@@ -725,7 +764,8 @@ def _validate_extensions(x: Extensions, p: Path) -> list[FieldError]:
 
 
 def _validate_value_validation(
-    v: ValueValidation | None, skip_any_of: bool, skip_first_all_of_any_of: bool, lvl: int, p: Path
+    v: ValueValidation | None, skip_any_of: bool, skip_first_all_of_any_of: bool, lvl: int, p: Path,
+    release: Release = DEFAULT_RELEASE,
 ) -> list[FieldError]:
     """Upstream ``validateValueValidation`` with its nested walk made iterative."""
     errs: list[FieldError] = []
@@ -752,7 +792,7 @@ def _validate_value_validation(
                     errs.append(invalid(path.child("pattern"), vv.pattern, f"must be a valid regular expression, but isn't: {err}"))
             continue
         _, nv, skip_any, lv, path = item
-        errs.extend(_nested_forbidden(nv, path))
+        errs.extend(_nested_forbidden(nv, path, release))
         work.append(("vv", nv.value_validation, skip_any, False, lv, path))
         if nv.items is not None:
             work.append(("nvv", nv.items, False, lv, path.child("items")))
@@ -761,13 +801,15 @@ def _validate_value_validation(
     return errs
 
 
-def _nested_forbidden(v: NestedValueValidation, p: Path) -> list[FieldError]:
+def _nested_forbidden(v: NestedValueValidation, p: Path, release: Release = DEFAULT_RELEASE) -> list[FieldError]:
     """The non-recursive checks of upstream ``validateNestedValueValidation``."""
     errs: list[FieldError] = []
     g, x = v.forbidden_generics, v.forbidden_extensions
     if g.type:
         errs.append(forbidden(p.child("type"), "must be empty to be structural"))
-    if v.additional_properties is not None:
+    if v.additional_properties is not None or (
+        v.additional_properties_false and not release.at_least(_NESTED_ADDITIONAL_PROPERTIES_FALSE_ALLOWED_SINCE)
+    ):
         # AllowNestedAdditionalProperties is false for CRDs.
         errs.append(forbidden(p.child("additionalProperties"), "must be undefined to be structural"))
     if g.default is not None:
