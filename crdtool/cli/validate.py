@@ -308,6 +308,7 @@ def run(
     skip_kinds: list[str] | tuple[str, ...] = (),
     exit_zero: bool = False,
     progress: Any = None,
+    explain_cost: bool = False,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -321,7 +322,8 @@ def run(
     failures and the summary (text); ``exclude`` drops files by glob;
     documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
     skipped; ``exit_zero`` turns exit 1 into 0 (input errors still exit 2).
-    ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
+    ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None. ``explain_cost``
+    adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
     """
     from crdtool.cli.reporters import report
     from crdtool.cli.selection import Selection, helm_value_hint, no_input_message, select_files
@@ -383,7 +385,12 @@ def run(
     if progress is not None:
         progress.stop()
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
-    report(validate_run(results, quiet=quiet), name)
+    run = validate_run(results, quiet=quiet)
+    if explain_cost:
+        from crdtool.cli.lint import explain_cost_run
+
+        run = explain_cost_run(run, items, name)
+    report(run, name)
     if any(r.status == "error" for r in results):
         return 2
     if any(r.status == "invalid" for r in results):

@@ -121,7 +121,9 @@ def _finding(code: str, message: str, path: str, versions: tuple[str, ...] = (),
 
 def _pct(cost: int, limit: int) -> str:
     share = 100 * cost / limit
-    return f"{share:.0f}%" if share >= 1 or share == 0 else f"{share:.2g}%"
+    if share >= 1 or share == 0:
+        return f"{share:.0f}%"
+    return f"{share:.2f}%" if share >= 0.01 else "<0.01%"
 
 
 def _driver_line(d: SizeDriver) -> str:
@@ -130,14 +132,7 @@ def _driver_line(d: SizeDriver) -> str:
     if d.implicit:
         what = f"{d.kind} the apiserver declares itself (declare it to bound it)"
     role = "the rule runs once per element" if d.role == "cardinality" else "read by the expression"
-    return f"{d.path}: {what}, assumed {d.assumed:,} {unit} from the 3 MiB request limit ({role})"
-
-
-def _fix_line(option: FixOption, target: str) -> str:
-    bounds = ", ".join(f"{b.keyword}: {b.value:,}" + (f" on {b.paths[0]}" if len(option.bounds) > 1 else "")
-                       for b in option.bounds)
-    where = "" if len(option.bounds) > 1 else f" on {option.bounds[0].paths[0]}"
-    return f"fix: {bounds}{where} (largest that brings it {target}: estimate then {option.cost_after:,})"
+    return f"{d.path}: {what}, assumed {d.size:,} {unit} from the 3 MiB request limit ({role})"
 
 
 def _expression_finding(e: ExpressionCost, versions: tuple[str, ...]) -> LintFinding:
@@ -147,17 +142,15 @@ def _expression_finding(e: ExpressionCost, versions: tuple[str, ...]) -> LintFin
         parts = f"{e.cost:,} per call"
     else:
         assumed = " (assumed from the request limit)" if e.cardinality_assumed else ""
-        parts = f"{e.cost:,} per call x {e.cardinality:,} calls{assumed}"
+        calls = "call" if e.cardinality == 1 else "calls"
+        parts = f"{e.cost:,} per call x {e.cardinality:,} {calls}{assumed}"
     factor = e.estimated / RULE_LIMIT
     head = f"{factor:.1f}x the limit" if over else f"{_pct(e.estimated, RULE_LIMIT)} of the limit"
     message = (f"estimated {e.kind} cost {e.estimated:,} = {parts}: {head} of {RULE_LIMIT:,} per expression "
                f"({_pct(e.estimated, CRD_LIMIT)} of the {CRD_LIMIT:,} per schema)")
-    target = "under the limit" if over else "below 90% of the limit"
-    details = tuple(_driver_line(d) for d in e.drivers)
-    details += tuple(_fix_line(o, target) for o in e.fixes)
+    details = tuple(_driver_line(d) for d in e.assumed_drivers)
     if not e.fixes:
-        details += ("no bound fixes it: simplify the expression" if e.drivers else
-                    "no size it reads is assumed: simplify the expression",)
+        details += ("no bound fixes it: simplify the expression",)
     return _finding(code, message, e.path, versions, details, e.fixes)
 
 
@@ -169,8 +162,8 @@ def _schema_finding(s: SchemaCost) -> LintFinding:
     message = (f"the rules of this schema are estimated to cost {s.total:,} in all: {head} of {CRD_LIMIT:,} "
                f"per schema")
     details = tuple(f"{e.path}: {e.estimated:,} ({_pct(e.estimated, CRD_LIMIT)})" for e in top)
-    target = "under the limit" if over else "below 90% of the limit"
-    details += tuple(_fix_line(o, target) for o in s.fixes)
+    if not s.fixes:
+        details += ("no bound fixes it: simplify the most expensive expressions",)
     return _finding(code, message, s.paths[0], s.versions, details, s.fixes)
 
 
@@ -184,18 +177,24 @@ def _cost_findings(breakdown: CostBreakdown) -> Iterator[LintFinding]:
         yield from _unbounded_findings(s)
 
 
+#: CRD005 reports an assumed size when a reader's estimate is at least this share of the per-expression limit.
+UNBOUNDED_REPORT_FRACTION = 0.01
+
+
 def _unbounded_findings(s: SchemaCost) -> Iterator[LintFinding]:
     readers: dict[tuple[Location, str], tuple[SizeDriver, list[ExpressionCost]]] = {}
     for e in s.expressions:
-        for d in e.drivers:
+        for d in e.assumed_drivers:
             if d.role == "size":
                 readers.setdefault((d.location, d.keyword), (d, []))[1].append(e)
     for d, exprs in readers.values():
-        unit = {"list": "items", "map": "properties", "string": "bytes"}[d.kind]
-        how = f"declare it with {d.keyword}" if d.implicit else f"no {d.keyword}"
         worst = max(exprs, key=lambda e: e.estimated)
-        message = (f"{d.kind} read by {len(exprs)} CEL expression{'s' if len(exprs) > 1 else ''} has {how}: "
-                   f"its size is assumed to be {d.assumed:,} {unit} (the most expensive reader: "
+        if worst.estimated < UNBOUNDED_REPORT_FRACTION * RULE_LIMIT:
+            continue  # the assumed size does not matter to any reader's budget
+        unit = {"list": "items", "map": "properties", "string": "bytes"}[d.kind]
+        how = f"is declared by the apiserver without {d.keyword}" if d.implicit else f"has no {d.keyword}"
+        message = (f"{d.kind} read by {len(exprs)} CEL expression{'s' if len(exprs) > 1 else ''} {how}: "
+                   f"its size is assumed to be {d.size:,} {unit} (the most expensive reader: "
                    f"{_pct(worst.estimated, RULE_LIMIT)} of the per-expression limit)")
         yield _finding("CRD005", message, d.path, s.versions, tuple(f"read by {e.path}" for e in exprs))
 

@@ -57,8 +57,8 @@ CODES: dict[str, LintCode] = {c.code: c for c in (
              _CRD_DOCS + "#resource-use-by-validation-functions"),
     LintCode("CRD005", "cel-unbounded-size", "warning",
              "A list, map or string a CEL rule reads without maxItems, maxProperties or maxLength is costed as if "
-             "it filled the 3 MiB request: the rule's estimate is far above what it needs (crd-schema-checker's "
-             "unbounded cardinality and field length).",
+             "it filled the 3 MiB request, which puts the rule at 1% of its limit or more: declare the bound the "
+             "data needs (crd-schema-checker's unbounded cardinality and field length).",
              _CRD_DOCS + "#resource-use-by-validation-functions"),
     # --- CRD1xx: lists and maps under server-side apply ------------------------------------------------
     LintCode("CRD101", "list-type-missing", "warning",

@@ -90,34 +90,39 @@ _TOTAL_FIX_EXPRESSIONS = 4
 
 @dataclass(frozen=True)
 class SizeDriver:
-    """A list, map or string whose size a rule's estimate assumed from the 3 MiB request limit.
+    """A list, map or string whose size a rule's cost estimate used.
 
     Attributes:
         path: the manifest path of its schema node (where the bound goes).
         location: that node's location in the schema (:mod:`crdtool.core.lint.schemas`).
         kind: ``"list"``, ``"map"`` or ``"string"``.
-        keyword: the bound it lacks: ``"maxItems"``, ``"maxProperties"`` or ``"maxLength"``.
-        assumed: the size assumed: items, properties, or (strings) bytes (cel-go sizes strings in
-            UTF-8 bytes: a declared ``maxLength: N`` counts as ``4N``).
-        role: ``"size"`` (the rule reads it) or ``"cardinality"`` (the rule's node is inside it, so
-            the rule runs once per element; the apiserver then assumes the rule runs
-            ``3 MiB / (smallest JSON of the rule's node + 1)`` times).
+        keyword: its bound: ``"maxItems"``, ``"maxProperties"`` or ``"maxLength"``.
+        size: the size the estimate used: items, properties, or (strings) bytes (cel-go sizes strings in
+            UTF-8 bytes: ``maxLength: N`` counts as ``4N``).
+        assumed: the schema declares no bound: ``size`` comes from the 3 MiB request limit.
+        role: ``"size"`` (the expression reads it) or ``"cardinality"`` (the rule's node is inside it, so
+            the rule runs once per element; with any enclosing collection unbounded the apiserver
+            assumes the rule runs ``3 MiB / (smallest JSON of the rule's node + 1)`` times).
         implicit: the schema does not declare the node: the apiserver adds it itself
             (``kind``, ``apiVersion``, ``metadata.name``, ``metadata.generateName`` of a resource);
             bounding it means declaring them (and ``kind``/``apiVersion``) in the schema.
+        minimum: the node's ``minItems``/``minProperties``/``minLength`` (a bound below it would
+            leave no valid value), 0 when none.
     """
 
     path: str
     location: Location
     kind: str
     keyword: str
-    assumed: int
+    size: int
+    assumed: bool = True
     role: str = "size"
     implicit: bool = False
+    minimum: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "keyword": self.keyword, "assumed": self.assumed,
-                "role": self.role, "implicit": self.implicit}
+        return {"path": self.path, "kind": self.kind, "keyword": self.keyword, "size": self.size,
+                "assumed": self.assumed, "role": self.role, "implicit": self.implicit}
 
 
 @dataclass(frozen=True)
@@ -171,7 +176,9 @@ class ExpressionCost:
             is unbounded).
         estimated: ``cost x cardinality``, saturating at 2^64-1: what the apiserver compares with
             :data:`RULE_LIMIT` and adds to the schema's total.
-        drivers: the sizes the estimate assumed (:class:`SizeDriver`), in the order first read.
+        drivers: the sizes the estimate used (:class:`SizeDriver`): the collections the rule's node
+            is in (when they multiply its cardinality), then the sizes it read, in the order first
+            read; the cost drivers are those ``assumed`` (:attr:`assumed_drivers`).
         fixes: when ``estimated`` is over or near the limit: the options that bring it under
             :data:`RULE_LIMIT` (over) or under :data:`NEAR_FRACTION` of it (near), best first;
             empty when no bound does (simplify the rule).
@@ -188,6 +195,11 @@ class ExpressionCost:
     estimated: int
     drivers: tuple[SizeDriver, ...] = ()
     fixes: tuple[FixOption, ...] = ()
+
+    @property
+    def assumed_drivers(self) -> tuple[SizeDriver, ...]:
+        """The sizes assumed from the request limit rather than declared."""
+        return tuple(d for d in self.drivers if d.assumed)
 
     @property
     def over(self) -> bool:
@@ -408,27 +420,33 @@ def _is_resource_root(ss: Structural, is_root: bool) -> bool:
     return (is_root or ss.extensions.x_embedded_resource) and not ss.extensions.x_int_or_string
 
 
-def _size_of(ss: Structural, decl: DeclType) -> tuple[str, str, bool] | None:
-    """``(kind, keyword, assumed)`` for a node whose size an estimate can read, else None.
+def _size_of(ss: Structural) -> tuple[str, str, bool, int] | None:
+    """``(kind, keyword, assumed, minimum)`` for a node whose size an estimate can read and a bound can lower.
 
     ``assumed``: its ``MaxElements`` comes from the request limit (``SchemaDeclType``,
-    ``pkg/cel/common/schemas.go``), not from the schema.
+    ``pkg/cel/common/schemas.go``), not from the schema. None for everything else, and for strings
+    sized otherwise (an ``enum``: its longest value; ``duration``, ``date``, ``date-time``: fixed).
     """
     vv = ss.value_validation
     if ss.extensions.x_int_or_string:
-        return "string", "maxLength", vv is None or vv.max_length is None
+        return "string", "maxLength", vv is None or vv.max_length is None, _minimum(vv.min_length if vv else None)
     if ss.type == "array":
-        return "list", "maxItems", vv is None or vv.max_items is None
+        return "list", "maxItems", vv is None or vv.max_items is None, _minimum(vv.min_items if vv else None)
     if ss.type == "object" and ss.additional_properties_schema is not None:
-        return "map", "maxProperties", vv is None or vv.max_properties is None
+        return ("map", "maxProperties", vv is None or vv.max_properties is None,
+                _minimum(vv.min_properties if vv else None))
     if ss.type == "string":
         fmt = vv.format if vv is not None else ""
         if fmt in ("duration", "date", "date-time"):
             return None  # fixed sizes (limits.go), never from the request limit
-        if fmt == "byte":
-            return "string", "maxLength", vv is None or vv.max_length is None
-        return "string", "maxLength", vv is None or (vv.max_length is None and not vv.enum)
+        if fmt != "byte" and vv is not None and vv.max_length is None and vv.enum:
+            return None
+        return "string", "maxLength", vv is None or vv.max_length is None, _minimum(vv.min_length if vv else None)
     return None
+
+
+def _minimum(value: int | None) -> int:
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 def _follow(
@@ -472,7 +490,7 @@ def _follow(
 
 
 class _Drivers:
-    """The drivers of each expression's cost in one schema; collections' assumed sizes computed once."""
+    """The sizes each expression's cost used in one schema; collections' assumed sizes computed once."""
 
     def __init__(self, root_ss: Structural | None, base: str) -> None:
         self.root_ss = root_ss
@@ -481,7 +499,7 @@ class _Drivers:
 
     def of(self, e: _Expr, schema: Mapping[str, Any]) -> tuple[SizeDriver, ...]:
         out: dict[tuple[Location, str], SizeDriver] = {}
-        if e.kind == "rule" and e.cardinality_assumed:
+        if e.kind == "rule":
             for d in self._cardinality_drivers(e.location, schema):
                 out.setdefault((d.location, d.keyword), d)
         if e.structural is not None and e.decl is not None:
@@ -492,27 +510,39 @@ class _Drivers:
                 if found is None:
                     continue
                 rel, node, decl, implicit = found
-                size = _size_of(node, decl)
-                if size is None or not size[2]:
+                size = _size_of(node)
+                if size is None:
                     continue
+                kind, keyword, assumed, minimum = size
                 loc = (*e.location, *rel)
-                out.setdefault((loc, size[1]), SizeDriver(
-                    str(node_path(self.base, loc)), loc, size[0], size[1], decl.max_elements, "size", implicit))
+                out.setdefault((loc, keyword), SizeDriver(
+                    str(node_path(self.base, loc)), loc, kind, keyword, decl.max_elements, assumed, "size", implicit,
+                    minimum))
         return tuple(out.values())
 
     def _cardinality_drivers(self, location: Location, schema: Mapping[str, Any]) -> list[SizeDriver]:
+        """The lists and maps the node at ``location`` is inside (``extractMaxElements`` of each ancestor)."""
         out = []
         node: Mapping[str, Any] | None = schema
         ss = self.root_ss
         for depth, step in enumerate(location):
             if node is None:
                 break
-            if _extract_max_elements(node) is None:
+            is_list = node.get("type") == "array"
+            is_map = node.get("type") == "object" and isinstance(node.get("additionalProperties"), dict)
+            if is_list or is_map:
                 loc = location[:depth]
-                decl = self._decl(ss, depth == 0)
-                kind, keyword = ("list", "maxItems") if node.get("type") == "array" else ("map", "maxProperties")
-                out.append(SizeDriver(str(node_path(self.base, loc)), loc, kind, keyword,
-                                      decl.max_elements if decl is not None else 0, "cardinality"))
+                factor = _extract_max_elements(node)
+                if factor is None:
+                    decl = self._decl(ss, depth == 0)
+                    size = decl.max_elements if decl is not None else 0
+                else:
+                    size = factor
+                kind, keyword, low = ("list", "maxItems", "minItems") if is_list else ("map", "maxProperties",
+                                                                                       "minProperties")
+                minimum = node.get(low)
+                out.append(SizeDriver(str(node_path(self.base, loc)), loc, kind, keyword, size, factor is None,
+                                      "cardinality", False, minimum if isinstance(minimum, int) and minimum > 0 else 0))
             node = node_at(node, (step,))
             ss = _struct_child(ss, step)
         return out
@@ -529,15 +559,16 @@ class _Drivers:
 # --- fixes ----------------------------------------------------------------------------------------
 
 
-def _largest(passes: Callable[[int], bool], start: int) -> int | None:
-    """The largest bound ``b >= 1`` with ``passes(b)``, for ``passes`` true up to some bound and false above.
+def _largest(passes: Callable[[int], bool], start: int, floor: int = 1) -> int | None:
+    """The largest bound ``b >= floor`` with ``passes(b)``, for ``passes`` true up to some bound and false above.
 
-    None when ``passes(1)`` is false (no bound fixes it) or when it still holds at the search cap
-    (the bound does not matter). Gallops up from ``start``, then bisects: O(log) calls.
+    None when ``passes(floor)`` is false (no bound fixes it) or when it still holds at the search
+    cap (the bound does not matter). Gallops up from ``start``, then bisects: O(log) calls.
     """
-    if not passes(1):
+    floor = max(1, floor)
+    if not passes(floor):
         return None
-    lo, hi = 1, max(2, start)
+    lo, hi = floor, max(floor + 1, start)
     while passes(hi):
         if hi >= _SEARCH_CAP:
             return None
@@ -552,10 +583,10 @@ def _largest(passes: Callable[[int], bool], start: int) -> int | None:
 
 
 def _start(d: SizeDriver) -> int:
-    """Where the search for ``d``'s bound starts: its assumed size in the keyword's units."""
+    """Where the search for ``d``'s bound starts: the size it had, in the keyword's units."""
     if d.kind == "string":
-        return max(1, math.ceil(d.assumed / 4))
-    return max(1, d.assumed)
+        return max(1, math.ceil(d.size / 4))
+    return max(1, d.size)
 
 
 def _bound_edits(schema: Mapping[str, Any], bounds: Mapping[tuple[Location, str], int],
@@ -645,16 +676,26 @@ def _options(
     options: list[FixOption] = []
     for d in drivers:
         key = (d.location, d.keyword)
-        value = _largest(lambda v: passes({key: v}), _start(d))
+        value = _largest(lambda v: passes({key: v}), _start(d), d.minimum)
         if value is not None:
             after = measure({key: value})
             options.append(FixOption((fix(d, value),), after if after is not None else 0))
     if len(drivers) > 1:
-        keys = [(d.location, d.keyword) for d in drivers]
-        value = _largest(lambda v: passes({k: v for k in keys}), min(_start(d) for d in drivers))
+        joint = list(drivers)
+        floor = max(d.minimum for d in joint)
+        value = _largest(lambda v: passes({(d.location, d.keyword): v for d in joint}), min(_start(d) for d in joint),
+                         floor)
         if value is not None:
-            after = measure({k: value for k in keys})
-            options.append(FixOption(tuple(fix(d, value) for d in drivers), after if after is not None else 0))
+            # leave out the drivers the joint bound does not need, then bound the rest as loosely as they allow
+            for d in list(joint):
+                rest = [x for x in joint if x is not d]
+                if rest and passes({(x.location, x.keyword): value for x in rest}):
+                    joint = rest
+            if len(joint) > 1:  # one driver left: its own option says it better
+                value = _largest(lambda v: passes({(d.location, d.keyword): v for d in joint}),
+                                 min(_start(d) for d in joint), max(d.minimum for d in joint)) or value
+                after = measure({(d.location, d.keyword): value for d in joint})
+                options.append(FixOption(tuple(fix(d, value) for d in joint), after if after is not None else 0))
     return tuple(sorted(options, key=lambda o: -min(b.value for b in o.bounds)))
 
 
@@ -815,17 +856,22 @@ def plan_cost_fixes(
 ) -> tuple[dict[str, Any], tuple[FixOption, ...]]:
     """Bounds that bring every over- or near-limit cost of ``crd`` under its target, one problem at a time.
 
-    Takes the first problem of :func:`cost_breakdown` (an expression over its limit, then one
-    near it, then a schema total over, then near), applies its best option, costs the result
-    again, and repeats (one bound often fixes several rules). Out: ``(the fixed manifest, the
-    options applied in order)``; problems no bound fixes are left as they are.
+    Takes the first of the manifest's problems in :func:`cost_breakdown` (an expression over its
+    limit, then one near it, then a schema total over, then near), applies its best option (the
+    first, as printed), costs the result again, and repeats while one of the manifest's problems
+    remains (one bound often fixes several rules; a rule brought just under its limit is then near
+    it, and left so). Out: ``(the fixed manifest, the options applied in order)``; problems no bound
+    fixes are left as they are.
     """
     current: dict[str, Any] = dict(crd)
     applied: list[FixOption] = []
     tried: set[tuple[str, str]] = set()
+    problems: set[tuple[str, str]] | None = None
     for _ in range(max_steps):
         breakdown = cost_breakdown(current, kubernetes_version=kubernetes_version)
-        step = _next_problem(breakdown, tried)
+        if problems is None:  # only the manifest's own problems: a fix may leave its rule near the limit, as printed
+            problems = {key for _, key, _ in _problems(breakdown)}
+        step = _next_problem(breakdown, tried, problems)
         if step is None:
             break
         key, option = step
@@ -835,7 +881,8 @@ def plan_cost_fixes(
     return current, tuple(applied)
 
 
-def _next_problem(breakdown: CostBreakdown, tried: set[tuple[str, str]]) -> tuple[tuple[str, str], FixOption] | None:
+def _problems(breakdown: CostBreakdown) -> list[tuple[int, tuple[str, str], tuple[FixOption, ...]]]:
+    """Each over- or near-limit cost: ``(rank, key, options)``, expressions over, near, then totals over, near."""
     ranked: list[tuple[int, tuple[str, str], tuple[FixOption, ...]]] = []
     for s in breakdown.schemas:
         for e in s.expressions:
@@ -843,7 +890,13 @@ def _next_problem(breakdown: CostBreakdown, tried: set[tuple[str, str]]) -> tupl
                 ranked.append((0 if e.over else 1, (e.path, e.kind), e.fixes))
         if s.over or s.near:
             ranked.append((2 if s.over else 3, (s.paths[0], "total"), s.fixes))
-    for _, key, options in sorted(ranked, key=lambda r: r[0]):
-        if key not in tried and options:
+    return sorted(ranked, key=lambda r: r[0])
+
+
+def _next_problem(
+    breakdown: CostBreakdown, tried: set[tuple[str, str]], problems: set[tuple[str, str]]
+) -> tuple[tuple[str, str], FixOption] | None:
+    for _, key, options in _problems(breakdown):
+        if key in problems and key not in tried and options:
             return key, options[0]
     return None
