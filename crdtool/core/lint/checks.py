@@ -81,14 +81,13 @@ def lint_crd(
     In: a CRD manifest dict (``apiextensions.k8s.io/v1`` or ``v1beta1``); ``select``/``ignore``: codes
     or prefixes as ruff takes them (None: the default codes; ``ALL``); ``kubernetes_version``
     (``"1.30"`` ... ``"1.37"``, None: the default release) for the CEL costs; ``fixes``: search the
-    bounds that fix over- and near-limit costs. Out: a :class:`LintReport` (findings in check order:
+    bounds that fix over- and near-limit costs (only when a cost code is selected). Out: a :class:`LintReport` (findings in check order:
     costs, then schema checks per distinct schema, then versions). Raises ValueError for an unknown
     code in ``select``/``ignore``; never for a CRD-shaped dict.
     """
     selected = select_codes(select, ignore)
     wants_cost = any(c.startswith("CRD00") for c in selected)
-    breakdown = cost_breakdown(crd, kubernetes_version=kubernetes_version, fixes=fixes and wants_cost) \
-        if wants_cost else CostBreakdown(kubernetes_version, ())
+    breakdown = cost_breakdown(crd, kubernetes_version=kubernetes_version, fixes=fixes and wants_cost)
     findings: list[LintFinding] = []
     findings.extend(_cost_findings(breakdown))
     versions = version_schemas(crd)
@@ -226,24 +225,27 @@ def _schema_findings(  # noqa: C901 - one branch per check
     schema: dict[str, Any], base: str, versions: tuple[str, ...], pruning: bool = True
 ) -> Iterator[LintFinding]:
     for loc, node, ancestors in walk(schema):
-        path = str(node_path(base, loc))
         t = node.get("type")
         int_or_string = bool(node.get("x-kubernetes-int-or-string"))
         list_type = node.get("x-kubernetes-list-type")
+
+        def here(loc: Location = loc) -> str:
+            return str(node_path(base, loc))
+
         if t == "array":
             conditions = _is_conditions(loc, node)
             if conditions:
                 keys = node.get("x-kubernetes-list-map-keys") or []
                 if list_type != "map" or "type" not in keys:
                     yield _finding("CRD103", "conditions should be x-kubernetes-list-type: map with "
-                                   "x-kubernetes-list-map-keys: [type]", path, versions)
+                                   "x-kubernetes-list-map-keys: [type]", here(), versions)
             elif list_type is None and not _inside_atomic(ancestors):
                 yield _finding("CRD101", "array without x-kubernetes-list-type: server-side apply replaces it as a "
-                               "whole (set atomic to say so, or set/map to merge entries)", path, versions)
+                               "whole (set atomic to say so, or set/map to merge entries)", here(), versions)
             items = node.get("items")
             if list_type == "set" and isinstance(items, dict) and items.get("type") in ("object", "array"):
                 yield _finding("CRD104", f"x-kubernetes-list-type: set of {items['type']}s: items are compared "
-                               "whole; use a map list keyed by a field", path, versions)
+                               "whole; use a map list keyed by a field", here(), versions)
             if list_type == "map" and isinstance(items, dict):
                 required = set(items.get("required") or ())
                 props = as_dict(items.get("properties"))
@@ -252,25 +254,28 @@ def _schema_findings(  # noqa: C901 - one branch per check
                     if isinstance(prop, dict) and key not in required and prop.get("default") is None:
                         yield _finding("CRD102", f"list map key {key!r} is neither required nor defaulted",
                                        str(node_path(base, (*loc, ("items",), ("properties", key)))), versions)
-        if t == "object" and isinstance(node.get("additionalProperties"), dict):
-            yield _finding("CRD105", "map (additionalProperties): prefer a list of named subobjects", path, versions)
-        if t == "number":
+        elif t == "object":
+            if isinstance(node.get("additionalProperties"), dict):
+                yield _finding("CRD105", "map (additionalProperties): prefer a list of named subobjects", here(),
+                               versions)
+        elif t == "number":
             yield _finding("CRD201", "floating-point field: prefer an integer or a resource.Quantity string",
-                           path, versions)
-        if t == "boolean":
-            yield _finding("CRD204", "boolean field: prefer a string enum that can grow", path, versions)
+                           here(), versions)
+        elif t == "boolean":
+            yield _finding("CRD204", "boolean field: prefer a string enum that can grow", here(), versions)
         fmt = node.get("format")
         if isinstance(fmt, str) and fmt:
             if int_or_string or t in (None, "string"):
                 if normalize_format_name(fmt) not in SUPPORTED_STRING_FORMATS:
                     yield _finding("CRD203", f"format {fmt!r} is not one the apiserver knows: it is ignored and "
-                                   "values are not checked", path, versions)
+                                   "values are not checked", here(), versions)
             elif fmt not in _NUMERIC_FORMATS.get(str(t), ()):
                 kept = _NUMERIC_FORMATS.get(str(t))
                 also = f" (it keeps only {' and '.join(kept)} on {t}s)" if kept else ""
-                yield _finding("CRD202", f"format {fmt!r} on a {t} is ignored by the apiserver{also}", path, versions)
-        if pruning:
-            yield from _required_findings(loc, node, path, versions)
+                yield _finding("CRD202", f"format {fmt!r} on a {t} is ignored by the apiserver{also}", here(),
+                               versions)
+        if pruning and node.get("required"):
+            yield from _required_findings(loc, node, here(), versions)
     yield from _top_level_findings(schema, base, versions)
 
 

@@ -70,6 +70,7 @@ __all__ = [
     "apply_fix",
     "cost_breakdown",
     "plan_cost_fixes",
+    "schema_cost_breakdown",
 ]
 
 #: ``StaticEstimatedCostLimit``: the largest estimated cost of one rule or messageExpression.
@@ -727,9 +728,10 @@ def _groups(crd: Mapping[str, Any]) -> list[tuple[list[str], list[str], dict[str
 
 def _schema_breakdown(
     schema: dict[str, Any], versions: tuple[str, ...], paths: tuple[str, ...], kubernetes_version: str | None,
-    fixes: bool,
+    fixes: bool, rules: bool = False,
 ) -> SchemaCost:
-    if not _has_rules(schema):
+    """``schema``'s costs; ``rules``: the caller knows it has rules."""
+    if not rules and not _has_rules(schema):
         return SchemaCost(versions, paths, (), 0)
     try:
         root_ss = new_structural(schema)
@@ -768,6 +770,18 @@ def _schema_breakdown(
     return SchemaCost(versions, paths, tuple(exprs), costs.total, total_options)
 
 
+def schema_cost_breakdown(
+    schema: Mapping[str, Any], *, path: str = "openAPIV3Schema", kubernetes_version: str | None = None,
+    fixes: bool = True,
+) -> SchemaCost:
+    """:func:`cost_breakdown` for one (decoded) ``openAPIV3Schema`` dict, its paths under ``path``.
+
+    The schema is costed as a CRD version's root, as ``validateCustomResourceDefinitionValidation``
+    costs it; its versions are ``()``. Never raises for a decoded schema.
+    """
+    return _schema_breakdown(dict(schema), (), (path,), kubernetes_version, fixes)
+
+
 def cost_breakdown(
     crd: Mapping[str, Any], *, kubernetes_version: str | None = None, fixes: bool = True
 ) -> CostBreakdown:
@@ -792,16 +806,21 @@ def cost_breakdown(
     from crdtool.core.errors import UNMARSHAL_TYPE
 
     groups = _groups(crd)
-    if any(schema is not None and _has_rules(schema) for _, _, schema in groups):
+    with_rules = [schema is not None and _has_rules(schema) for _, _, schema in groups]
+    if any(with_rules):
         decoded, errors = decode_crd(dict(crd))
         if any(e.type == UNMARSHAL_TYPE for e in errors):
             return CostBreakdown(kubernetes_version, ())
         groups = _groups(decoded)
+        with_rules = [schema is not None and _has_rules(schema) for _, _, schema in groups]
     schemas = []
-    for names, paths, schema in groups:
+    for (names, paths, schema), rules in zip(groups, with_rules):
         if schema is None:
             continue
-        schemas.append(_schema_breakdown(schema, tuple(names), tuple(paths), kubernetes_version, fixes))
+        if not rules:
+            schemas.append(SchemaCost(tuple(names), tuple(paths), (), 0))
+            continue
+        schemas.append(_schema_breakdown(schema, tuple(names), tuple(paths), kubernetes_version, fixes, True))
     return CostBreakdown(kubernetes_version, tuple(schemas))
 
 
@@ -854,24 +873,21 @@ def apply_fix(crd: Mapping[str, Any], option: FixOption | tuple[BoundFix, ...]) 
 def plan_cost_fixes(
     crd: Mapping[str, Any], *, kubernetes_version: str | None = None, max_steps: int = 20
 ) -> tuple[dict[str, Any], tuple[FixOption, ...]]:
-    """Bounds that bring every over- or near-limit cost of ``crd`` under its target, one problem at a time.
+    """Bounds that bring every over-limit cost of ``crd`` under its limit: what the apiserver refuses, fixed.
 
-    Takes the first of the manifest's problems in :func:`cost_breakdown` (an expression over its
-    limit, then one near it, then a schema total over, then near), applies its best option (the
-    first, as printed), costs the result again, and repeats while one of the manifest's problems
-    remains (one bound often fixes several rules; a rule brought just under its limit is then near
-    it, and left so). Out: ``(the fixed manifest, the options applied in order)``; problems no bound
-    fixes are left as they are.
+    Takes the first over-limit cost of :func:`cost_breakdown` (an expression over its limit, then a
+    schema total), applies its best option (the first, as printed), costs the result again, and
+    repeats while one remains (one bound often fixes several rules). Near-limit costs are left as
+    they are (their options are suggestions; a rule brought just under its limit is near it), so
+    fixing a fixed manifest changes nothing. Out: ``(the fixed manifest, the options applied in
+    order)``; costs no bound fixes are left as they are.
     """
     current: dict[str, Any] = dict(crd)
     applied: list[FixOption] = []
     tried: set[tuple[str, str]] = set()
-    problems: set[tuple[str, str]] | None = None
     for _ in range(max_steps):
         breakdown = cost_breakdown(current, kubernetes_version=kubernetes_version)
-        if problems is None:  # only the manifest's own problems: a fix may leave its rule near the limit, as printed
-            problems = {key for _, key, _ in _problems(breakdown)}
-        step = _next_problem(breakdown, tried, problems)
+        step = _next_problem(breakdown, tried)
         if step is None:
             break
         key, option = step
@@ -881,22 +897,14 @@ def plan_cost_fixes(
     return current, tuple(applied)
 
 
-def _problems(breakdown: CostBreakdown) -> list[tuple[int, tuple[str, str], tuple[FixOption, ...]]]:
-    """Each over- or near-limit cost: ``(rank, key, options)``, expressions over, near, then totals over, near."""
+def _next_problem(breakdown: CostBreakdown, tried: set[tuple[str, str]]) -> tuple[tuple[str, str], FixOption] | None:
+    """The first over-limit cost not tried yet that has an option: expressions, then schema totals."""
     ranked: list[tuple[int, tuple[str, str], tuple[FixOption, ...]]] = []
     for s in breakdown.schemas:
-        for e in s.expressions:
-            if e.over or e.near:
-                ranked.append((0 if e.over else 1, (e.path, e.kind), e.fixes))
-        if s.over or s.near:
-            ranked.append((2 if s.over else 3, (s.paths[0], "total"), s.fixes))
-    return sorted(ranked, key=lambda r: r[0])
-
-
-def _next_problem(
-    breakdown: CostBreakdown, tried: set[tuple[str, str]], problems: set[tuple[str, str]]
-) -> tuple[tuple[str, str], FixOption] | None:
-    for _, key, options in _problems(breakdown):
-        if key in problems and key not in tried and options:
+        ranked.extend((0, (e.path, e.kind), e.fixes) for e in s.expressions if e.over)
+        if s.over:
+            ranked.append((1, (s.paths[0], "total"), s.fixes))
+    for _, key, options in sorted(ranked, key=lambda r: r[0]):
+        if key not in tried and options:
             return key, options[0]
     return None
