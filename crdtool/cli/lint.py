@@ -428,7 +428,9 @@ def run(
         items = load_selected_file(entry, sys.stdin.buffer)
         if (fix or diff) and isinstance(entry, str) and entry != "-":
             docs = [i for i in items if isinstance(i, Document)]
-            if len(docs) == len(items):
+            if len(docs) != len(items):
+                err.print(f"crdtool lint: {entry}: not rewritten: it has documents that cannot be read", markup=False)
+            else:
                 fixed = _fix_file(entry, docs, kubernetes_versions[0])
                 if fixed is not None and fixed.error:
                     err.print(f"crdtool: {fixed.error}", markup=False)

@@ -204,6 +204,10 @@ _NUMERIC_FORMATS = {"integer": ("int32", "int64"), "number": ("float", "double")
 _RESOURCE_FIELDS = frozenset({"apiVersion", "kind", "metadata"})
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _inside_atomic(ancestors: tuple[dict[str, Any], ...]) -> bool:
     """Whether an ancestor replaces this node as a whole under server-side apply (an atomic list or map)."""
     for a in ancestors:
@@ -235,8 +239,7 @@ def _schema_findings(  # noqa: C901 - one branch per check
         if t == "array":
             conditions = _is_conditions(loc, node)
             if conditions:
-                keys = node.get("x-kubernetes-list-map-keys") or []
-                if list_type != "map" or "type" not in keys:
+                if list_type != "map" or "type" not in _list(node.get("x-kubernetes-list-map-keys")):
                     yield _finding("CRD103", "conditions should be x-kubernetes-list-type: map with "
                                    "x-kubernetes-list-map-keys: [type]", here(), versions)
             elif list_type is None and not _inside_atomic(ancestors):
@@ -247,10 +250,10 @@ def _schema_findings(  # noqa: C901 - one branch per check
                 yield _finding("CRD104", f"x-kubernetes-list-type: set of {items['type']}s: items are compared "
                                "whole; use a map list keyed by a field", here(), versions)
             if list_type == "map" and isinstance(items, dict):
-                required = set(items.get("required") or ())
+                required = {r for r in _list(items.get("required")) if isinstance(r, str)}
                 props = as_dict(items.get("properties"))
-                for key in node.get("x-kubernetes-list-map-keys") or ():
-                    prop = props.get(key)
+                for key in _list(node.get("x-kubernetes-list-map-keys")):
+                    prop = props.get(key) if isinstance(key, str) else None
                     if isinstance(prop, dict) and key not in required and prop.get("default") is None:
                         yield _finding("CRD102", f"list map key {key!r} is neither required nor defaulted",
                                        str(node_path(base, (*loc, ("items",), ("properties", key)))), versions)

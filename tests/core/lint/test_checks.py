@@ -213,3 +213,37 @@ def test_a_report_carries_the_cost_breakdown() -> None:
     assert finding.fixes == e.fixes and finding.to_dict()["name"] == "cel-rule-over-budget"
     [schema] = lint_crd(CASES["CRD001"][0], select=["CRD1"]).cost.schemas  # costed, not fixed
     assert schema.expressions[0].over and not schema.expressions[0].fixes
+
+
+# --- robustness: any CRD-shaped dict ---------------------------------------------------------------------------
+
+def test_odd_values_never_raise() -> None:
+    """Values of the wrong JSON type anywhere in a schema or a version entry: findings or nothing, never an error."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=3))
+    values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                           st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+                          max_leaves=6)
+    keys = st.sampled_from(["type", "items", "properties", "required", "x-kubernetes-list-type",
+                            "x-kubernetes-list-map-keys", "x-kubernetes-validations", "additionalProperties", "format",
+                            "maxItems", "x-kubernetes-preserve-unknown-fields", "description", "enum", "default"])
+
+    @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.dictionaries(keys, values, max_size=4), st.dictionaries(keys, values, max_size=4),
+           st.dictionaries(st.sampled_from(["served", "storage", "deprecated", "subresources", "name"]), values, max_size=3))
+    def check(root_extra: dict[str, Any], field_extra: dict[str, Any], version_extra: dict[str, Any]) -> None:
+        cheap = {"type": "array", "items": {"type": "string"}, "x-kubernetes-validations": [{"rule": "self.size() > 0"}]}
+        root = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "f": {**cheap, **field_extra}, "g": {**MAPLIST, **field_extra}}}}, **root_extra}
+        manifest = crd(versions=[{"name": "v1", "served": True, "storage": True,
+                                  "schema": {"openAPIV3Schema": root}, **version_extra}])
+        report = lint_crd(manifest, select=["ALL"])
+        assert all(f.code in CODES for f in report.findings)
+
+    check()
+    for odd in ({"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": 3, "items": {"type": "object", "required": 5}},
+                {"x-kubernetes-validations": "self.x", "required": "abc", "properties": []},
+                {"x-kubernetes-validations": [{"rule": 5}, "x"], "items": [{"type": "string"}, 3]}):
+        lint_crd(spec(f={"type": "array", **odd}), select=["ALL"])
