@@ -428,18 +428,18 @@ def run(
         items = load_selected_file(entry, sys.stdin.buffer)
         if (fix or diff) and isinstance(entry, str) and entry != "-":
             docs = [i for i in items if isinstance(i, Document)]
-            if len(docs) != len(items):
+            fixed = _fix_file(entry, docs, kubernetes_versions[0])
+            if fixed is not None and len(docs) != len(items):
                 err.print(f"crdtool lint: {entry}: not rewritten: it has documents that cannot be read", markup=False)
-            else:
-                fixed = _fix_file(entry, docs, kubernetes_versions[0])
-                if fixed is not None and fixed.error:
+            elif fixed is not None:
+                if fixed.error:
                     err.print(f"crdtool: {fixed.error}", markup=False)
                     write_failed = True
-                elif fixed is not None and diff:
+                elif diff:
                     diffs.append("".join(difflib.unified_diff(
                         fixed.original.splitlines(keepends=True), fixed.text.splitlines(keepends=True),
                         f"a/{entry}", f"b/{entry}")))
-                elif fixed is not None:
+                else:
                     from crdtool.cli.atomic import atomic_write_text
 
                     try:
