@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -65,6 +65,22 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output --kubernetes-version --config -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    lint)
+        case "$prev" in
+        --select) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --ignore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --fail-on) COMPREPLY=($(compgen -W "error warning info" -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--select --ignore --fail-on --fix --diff --explain-cost --output --exclude --exit-zero --no-exit-zero --config --kubernetes-version -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -155,7 +171,7 @@ _crdtool() {
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

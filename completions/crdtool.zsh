@@ -7,6 +7,7 @@ _crdtool() {
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
+        'lint:Lint CRD manifests\: what kube-apiserver does not reject but will hurt, and CEL costs explained.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
         'schema:Export each CRD version'\''s structural schema as JSON Schema (draft 2020-12), for editors and other validators.'
         'serve:Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).'
@@ -65,6 +66,22 @@ _crdtool() {
             '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    lint)
+        _arguments -s \
+            '(--select)'--select'[Run only these codes or prefixes (CRD1, CRD005, ALL); comma-separated, repeatable.]:file:_files' \
+            '(--ignore)'--ignore'[Do not run these codes or prefixes; comma-separated, repeatable.]:file:_files' \
+            '(--fail-on)'--fail-on'[Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).]:value:(error warning info)' \
+            '(--fix)'--fix'[Write the bounds that bring CEL costs under their limits into the files.]' \
+            '(--diff)'--diff'[Print the unified diff --fix would apply (exit 1 when there is one).]' \
+            '(--explain-cost)'--explain-cost'[Show every CEL rule'\''s estimated cost (text output).]' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--exclude)'--exclude'[Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable.]:file:_files' \
+            '(--exit-zero --no-exit-zero)'{--exit-zero,--no-exit-zero}'[Exit 0 even when there are findings (input errors still exit 2).]' \
+            '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
+            '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ; costs are shown per release, findings are the first release'\''s.]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -141,6 +158,7 @@ _crdtool() {
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(--field-validation)'--field-validation'[Server-side field validation, as kubectl'\''s\: unknown and duplicate fields are errors (Strict, the default), warnings (Warn\: the verdict is validation'\''s alone) or ignored (Ignore).]:value:(Strict Warn Ignore)' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ.]:file:_files' \
+            '(--explain-cost)'--explain-cost'[Also show each CEL rule'\''s estimated cost against the apiserver'\''s limits (text, json).]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

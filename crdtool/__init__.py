@@ -25,6 +25,10 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`objects_to_convert`, :func:`create_conversion_review`, :func:`converted_objects_from_response`,
   :func:`restore_object_meta`, :func:`convert_from_response`, :class:`ConversionError` — the apiserver's
   side of a conversion webhook (``webhook_converter.go``).
+- :func:`lint_crd` — ``crdtool lint``'s checks of one CRD (:class:`LintReport`: :class:`LintFinding` records and
+  the CEL cost breakdown); :func:`cost_breakdown` — every rule's estimated cost against the apiserver's limits,
+  what drives it and the bounds that fix it (:class:`CostBreakdown`); :func:`plan_cost_fixes` — the manifest
+  with those bounds applied.
 
 Names are imported on first use (PEP 562), so ``import crdtool`` and the
 command line start fast.
@@ -86,6 +90,12 @@ _EXPORTS = {
     "create_conversion_review": "crdtool.core.conversion_review",
     "objects_to_convert": "crdtool.core.conversion_review",
     "restore_object_meta": "crdtool.core.conversion_review",
+    "LintFinding": "crdtool.core.lint",
+    "LintReport": "crdtool.core.lint",
+    "lint_crd": "crdtool.core.lint",
+    "CostBreakdown": "crdtool.core.lint",
+    "cost_breakdown": "crdtool.core.lint",
+    "plan_cost_fixes": "crdtool.core.lint",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -118,6 +128,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from crdtool.core.crd.compare import Change, compare_crds
     from crdtool.core.crd.update import UpdateVerdict, check_crd_update, validate_crd_update
     from crdtool.core.crd.upgrade import Note, convert_crd, upgrade_crd
+    from crdtool.core.lint import CostBreakdown, LintFinding, LintReport, cost_breakdown, lint_crd, plan_cost_fixes
     from crdtool.core.customresource import (
         CreateResult,
         CustomResourceError,

@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.crdcel", "crdtool.core.validation"),  # apiextensions schema/cel and pkg/apiserver/validation
     ("crdtool.core.crd",),  # CustomResourceDefinitions
     ("crdtool.core.customresource",),  # custom resources
-    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz"),
+    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
     ("crdtool", "crdtool.loading"),  # the public API
     ("crdtool.server",),

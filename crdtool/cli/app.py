@@ -216,6 +216,9 @@ def validate(
     kubernetes_version: Optional[str] = typer.Option(
         None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_MATRIX_HELP, show_default=False
     ),
+    explain_cost: bool = typer.Option(
+        False, "--explain-cost", help="Also show each CEL rule's estimated cost against the apiserver's limits (text, json)."
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -238,7 +241,85 @@ def validate(
         exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
         progress=DelayedProgress("validating"),
         releases=_releases(kubernetes_version, settings),
+        explain_cost=explain_cost,
     )
+
+
+class LintSeverity(str, enum.Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+def _codes(values: Optional[list[str]]) -> Optional[list[str]]:
+    """Repeatable, comma-separated code options (``--select CRD1,CRD005``); None when not given."""
+    if not values:
+        return None
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+@app.command("lint", cls=_Command, epilog=EXIT_CODES)
+@handled
+def lint(
+    paths: list[str] = typer.Argument(
+        ..., metavar="PATH...", help="Files, directories (recursive: *.yaml, *.yml, *.json) or - for stdin.", show_default=False
+    ),
+    select: Optional[list[str]] = typer.Option(
+        None, "--select", metavar="CODES", help="Run only these codes or prefixes (CRD1, CRD005, ALL); comma-separated, repeatable."
+    ),
+    ignore: Optional[list[str]] = typer.Option(
+        None, "--ignore", metavar="CODES", help="Do not run these codes or prefixes; comma-separated, repeatable."
+    ),
+    fail_on: Optional[LintSeverity] = typer.Option(
+        None, "--fail-on", help="Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).",
+        show_default=False,
+    ),
+    fix: bool = typer.Option(False, "--fix", help="Write the bounds that bring CEL costs under their limits into the files."),
+    diff: bool = typer.Option(False, "--diff", help="Print the unified diff --fix would apply (exit 1 when there is one)."),
+    explain_cost: bool = typer.Option(False, "--explain-cost", help="Show every CEL rule's estimated cost (text output)."),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help=EXCLUDE_HELP),
+    exit_zero: Optional[bool] = typer.Option(None, "--exit-zero/--no-exit-zero", help=EXIT_ZERO_HELP, show_default=False),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", show_default=False,
+        help=KUBERNETES_MATRIX_HELP[:-1] + "; costs are shown per release, findings are the first release's.",
+    ),
+) -> int:
+    """Lint CRD manifests: what kube-apiserver does not reject but will hurt, and CEL costs explained.
+
+    Codes CRD001-CRD005 (CEL cost budget), CRD1xx (lists and maps under server-side apply), CRD2xx (types, formats,
+    pruning), CRD3xx (versions, subresources). Exit 0 when nothing at or above --fail-on is found, 1 when something
+    is, 2 on usage or input errors.
+    """
+    from crdtool.cli import lint as lint_cmd
+    from crdtool.cli.config import pick
+
+    settings = _config("lint", config)
+    return lint_cmd.run(
+        paths,
+        _output_name(output, settings, tuple(m.value for m in CheckOutput)),
+        select=_codes(select) or settings.get("select"),
+        ignore=_codes(ignore) or settings.get("ignore", []),
+        per_file_ignores=settings.get("per-file-ignores", {}),
+        fail_on=_fail_on(fail_on, settings),
+        exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
+        exclude=pick(exclude, settings, "exclude", []),
+        fix=fix,
+        diff=diff,
+        explain_cost=explain_cost,
+        kubernetes_versions=[r.name for r in _releases(kubernetes_version, settings)],
+    )
+
+
+def _fail_on(cli: Optional[LintSeverity], config: Any) -> str:
+    if cli is not None:
+        return cli.value
+    configured = config.get("fail-on", "warning")
+    if configured not in ("error", "warning", "info"):
+        print(f"crdtool: {config.path}: fail-on must be one of error, warning, info, not {configured!r}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE))
+    return str(configured)
 
 
 class Severity(str, enum.Enum):

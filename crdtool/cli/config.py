@@ -14,6 +14,12 @@ names the file instead. Keys (TOML and YAML alike)::
     exit-zero = false                   # --exit-zero
     kubernetesVersion = "1.30-1.37"     # --kubernetes-version (also kubernetes-version)
 
+    [tool.crdtool.lint]                 # crdtool lint: codes as ruff takes them
+    select = ["CRD0", "CRD1"]           # --select (default: the default codes)
+    ignore = ["CRD101"]                 # --ignore
+    fail-on = "error"                   # --fail-on
+    per-file-ignores = {"legacy/*" = ["CRD2"]}   # glob (as --exclude matches) -> codes
+
     [tool.crdtool.validate]             # per command: overrides the keys above
     quiet = false
 
@@ -28,13 +34,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve")
-_LIST_KEYS = ("exclude", "skip-kind", "crd")
+COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint")
+_LIST_KEYS = ("exclude", "skip-kind", "crd", "select", "ignore")
 _BOOL_KEYS = ("quiet", "exit-zero")
-_STR_KEYS = ("output", "kubernetes-version")
+_STR_KEYS = ("output", "fail-on", "kubernetes-version")
 #: another spelling of a key (the issue tracker and Kubernetes write camelCase)
 _ALIASES = {"kubernetesVersion": "kubernetes-version"}
-KEYS = _LIST_KEYS + _BOOL_KEYS + _STR_KEYS
+#: glob -> list of lint codes (``per-file-ignores``, as ruff's)
+_MAP_KEYS = ("per-file-ignores",)
+KEYS = _LIST_KEYS + _BOOL_KEYS + _STR_KEYS + _MAP_KEYS
 YAML_NAMES = (".crdtool.yaml", ".crdtool.yml")
 
 
@@ -169,6 +177,17 @@ def _checked(path: str, where: str, key: Any, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{label}: must be a list of strings")
         return list(value)
+    if key in _MAP_KEYS:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{label}: must be a table of globs to lists of codes")
+        out: dict[str, list[str]] = {}
+        for glob, codes in value.items():
+            if isinstance(codes, str):
+                codes = [c for c in codes.split(",") if c.strip()]
+            if not isinstance(glob, str) or not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+                raise ConfigError(f"{label}: must be a table of globs to lists of codes")
+            out[glob] = [c.strip() for c in codes]
+        return out
     if key in _BOOL_KEYS:
         if not isinstance(value, bool):
             raise ConfigError(f"{label}: must be true or false")

@@ -326,6 +326,7 @@ def run(
     exit_zero: bool = False,
     progress: Any = None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+    explain_cost: bool = False,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -343,6 +344,7 @@ def run(
     ``releases``: the Kubernetes releases whose apiservers judge (``--kubernetes-version``); with
     several, each document's verdicts are combined (:func:`crdtool.cli.matrix.combine`) and a
     rejection by any of them is a finding.
+    ``explain_cost`` adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
     """
     from crdtool.cli.reporters import report
     from crdtool.cli.selection import Selection, no_input_message, select_files
@@ -381,7 +383,12 @@ def run(
     if progress is not None:
         progress.stop()
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
-    report(validate_run(results, quiet=quiet), name)
+    run = validate_run(results, quiet=quiet)
+    if explain_cost:
+        from crdtool.cli.lint import explain_cost_run
+
+        run = explain_cost_run(run, items, name, releases)
+    report(run, name)
     if any(r.status == "error" for r in results):
         return 2
     if any(r.status == "invalid" for r in results):

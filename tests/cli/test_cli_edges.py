@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-COMMANDS = ["validate", "sort-versions", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "completion", "review", "serve"]
+COMMANDS = ["validate", "sort-versions", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "completion", "review", "serve", "lint"]
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -248,7 +248,7 @@ def test_helm_templates_get_a_helm_message(tmp_path: Path, text: str, line: int,
 # --- no input found, for the other commands that read paths ----------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["upgrade-manifest", "--to", "v1"], ["default", "--crd", str(SAMPLES / "crontab-v1.yaml")]])
+@pytest.mark.parametrize("command", [["upgrade-manifest", "--to", "v1"], ["default", "--crd", str(SAMPLES / "crontab-v1.yaml")], ["lint"]])
 def test_an_empty_directory_is_exit_2_for_every_command(tmp_path: Path, command: list[str]) -> None:
     out = crdtool(*command, str(tmp_path))
     assert out.returncode == 2

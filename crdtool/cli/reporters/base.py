@@ -80,6 +80,8 @@ class CheckRun:
         json_payload: returns the command's own JSON document.
         summary: one line, e.g. ``3 documents: 1 valid, 2 invalid, ...``.
         rules: descriptions of rule ids (SARIF ``shortDescription``), optional.
+        rule_help: rule id -> ``(name, help text, help URL)`` (SARIF ``name``, ``help``,
+            ``helpUri``), optional: ``lint`` gives its codes' names, rationales and links.
     """
 
     command: str
@@ -88,6 +90,7 @@ class CheckRun:
     json_payload: Callable[[], Any]
     summary: str = ""
     rules: dict[str, str] = field(default_factory=dict)
+    rule_help: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
     @property
     def findings(self) -> list[Finding]:

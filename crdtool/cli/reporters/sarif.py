@@ -75,12 +75,19 @@ def document(run: CheckRun) -> dict[str, Any]:
     rules = []
     for rid in rule_ids:
         text = RULE_DESCRIPTIONS.get(rid) or run.rules.get(rid) or rid
-        rules.append({
+        rule: dict[str, Any] = {
             "id": rid,
             "name": rid,
             "shortDescription": {"text": text},
             "defaultConfiguration": {"level": levels[rid]},
-        })
+        }
+        if rid in run.rule_help:  # lint codes: their name, rationale and the convention's link
+            name, help_text, url = run.rule_help[rid]
+            rule["name"] = name
+            rule["fullDescription"] = {"text": help_text}
+            rule["help"] = {"text": f"{help_text} See {url}", "markdown": f"{help_text} [More]({url})"}
+            rule["helpUri"] = url
+        rules.append(rule)
     index = {rid: i for i, rid in enumerate(rule_ids)}
     results = [
         {

@@ -74,13 +74,20 @@ def cost_error_message(cost_name: str, expression_cost: int, cost_limit: int) ->
 
 @dataclass
 class TotalCost:
-    """``TotalCost``: the running total and the (at most four) most expensive rules over 1% of the limit."""
+    """``TotalCost``: the running total and the (at most four) most expensive rules over 1% of the limit.
+
+    ``log``, when a list, also receives every ``(path, cost)`` observed, in order (no upstream
+    counterpart: :mod:`crdtool.core.lint` explains the total with it).
+    """
 
     total: int = 0
     most_expensive: list[tuple[Path, int]] = field(default_factory=list)
+    log: list[tuple[Path, int]] | None = None
 
     def observe(self, path: Path, cost: int) -> None:
         """``ObserveExpressionCost``."""
+        if self.log is not None:
+            self.log.append((path, cost))
         self.total = _MAX_UINT if _MAX_UINT - self.total < cost else self.total + cost
         if cost < STATIC_ESTIMATED_CRD_COST_LIMIT // 100:
             return

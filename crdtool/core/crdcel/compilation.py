@@ -51,6 +51,11 @@ class CompilationResult:
             (:class:`crdtool.core.celgo.interpreter.Program`, upstream's
             ``Program``), None on an error; message_program: the
             messageExpression's. Not part of equality.
+        size_paths: the data paths (``("self", "spec", "@items", ...)``,
+            escaped field names) whose size the cost estimate of the rule read
+            from the schema, in the order first read; message_size_paths: the
+            messageExpression's. No upstream counterpart (what
+            :mod:`crdtool.core.lint` explains a cost with); not part of equality.
     """
 
     error: tuple[str, str] | None = None
@@ -63,6 +68,8 @@ class CompilationResult:
     empty: bool = False
     program: Any = field(default=None, compare=False, repr=False)
     message_program: Any = field(default=None, compare=False, repr=False)
+    size_paths: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)
+    message_size_paths: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,8 @@ class SchemaSizeEstimator:
 
     def __init__(self, root: DeclType) -> None:
         self.root = root
+        # the paths whose size was found, in order (read by compile_rule; never changes an estimate)
+        self.read: dict[tuple[str, ...], None] = {}
 
     def estimate_size(self, node: AstNode) -> SizeEstimate | None:
         path = node.path
@@ -112,6 +121,7 @@ class SchemaSizeEstimator:
                 if f is None:
                     return None
                 cur = f.type
+        self.read[path] = None
         return SizeEstimate(0, cur.max_elements)
 
 
@@ -148,12 +158,18 @@ def compile_rule(
         return CompilationResult(empty=True)
     env = env_set.for_expression(rule.rule, preexisting)
 
-    def cost_of(c: Compiled, env: Environment) -> int:
+    sizes = estimator.size_estimator if isinstance(estimator.size_estimator, SchemaSizeEstimator) else None
+
+    def cost_of(c: Compiled, env: Environment) -> tuple[int, tuple[tuple[str, ...], ...]]:
+        """The expression's estimated cost, and the paths whose size the estimate read."""
         assert c.checked is not None
-        return estimate_cost(
+        if sizes is not None:
+            sizes.read.clear()
+        cost = estimate_cost(
             c.checked, estimator, presence_test_has_cost=env.presence_test_has_cost,
             overload_estimators=library_estimators(env.libraries),
         ).max
+        return cost, tuple(sizes.read) if sizes is not None else ()
 
     compiled = compile_expression(rule.rule, variables, providers.get(env), env)
     if compiled.checked is None:
@@ -165,8 +181,9 @@ def compile_rule(
     if problem is not None:
         # upstream returns before the cost estimate: MaxCost and MaxCardinality stay 0
         return CompilationResult(error=("Invalid", "program instantiation failed: " + problem), uses_old_self=uses_old_self)
-    cost = cost_of(compiled, env)
-    base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality, program=program)
+    cost, size_paths = cost_of(compiled, env)
+    base = dict(uses_old_self=uses_old_self, max_cost=cost, max_cardinality=cardinality, program=program,
+                size_paths=size_paths)
     if rule.message_expression:
         msg_env = env_set.for_expression(rule.message_expression, preexisting_messages)
         msg = compile_expression(rule.message_expression, variables, providers.get(msg_env), msg_env)
@@ -182,10 +199,10 @@ def compile_rule(
             return CompilationResult(
                 message_expression_error=("Invalid", "messageExpression instantiation failed: " + problem), **base
             )
-        msg_cost = cost_of(msg, msg_env)
+        msg_cost, msg_size_paths = cost_of(msg, msg_env)
         return CompilationResult(
             message_expression_max_cost=msg_cost, has_message_expression=True, message_program=msg_program,
-            **base,
+            message_size_paths=msg_size_paths, **base,
         )
     return CompilationResult(**base)
 
