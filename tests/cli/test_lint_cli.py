@@ -83,7 +83,7 @@ def test_json_findings_costs_and_positions(lint_json: dict[str, Any]) -> None:
     best = crd001["fixes"][0]["bounds"]
     assert {(b["keyword"], b["line"]) for b in best} == {("maxLength", 28), ("maxItems", 24)}
     [cost] = over["cost"]
-    assert cost["kubernetesVersion"] is None and cost["ruleLimit"] == 10_000_000 and cost["crdLimit"] == 100_000_000
+    assert cost["kubernetesVersion"] == "1.37" and cost["ruleLimit"] == 10_000_000 and cost["crdLimit"] == 100_000_000
     [expr] = cost["schemas"][0]["expressions"]
     assert expr["estimated"] == expr["cost"] * expr["cardinality"] and expr["overLimit"]
     assert {d["keyword"] for d in expr["drivers"] if d["assumed"]} == {"maxItems", "maxLength"}

@@ -45,7 +45,7 @@ from crdtool.core.crdcel.compilation import CompilationResult, RuleSource, compi
 from crdtool.core.errors import Path
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type, with_type_and_object_meta
 from crdtool.core.kubecel.environment import EnvSet, release_env_set
-from crdtool.core.releases import resolve_release
+from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 from crdtool.core.lint.schemas import (
     Location,
     Step,
@@ -363,7 +363,7 @@ def _schema_costs(
         except StructuralError as exc:
             return f"the schema is not structural ({exc}): the apiserver compiles none of its rules"
     env_set = _env_set(kubernetes_version)
-    root = CelSchemaContext.root(schema, root_ss)
+    root = CelSchemaContext.root(schema, root_ss, resolve_release(kubernetes_version))
     log: list[tuple[Path, int]] = []
     root.total_cost.log = log
     out = _Costs()
@@ -452,7 +452,7 @@ def _minimum(value: int | None) -> int:
 
 
 def _follow(
-    ss: Structural, decl: DeclType, is_root: bool, path: tuple[str, ...]
+    ss: Structural, decl: DeclType, is_root: bool, path: tuple[str, ...], release: Release = DEFAULT_RELEASE
 ) -> tuple[Location, Structural, DeclType, bool] | None:
     """The schema node a size path leads to from the rule's node: ``(relative location, node, type, implicit)``.
 
@@ -476,7 +476,7 @@ def _follow(
             f = cur_decl.fields.get(name) if cur_decl.fields is not None else None
             if f is None:
                 return None
-            view = with_type_and_object_meta(cur) if _is_resource_root(cur, root) else cur
+            view = with_type_and_object_meta(cur, release) if _is_resource_root(cur, root) else cur
             prop = next((p for p in view.properties if escape(p) == name), None)
             if prop is None:
                 return None
@@ -494,9 +494,10 @@ def _follow(
 class _Drivers:
     """The sizes each expression's cost used in one schema; collections' assumed sizes computed once."""
 
-    def __init__(self, root_ss: Structural | None, base: str) -> None:
+    def __init__(self, root_ss: Structural | None, base: str, release: Release = DEFAULT_RELEASE) -> None:
         self.root_ss = root_ss
         self.base = base
+        self.release = release
         self._decls: dict[int, DeclType | None] = {}
 
     def of(self, e: _Expr, schema: Mapping[str, Any]) -> tuple[SizeDriver, ...]:
@@ -508,7 +509,7 @@ class _Drivers:
             paths = e.result.size_paths if e.kind == "rule" else e.result.message_size_paths
             is_root = e.ctx.parent is None
             for path in paths:
-                found = _follow(e.structural, e.decl, is_root, path)
+                found = _follow(e.structural, e.decl, is_root, path, self.release)
                 if found is None:
                     continue
                 rel, node, decl, implicit = found
@@ -554,7 +555,7 @@ class _Drivers:
             return None
         hit = self._decls.get(id(ss), False)
         if hit is False:
-            hit = self._decls[id(ss)] = schema_decl_type(ss, is_root or ss.extensions.x_embedded_resource)
+            hit = self._decls[id(ss)] = schema_decl_type(ss, is_root or ss.extensions.x_embedded_resource, self.release)
         return hit if isinstance(hit, DeclType) else None
 
 
@@ -741,7 +742,7 @@ def _schema_breakdown(
                           note=f"the schema is not structural ({exc}): the apiserver compiles none of its rules")
     costs = _schema_costs(schema, kubernetes_version, root_ss=root_ss)
     assert not isinstance(costs, str)
-    drivers = _Drivers(root_ss, paths[0])
+    drivers = _Drivers(root_ss, paths[0], resolve_release(kubernetes_version))
     exprs: list[ExpressionCost] = []
     by_expr: list[tuple[_Expr, tuple[SizeDriver, ...]]] = []
     for e in costs.exprs:
