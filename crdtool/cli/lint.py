@@ -259,7 +259,7 @@ def render_cost(out: Any, file: str, costs: list[dict[str, Any]]) -> None:
     from rich.markup import escape
 
     for breakdown in costs:
-        release = breakdown["kubernetesVersion"] or "the default release"
+        release = f"Kubernetes {breakdown['kubernetesVersion']}" if breakdown["kubernetesVersion"] else "the default release"
         for s in breakdown["schemas"]:
             versions = ", ".join(s["versions"])
             if s["note"]:

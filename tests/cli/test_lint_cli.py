@@ -183,14 +183,14 @@ def test_fix_cannot_rewrite_stdin() -> None:
 
 def test_explain_cost() -> None:
     out = crdtool("lint", "--explain-cost", "--select", "CRD2", str(CASES / "over-budget.yaml"))
-    assert "CEL cost (the default release), versions v1: total 2,638,831,262,102" in out.stdout
+    assert "CEL cost (Kubernetes 1.37), versions v1: total 2,638,831,262,102" in out.stdout
     assert "2,638,831,262,102 26388313% of the rule limit  = 2,638,831,262,102 x 1" in out.stdout
 
 
 def test_validate_explain_cost_text_and_json() -> None:
     text = crdtool("validate", "--explain-cost", str(CASES / "over-budget.yaml")).stdout
     assert "invalid: CustomResourceDefinition widgets.example.com" in text
-    assert "CEL cost (the default release), versions v1: total 2,638,831,262,102" in text
+    assert "CEL cost (Kubernetes 1.37), versions v1: total 2,638,831,262,102" in text
     data = json.loads(crdtool("validate", "--explain-cost", "--output", "json", str(CASES / "over-budget.yaml")).stdout)
     [doc] = data["documents"]
     assert doc["status"] == "invalid" and doc["cost"][0]["schemas"][0]["expressions"][0]["overLimit"]
