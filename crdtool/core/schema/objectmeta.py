@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from crdtool.core.errors import FieldError, Path, invalid, required, unmarshal_type_error
 from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.structural import Extensions, Structural
 from crdtool.core.validation_util import go_to_lower, is_dns1035_label, validate_path_segment
@@ -155,12 +156,19 @@ def coerce(pth: Path | None, obj: Any, s: Structural | None, is_resource_root: b
     return None
 
 
-def validate(pth: Path | None, obj: Any, s: Structural | None, is_resource_root: bool) -> list[FieldError]:
+#: ``validateEmbeddedResource`` (schema/objectmeta/validation.go@v0.34.0): a missing apiVersion or kind is
+#: ``Required`` without detail; ``@v0.33.13`` and older say ``must not be empty``.
+EMBEDDED_REQUIRED_WITHOUT_DETAIL_SINCE = 34
+
+
+def validate(
+    pth: Path | None, obj: Any, s: Structural | None, is_resource_root: bool, release: Release | None = None
+) -> list[FieldError]:
     """Upstream ``objectmeta.Validate``: validate embedded TypeMeta and ObjectMeta.
 
     In: a JSON value and its structural schema; ``is_resource_root`` treats
-    the root as an embedded resource. Out: errors such as
-    ``spec.template.apiVersion: Required value`` or
+    the root as an embedded resource; the Kubernetes release (None: the default).
+    Out: errors such as ``spec.template.apiVersion: Required value`` or
     ``spec.template.metadata.name: Invalid value: "a/b": may not contain '/'``.
     """
     root = _as_resource_root(s, is_resource_root)
@@ -171,18 +179,19 @@ def validate(pth: Path | None, obj: Any, s: Structural | None, is_resource_root:
         if node is None:
             continue
         if isinstance(x, dict) and node.extensions.x_embedded_resource:
-            errs.extend(_validate_embedded_resource(p, x))
+            errs.extend(_validate_embedded_resource(p, x, release))
         stack.extend(reversed(_children(x, node, p)))
     return errs
 
 
-def _validate_embedded_resource(pth: Path, x: Mapping[str, Any]) -> list[FieldError]:
+def _validate_embedded_resource(pth: Path, x: Mapping[str, Any], release: Release | None = None) -> list[FieldError]:
     """Upstream ``validateEmbeddedResource``."""
     errs: list[FieldError] = []
+    missing = "" if (release or DEFAULT_RELEASE).minor >= EMBEDDED_REQUIRED_WITHOUT_DETAIL_SINCE else "must not be empty"
     if "apiVersion" not in x:
-        errs.append(required(pth.child("apiVersion"), ""))
+        errs.append(required(pth.child("apiVersion"), missing))
     if "kind" not in x:
-        errs.append(required(pth.child("kind"), ""))
+        errs.append(required(pth.child("kind"), missing))
     for k, v in x.items():
         if k == "apiVersion":
             errs.extend(_validate_api_version(pth.child("apiVersion"), v))
@@ -197,7 +206,7 @@ def _validate_embedded_resource(pth: Path, x: Mapping[str, Any]) -> list[FieldEr
             if not meta.get("name"):
                 meta["name"] = "fakename"  # upstream sets something to avoid an error
             errs.extend(
-                validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"))
+                validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"), release)
             )
     return errs
 
