@@ -319,7 +319,7 @@ def _validate_create(
             # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>
             errs.extend(ver.validator.validate(view, None))
         elif ver.schema is not None:
-            errs.extend(validate_value(view, ver.schema, None))
+            errs.extend(validate_value(view, ver.schema, None, release=prepared.release))
         scale = ver.scale
         if scale is not None:
             errs.extend(validate_scale(view, scale))

@@ -316,9 +316,9 @@ def _validate_update(
         errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
     ratcheted: list[FieldError] = []
     if ver.schema is not None and not type_meta_errors:
-        kept = validate_value_update(new, old, ver.schema, None)
+        kept = validate_value_update(new, old, ver.schema, None, release=release)
         errs.extend(kept)
-        plain = validate_value(new, ver.schema, None)
+        plain = validate_value(new, ver.schema, None, release=release)
         if len(plain) != len(kept):
             remaining = Counter(map(_error_key, kept))
             for e in plain:
