@@ -101,8 +101,8 @@ OMIT: Any = _Omit()
 class GoTyped:
     """A bad value whose Go type shows in the text of releases before 1.34.
 
-    Upstream passes typed Go values (``[]string``, ``metav1.OwnerReference``, ``*metav1.Time``) as bad
-    values; apimachinery ``v0.34`` renders them as JSON, older releases with ``%#v`` or ``String()``.
+    Upstream passes typed Go values (``[]string``, ``metav1.OwnerReference``, ``*metav1.Time``, ``uint64``)
+    as bad values; apimachinery ``v0.34`` renders them as JSON, older releases with ``%#v`` or ``String()``.
     Build one with :func:`go_typed`: it is the JSON value itself (a ``str``, ``list`` or ``dict``
     subclass, equal to the plain value) that also carries ``go_v``, the older text (None when Go's text
     cannot be reproduced, e.g. ``%#v`` of a non-nil pointer, which prints an address).
@@ -123,14 +123,20 @@ class _GoMap(GoStruct, GoTyped):
     pass
 
 
+class _GoInt(int, GoTyped):
+    pass
+
+
 #: The text used for a bad value whose ``%#v`` upstream prints with pointer addresses.
 UNREPRODUCIBLE_GO_VALUE = "<Go value with pointers>"
 
 
 def go_typed(value: Any, go_v: str | None) -> Any:
-    """``value`` (its JSON form: str, list, or dict in Go struct field order) marked with Go's ``%#v``/``String()`` text."""
+    """``value`` (its JSON form: str, int, list, or dict in Go struct field order) marked with Go's ``%#v``/``String()`` text."""
     out: Any
-    if isinstance(value, str):
+    if isinstance(value, int) and not isinstance(value, bool):
+        out = _GoInt(value)
+    elif isinstance(value, str):
         out = _GoStr(value)
     elif isinstance(value, list):
         out = _GoList(value)

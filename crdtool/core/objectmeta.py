@@ -37,6 +37,7 @@ from crdtool.core.errors import (
     too_long,
 )
 from crdtool.core.gojson import GoStruct
+from crdtool.core.gotime import rfc3339_instant
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.validation_util import (
     byte_len,
@@ -238,18 +239,20 @@ def go_time(value: Any) -> Any:
     decoded (``2024-01-01 00:00:00 +0000 UTC``; the apiserver's local time zone is taken to be UTC). None
     and text that is not RFC 3339 are returned as they are.
     """
-    import datetime
+    import time
 
-    if not isinstance(value, str):
+    instant = rfc3339_instant(value)
+    if instant is None:
         return value
     try:
-        t = datetime.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
+        t = time.gmtime(instant[0])
+    except (OverflowError, OSError, ValueError):
         return value
-    if t.tzinfo is None or "T" not in value.upper():
+    if not 0 <= t.tm_year <= 9999:
         return value
-    utc = t.astimezone(datetime.timezone.utc).replace(microsecond=0)
-    return go_typed(utc.strftime("%Y-%m-%dT%H:%M:%SZ"), utc.strftime("%Y-%m-%d %H:%M:%S +0000 UTC"))
+    date = f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}"
+    clock = f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d}"
+    return go_typed(f"{date}T{clock}Z", f"{date} {clock} +0000 UTC")
 
 
 def validate_nonnegative_field(value: int, path: Path) -> list[FieldError]:

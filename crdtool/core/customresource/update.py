@@ -219,23 +219,25 @@ def _storage_update_errors(new: Mapping[str, Any]) -> list[FieldError]:
     here an ``InternalError`` at ``metadata.resourceVersion``); custom
     resources do not ``AllowUnconditionalUpdate``, so a version of 0 is
     ``field.Invalid(metadata.resourceVersion, uint64(0), "must be specified
-    for an update")`` (the bad value prints as ``0``). The comparison with the
+    for an update")`` (the bad value prints as ``0``; ``0x0``, Go's ``%#v`` of a
+    uint64, before 1.34). The comparison with the
     stored object's version (a ``Conflict``) is not modelled: the stored object
     given may come from a file.
     """
-    from crdtool.core.errors import internal_error
+    from crdtool.core.errors import go_typed, internal_error
 
     rv = _str(_dict(new.get("metadata")).get("resourceVersion"))
     path = Path("metadata", "resourceVersion")
+    zero = go_typed(0, "0x0")  # uint64(0): field/errors.go@v0.33.13 renders it with %#v
     if not rv:
-        return [invalid(path, 0, "must be specified for an update")]
+        return [invalid(path, zero, "must be specified for an update")]
     if not (rv.isascii() and rv.isdigit()):
         return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: invalid syntax")]
     value = int(rv)
     if value >= 1 << 64:
         return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: value out of range")]
     if value == 0:
-        return [invalid(path, 0, "must be specified for an update")]
+        return [invalid(path, zero, "must be specified for an update")]
     return []
 
 

@@ -99,3 +99,148 @@ def test_negative_generation_on_update_1_37() -> None:
     negative = "metadata.generation: Invalid value: -1: must be greater than or equal to 0"
     assert update_texts(new, old, crd, "1.37") == [negative] * 3
     assert update_texts(new, old, crd, "1.36") == [negative]
+
+
+# --- field.Error text: 1.33 -> 1.34 (apimachinery field/errors.go@v0.34.0 ErrorBody) -------------------
+
+
+@needs_cel
+def test_blocking_error_text() -> None:
+    # strategy.go hasBlockingErr: field.Invalid(nil, nil, ...): nil rendered "null" (quoted) before 1.34.
+    # The blocking error here is a TooLong (maxLength), whose text changed in 1.32 and 1.34 (validation_test.go
+    # "maxLength" @v0.31.14 / @v0.32.13; field/errors.go@v0.34.0 singular)
+    spec = {"type": "object", "properties": {"s": {"type": "string", "maxLength": 1}},
+            "x-kubernetes-validations": [{"rule": "size(self.s) > 5"}]}
+    obj = make_cr({"s": "ab"})
+    assert texts(obj, make_crd(spec), "1.37") == ["spec.s: Too long: may not be more than 1 byte", BLOCKED]
+    assert texts(obj, make_crd(spec), "1.34") == ["spec.s: Too long: may not be more than 1 byte", BLOCKED]
+    assert texts(obj, make_crd(spec), "1.33") == ["spec.s: Too long: may not be more than 1 bytes", BLOCKED_33]
+    assert texts(obj, make_crd(spec), "1.31") == ["spec.s: Too long: may not be longer than 1", BLOCKED_33]
+    # to_dict's message is the same text; the TooLong's badValue is the value again before 1.32
+    [too_long, _] = validate_object(obj, make_crd(spec), kubernetes_version="1.31")
+    assert too_long.to_dict()["message"] == "spec.s: Too long: may not be longer than 1"
+    assert too_long.to_dict()["badValue"] == "ab"
+
+
+def test_composite_bad_values_before_1_34() -> None:
+    # listtype/validation.go field.Duplicate(path, map[string]interface{}{key: value}) and the enum's
+    # field.NotSupported(path, value, ...): %#v before 1.34, JSON after (field/errors.go@v0.34.0)
+    spec = {"type": "object", "properties": {
+        "l": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"],
+              "items": {"type": "object", "required": ["k"], "properties": {"k": {"type": "string"}}}},
+        "o": {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "enum": [{"a": 1}]},
+    }}
+    obj = make_cr({"l": [{"k": "a"}, {"k": "a"}], "o": {"b": 2}})
+    assert texts(obj, make_crd(spec), "1.34") == [
+        'spec.o: Unsupported value: {"b":2}: supported values: "{\\"a\\":1}"',
+        'spec.l[1]: Duplicate value: {"k":"a"}',
+    ]
+    assert texts(obj, make_crd(spec), "1.33") == [
+        'spec.o: Unsupported value: map[string]interface {}{"b":2}: supported values: "{\\"a\\":1}"',
+        'spec.l[1]: Duplicate value: map[string]interface {}{"k":"a"}',
+    ]
+
+
+def test_too_many_items_singular_from_1_34() -> None:
+    # field/errors.go@v0.34.0 TooMany: "1 item"; @v0.33.13 "1 items"
+    spec = {"type": "object", "properties": {"l": {"type": "array", "maxItems": 1, "items": {"type": "integer"}}}}
+    obj = make_cr({"l": [1, 2]})
+    assert texts(obj, make_crd(spec), "1.34") == ["spec.l: Too many: 2: must have at most 1 item"]
+    assert texts(obj, make_crd(spec), "1.33") == ["spec.l: Too many: 2: must have at most 1 items"]
+
+
+def test_annotations_too_long_text() -> None:
+    # objectmeta.go ValidateAnnotations: field.TooLong(path, "", 262144): "must have at most 262144 bytes"
+    # (field/errors.go@v0.31.14) until 1.32, "may not be more than 262144 bytes" after
+    obj = make_cr(annotations={"a": "x" * (256 * 1024)})
+    assert texts(obj, make_crd(), "1.31") == ["metadata.annotations: Too long: must have at most 262144 bytes"]
+    assert texts(obj, make_crd(), "1.32") == ["metadata.annotations: Too long: may not be more than 262144 bytes"]
+
+
+def test_update_without_resource_version_before_1_34() -> None:
+    # store.go Store.Update: field.Invalid(metadata.resourceVersion, uint64(0), ...): %#v of a uint64 is 0x0
+    # (field/errors.go@v0.33.13, verified with Go's fmt), json.Marshal gives 0 (@v0.34.0)
+    old = make_cr({}, resourceVersion="1")
+    new = make_cr({})
+    assert update_texts(new, old, make_crd(), "1.34") == ["metadata.resourceVersion: Invalid value: 0: must be specified for an update"]
+    assert update_texts(new, old, make_crd(), "1.33") == [
+        "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update"
+    ]
+
+
+def test_deletion_timestamp_set_on_update() -> None:
+    # objectmeta.go ValidateObjectMetaAccessorUpdate (deletionTimestamp immutable; a *metav1.Time: String()
+    # before 1.34, JSON after, objectmeta_test.go@v0.34.10 vs @v0.33.13), reported by rest.validateCommonFields
+    # and by the strategy; the time is decoded and written back in UTC, whole seconds; derived
+    old = make_cr({}, resourceVersion="1")
+    new = make_cr({}, resourceVersion="1", deletionTimestamp="2024-01-01T01:00:00+01:00")
+    at_34 = 'metadata.deletionTimestamp: Invalid value: "2024-01-01T00:00:00Z": field is immutable'
+    at_33 = "metadata.deletionTimestamp: Invalid value: 2024-01-01 00:00:00 +0000 UTC: field is immutable"
+    assert update_texts(new, old, make_crd(), "1.37") == [at_34, at_34]
+    assert update_texts(new, old, make_crd(), "1.33") == [at_33, at_33]
+
+
+# --- embedded resources: 1.33 -> 1.34 (schema/objectmeta/validation.go@v0.34.0) --------------------------
+
+
+def test_embedded_resource_without_api_version() -> None:
+    spec = {"type": "object", "properties": {"e": {"type": "object", "x-kubernetes-embedded-resource": True,
+                                                   "x-kubernetes-preserve-unknown-fields": True}}}
+    obj = make_cr({"e": {"kind": "Pod"}})
+    assert texts(obj, make_crd(spec), "1.34") == ["spec.e.apiVersion: Required value"]
+    assert texts(obj, make_crd(spec), "1.33") == ["spec.e.apiVersion: Required value: must not be empty"]
+
+
+# --- labels and finalizers ---------------------------------------------------------------------------
+
+
+def test_label_value_too_long_text() -> None:
+    # util/validation IsValidLabelValue = content.IsLabelValue from v0.35.0 ("bytes"); "characters" before
+    value = "x" * 64
+    prefix = f'metadata.labels: Invalid value: "{value}": must be no more than 63 '
+    assert texts(make_cr(labels={"a": value}), make_crd(), "1.35") == [prefix + "bytes"]
+    assert texts(make_cr(labels={"a": value}), make_crd(), "1.34") == [prefix + "characters"]
+
+
+@pytest.mark.parametrize(
+    ("version", "warning"),
+    [
+        # validator.go@v0.32.0 validateKubeFinalizerName: a name with a "." gets the path advice
+        ("1.32", 'metadata.finalizers: "a.b": prefer a domain-qualified finalizer name including a path (/) '
+                 "to avoid accidental conflicts with other finalizer writers"),
+        # validator.go@v0.31.14
+        ("1.31", 'metadata.finalizers: "a.b": prefer a domain-qualified finalizer name to avoid accidental '
+                 "conflicts with other finalizer writers"),
+    ],
+)
+def test_finalizer_warning(version: str, warning: str) -> None:
+    result = apply_create(make_cr(finalizers=["a.b"]), make_crd(), kubernetes_version=version)
+    assert result.errors == []
+    assert result.warnings == [warning]
+    # on update, for an added finalizer
+    old = make_cr(resourceVersion="1")
+    updated = apply_update(make_cr(resourceVersion="1", finalizers=["a.b"]), old, make_crd(), kubernetes_version=version)
+    assert updated.errors == [] and updated.warnings == [warning]
+
+
+# --- formats ----------------------------------------------------------------------------------------
+
+
+def test_k8s_short_name_format_from_1_35() -> None:
+    # formats.go@v0.34.10: introduced at compatibility version 1.34, i.e. validated from Kubernetes 1.35
+    spec = {"type": "object", "properties": {"n": {"type": "string", "format": "k8s-short-name"}}}
+    obj = make_cr({"n": "a-"})
+    assert texts(obj, make_crd(spec), "1.35") == ['spec.n: Invalid value: "a-": spec.n in body must be of type k8s-short-name: "a-"']
+    assert texts(obj, make_crd(spec), "1.34") == []
+
+
+def test_string_format_on_an_integer_before_1_36() -> None:
+    # formats.go@v0.35.7 keeps a supported string format on any type; kube-openapi's typeValidator then
+    # wants the format for a float (derived); formats.go@v0.36.0 strips it from an integer
+    spec = {"type": "object", "properties": {"n": {"type": "integer", "format": "date"}}}
+    obj = make_cr({"n": 1.5})
+    assert texts(obj, make_crd(spec), "1.35") == ['spec.n: Invalid value: "float64": spec.n in body must be of type date: "float64"']
+    assert texts(obj, make_crd(spec), "1.36") == [
+        'spec.n: Invalid value: "number": spec.n in body must be of type integer: "number"',
+        '<nil>: Invalid value: "": Checked value must be of type integer (default format) in spec.n',
+    ]
