@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from crdtool.core.errors import FieldError, Path, invalid, required, unmarshal_type_error
-from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.gotime import rfc3339_instant, rfc3339_parse_error
+from crdtool.core.objectmeta import go_time, validate_object_meta
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.structural import Extensions, Structural
@@ -80,8 +81,13 @@ def get_object_meta_error(metadata: Any) -> str | None:
         if key in _META_INT and not (isinstance(v, int) and not isinstance(v, bool)):
             if not (isinstance(v, float) and v.is_integer()):
                 return _decode_error(key, v)
-        if key in _META_TIME and not isinstance(v, str):
-            return _decode_error(key, v)
+        if key in _META_TIME:
+            if not isinstance(v, str):
+                return _decode_error(key, v)
+            # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, s)'s error, as it is
+            problem = rfc3339_parse_error(v)
+            if problem:
+                return problem
         if key in _META_STRING_MAP:
             if not isinstance(v, dict) or any(x is not None and not isinstance(x, str) for x in v.values()):
                 return _decode_error(key, v)
@@ -308,9 +314,18 @@ def _meta_field(key: str, v: Any, unknown: list[str], path: Path) -> Any:
     if key == "managedFields":
         entries = [_managed_fields_entry(e, path.child(key).index(i), unknown) for i, e in enumerate(v)]
         return entries or None
-    if key == "creationTimestamp" and not v:
-        return None
+    if key in _META_TIME:
+        # metav1.Time.ToUnstructured: UTC, whole seconds; the zero time is left out
+        instant = rfc3339_instant(v)
+        if instant is None or instant[0] == _ZERO_TIME:
+            return None
+        normalized = go_time(v)
+        return str(normalized) if isinstance(normalized, str) else v
     return v if v != "" else None
+
+
+# time.Time{}: 0001-01-01T00:00:00Z, seconds from the Unix epoch
+_ZERO_TIME = -62135596800
 
 
 def _owner_reference(ref: Any, path: Path, unknown: list[str]) -> dict[str, Any]:

@@ -244,3 +244,19 @@ def test_string_format_on_an_integer_before_1_36() -> None:
         'spec.n: Invalid value: "number": spec.n in body must be of type integer: "number"',
         '<nil>: Invalid value: "": Checked value must be of type integer (default format) in spec.n',
     ]
+
+
+# --- metadata timestamps (every release) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.37"])
+def test_metadata_timestamps_are_decoded_as_metav1_time(version: str) -> None:
+    # apimachinery meta/v1/time.go (unchanged v0.30 … v0.37): UnmarshalJSON is time.Parse(time.RFC3339, s),
+    # whose error fails the request; ToUnstructured writes UTC, whole seconds, and leaves the zero time out
+    crd = make_crd()
+    bad = apply_create(make_cr(creationTimestamp="2024-13-01T00:00:00Z"), crd, kubernetes_version=version)
+    assert [str(e) for e in bad.errors] == ['parsing time "2024-13-01T00:00:00Z": month out of range']
+    good = apply_create(make_cr(creationTimestamp="2024-01-01T01:00:00.5+01:00"), crd, kubernetes_version=version)
+    assert good.errors == [] and good.stored["metadata"]["creationTimestamp"] == "2024-01-01T00:00:00Z"
+    zero = apply_create(make_cr(creationTimestamp="0001-01-01T00:00:00Z"), crd, kubernetes_version=version)
+    assert zero.errors == [] and "creationTimestamp" not in zero.stored["metadata"]
