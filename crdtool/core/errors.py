@@ -103,7 +103,7 @@ class GoTyped:
 
     Upstream passes typed Go values (``[]string``, ``metav1.OwnerReference``, ``*metav1.Time``, ``uint64``)
     as bad values; apimachinery ``v0.34`` renders them as JSON, older releases with ``%#v`` or ``String()``.
-    Build one with :func:`go_typed`: it is the JSON value itself (a ``str``, ``list`` or ``dict``
+    Build one with :func:`go_typed`: it is the JSON value itself (a ``str``, ``int``, ``list`` or ``dict``
     subclass, equal to the plain value) that also carries ``go_v``, the older text (None when Go's text
     cannot be reproduced, e.g. ``%#v`` of a non-nil pointer, which prints an address).
     """
@@ -143,7 +143,7 @@ def go_typed(value: Any, go_v: str | None) -> Any:
     elif isinstance(value, dict):
         out = _GoMap(value)
     else:
-        raise TypeError(f"go_typed: {type(value).__name__} is not a str, list or dict")
+        raise TypeError(f"go_typed: {type(value).__name__} is not a str, int, list or dict")
     out.go_v = go_v
     return out
 
@@ -374,7 +374,8 @@ def format_value_go(value: Any) -> str:
     nil as ``"null"``; int64, float64 and bool as ``%v``; a string as ``%q``; a :class:`GoTyped` value by
     its ``go_v`` (``String()`` of a ``metav1.Time``, ``%#v`` of a ``[]string`` or a struct); anything else
     as ``%#v`` of what ``encoding/json`` decodes into ``interface{}``: ``map[string]interface {}{"k":"a",
-    "n":1}`` (keys sorted), ``[]interface {}{"a", 1}``, nested nil as ``interface {}(nil)``.
+    "n":1}`` (keys sorted), ``[]interface {}{"a", 1}``, nested nil as ``interface {}(nil)``. A bad value of
+    another Go type (a struct, a typed slice) must be a :class:`GoTyped` to render right.
     """
     if value is None:
         return '"null"'
