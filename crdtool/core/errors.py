@@ -10,13 +10,20 @@ A :class:`FieldError` renders exactly like upstream's ``Error()``::
     'spec.names.plural: Required value'
     >>> str(invalid(Path("spec", "scope"), "Foo", "bad"))
     'spec.scope: Invalid value: "Foo": bad'
+
+The text is that of the newest release (apimachinery ``v0.34`` and later render alike). Older releases
+rendered differently (see :data:`RENDERING_CHANGES`); :meth:`FieldError.at_release` gives an error the
+text of a given Kubernetes release, which the public entry points apply to what they return::
+
+    >>> str(invalid("<nil>", None, "x").at_release(33))
+    '<nil>: Invalid value: "null": x'
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from enum import Enum
 from typing import Any, Iterable
@@ -60,6 +67,19 @@ _MESSAGES = {
 # Types whose body never shows the bad value (upstream ErrorBody's first cases).
 _VALUE_OMITTED = {ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.INTERNAL}
 
+#: What changed in ``field.Error``'s text, by the Kubernetes minor that first has it
+#: (k8s.io/apimachinery ``pkg/util/validation/field/errors.go``):
+#:
+#: * ``"too-long-bytes"`` (``v0.32.0``): ``TooLong`` says ``may not be more than N bytes`` and omits the bad
+#:   value (``<value omitted>``); ``TooLongMaxLength`` (kube-openapi ``maxLength``) became ``TooLong``. Before
+#:   (``v0.31.14``): ``TooLong`` ``must have at most N bytes``, ``TooLongMaxLength`` ``may not be longer than N``
+#:   (``value is too long`` when N < 0), both keeping the bad value.
+#: * ``"json-values"`` (``v0.34.0``): ``ErrorBody`` renders a bad value that is not a number, a bool or a
+#:   string as ``json.Marshal`` writes it (``nil`` as ``null``); ``TooLong``/``TooMany`` say ``1 byte`` /
+#:   ``1 item``. Before (``v0.33.13``): nil as ``"null"``, ``fmt.Stringer`` values by ``String()``, anything
+#:   else as Go's ``%#v`` (``map[string]interface {}{"k":"a"}``, ``[]string{"a"}``), always plural.
+RENDERING_CHANGES: dict[str, int] = {"too-long-bytes": 32, "json-values": 34}
+
 
 class _Omit:
     """Upstream ``omitValue``: a bad value that is not printed."""
@@ -76,6 +96,56 @@ class _Omit:
 
 
 OMIT: Any = _Omit()
+
+
+class GoTyped:
+    """A bad value whose Go type shows in the text of releases before 1.34.
+
+    Upstream passes typed Go values (``[]string``, ``metav1.OwnerReference``, ``*metav1.Time``, ``uint64``)
+    as bad values; apimachinery ``v0.34`` renders them as JSON, older releases with ``%#v`` or ``String()``.
+    Build one with :func:`go_typed`: it is the JSON value itself (a ``str``, ``int``, ``list`` or ``dict``
+    subclass, equal to the plain value) that also carries ``go_v``, the older text (None when Go's text
+    cannot be reproduced, e.g. ``%#v`` of a non-nil pointer, which prints an address).
+    """
+
+    go_v: str | None = None
+
+
+class _GoStr(str, GoTyped):
+    pass
+
+
+class _GoList(list, GoTyped):  # type: ignore[type-arg]
+    pass
+
+
+class _GoMap(GoStruct, GoTyped):
+    pass
+
+
+class _GoInt(int, GoTyped):
+    pass
+
+
+#: The text used for a bad value whose ``%#v`` upstream prints with pointer addresses.
+UNREPRODUCIBLE_GO_VALUE = "<Go value with pointers>"
+
+
+def go_typed(value: Any, go_v: str | None) -> Any:
+    """``value`` (its JSON form: str, int, list, or dict in Go struct field order) marked with Go's ``%#v``/``String()`` text."""
+    out: Any
+    if isinstance(value, int) and not isinstance(value, bool):
+        out = _GoInt(value)
+    elif isinstance(value, str):
+        out = _GoStr(value)
+    elif isinstance(value, list):
+        out = _GoList(value)
+    elif isinstance(value, dict):
+        out = _GoMap(value)
+    else:
+        raise TypeError(f"go_typed: {type(value).__name__} is not a str, int, list or dict")
+    out.go_v = go_v
+    return out
 
 
 class Path(str):
@@ -126,17 +196,41 @@ class FieldError:
     field: str
     detail: str = ""
     bad_value: Any = dc_field(default=None, compare=True)
+    #: the Kubernetes minor whose ``field.Error`` renders this error (None: the newest); set by :meth:`at_release`
+    minor: int | None = dc_field(default=None, compare=False, repr=False)
+    #: how a ``TooLong``/``TooMany`` detail was built (``(kind, limit, value)``), to rebuild it for an older release
+    sized: tuple[str, int, Any] | None = dc_field(default=None, compare=False, repr=False)
 
     def body(self) -> str:
         """Upstream ``Error.ErrorBody()``: the message without the field."""
         etype = ErrorType(self.type)
         if etype in _VALUE_OMITTED or self.bad_value is OMIT:
             s = etype.message
+        elif self.minor is not None and self.minor < RENDERING_CHANGES["json-values"]:
+            s = f"{etype.message}: {format_value_go(self.bad_value)}"
         else:
             s = f"{etype.message}: {format_value(self.bad_value)}"
         if self.detail:
             s += f": {self.detail}"
         return s
+
+    def at_release(self, release: Any) -> FieldError:
+        """This error as Kubernetes ``release`` renders it (a :class:`~crdtool.core.releases.Release` or a minor).
+
+        The same error with the detail and bad value that release's constructors give (``TooLong``,
+        ``TooMany``, see :data:`RENDERING_CHANGES`) and the release's ``ErrorBody``; itself for releases that
+        render as the newest does (1.34 and later). Errors are built with the newest text; the public entry
+        points call this on what they return.
+        """
+        minor = getattr(release, "minor", release)
+        if minor is not None and minor >= RENDERING_CHANGES["json-values"]:
+            minor = None  # renders as the newest
+        if minor == self.minor:
+            return self
+        detail, bad_value = self.detail, self.bad_value
+        if self.sized is not None:
+            detail, bad_value = _sized_detail(self.sized, minor)
+        return replace(self, detail=detail, bad_value=bad_value, minor=minor)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.body()}"
@@ -150,6 +244,11 @@ class FieldError:
             "badValue": None if self.bad_value is OMIT else _jsonable(self.bad_value),
             "message": str(self),
         }
+
+
+def errors_at_release(errors: Iterable[FieldError], release: Any) -> list[FieldError]:
+    """:meth:`FieldError.at_release` of each error (``release``: a ``Release``, a minor, or None: the newest)."""
+    return [e.at_release(release) for e in errors]
 
 
 def _jsonable(value: Any) -> Any:
@@ -269,6 +368,67 @@ def format_value(value: Any) -> str:
     return go_json_marshal(_jsonable(value))
 
 
+def format_value_go(value: Any) -> str:
+    """Render a bad value as ``ErrorBody`` of apimachinery before ``v0.34`` does.
+
+    nil as ``"null"``; int64, float64 and bool as ``%v``; a string as ``%q``; a :class:`GoTyped` value by
+    its ``go_v`` (``String()`` of a ``metav1.Time``, ``%#v`` of a ``[]string`` or a struct); anything else
+    as ``%#v`` of what ``encoding/json`` decodes into ``interface{}``: ``map[string]interface {}{"k":"a",
+    "n":1}`` (keys sorted), ``[]interface {}{"a", 1}``, nested nil as ``interface {}(nil)``. A bad value of
+    another Go type (a struct, a typed slice) must be a :class:`GoTyped` to render right.
+    """
+    if value is None:
+        return '"null"'
+    if isinstance(value, GoTyped):
+        return value.go_v if value.go_v is not None else UNREPRODUCIBLE_GO_VALUE
+    if isinstance(value, (bool, int, float, str)):
+        return format_value(value)
+    return go_sharp_v(value)
+
+
+def go_sharp_v(value: Any) -> str:
+    """Go's ``%#v`` of a decoded JSON value held in an ``interface{}`` (``map[string]interface {}``, ...)."""
+    if value is None:
+        return "interface {}(nil)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if -(1 << 63) <= value < (1 << 63) else go_float(float(value))
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, dict):
+        items = ", ".join(f"{go_quote(str(k))}:{go_sharp_v(value[k])}" for k in sorted(value, key=str))
+        return "map[string]interface {}{" + items + "}"
+    if isinstance(value, (list, tuple)):
+        return "[]interface {}{" + ", ".join(go_sharp_v(v) for v in value) + "}"
+    return go_quote(str(value))
+
+
+def _sized_detail(sized: tuple[str, int, Any], minor: int | None) -> tuple[str, Any]:
+    """The detail and bad value of a ``TooLong``/``TooMany`` built by Kubernetes 1.``minor`` (None: the newest)."""
+    kind, limit, value = sized
+    if minor is None:
+        # field/errors.go@v0.34.0: singular units
+        if kind == "too-many":
+            unit = "item" if limit == 1 else "items"
+            return (f"must have at most {limit} {unit}" if limit >= 0 else "has too many items"), (value if value >= 0 else OMIT)
+        unit = "byte" if limit == 1 else "bytes"
+        return (f"may not be more than {limit} {unit}" if limit >= 0 else "value is too long"), VALUE_OMITTED
+    if kind == "too-many":
+        # field/errors.go@v0.33.13 TooMany: always "items"
+        return (f"must have at most {limit} items" if limit >= 0 else "has too many items"), (value if value >= 0 else OMIT)
+    if minor >= RENDERING_CHANGES["too-long-bytes"]:
+        # field/errors.go@v0.32.13 TooLong: no singular yet; TooLongMaxLength = TooLong
+        return (f"may not be more than {limit} bytes" if limit >= 0 else "value is too long"), VALUE_OMITTED
+    if kind == "max-length":
+        # field/errors.go@v0.31.14 TooLongMaxLength
+        return (f"may not be longer than {limit}" if limit >= 0 else "value is too long"), value
+    # field/errors.go@v0.31.14 TooLong
+    return f"must have at most {limit} bytes", value
+
+
 # --- constructors (upstream field.Required, field.Invalid, ...) -------------
 
 
@@ -314,11 +474,17 @@ def forbidden(path: str, detail: str = "") -> FieldError:
 VALUE_OMITTED = "<value omitted>"
 
 
-def too_long(path: str, value: Any, max_length: int) -> FieldError:
-    """Upstream ``field.TooLong`` (``may not be more than N bytes``; the value is omitted)."""
+def too_long(path: str, value: Any, max_length: int, *, max_length_error: bool = False) -> FieldError:
+    """Upstream ``field.TooLong`` (``may not be more than N bytes``; the value is omitted).
+
+    ``max_length_error``: the error is kube-openapi's ``maxLength`` (``kubeOpenAPIResultToFieldErrors``),
+    which releases before 1.32 built with ``field.TooLongMaxLength`` (see :meth:`FieldError.at_release`);
+    ``value`` is the bad value those releases kept.
+    """
     unit = "byte" if max_length == 1 else "bytes"
     detail = f"may not be more than {max_length} {unit}" if max_length >= 0 else "value is too long"
-    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, VALUE_OMITTED)
+    kind = "max-length" if max_length_error else "too-long"
+    return FieldError(ErrorType.TOO_LONG.value, str(path), detail, VALUE_OMITTED, sized=(kind, max_length, value))
 
 
 def too_long_characters(path: str, value: Any, max_length: int) -> FieldError:
@@ -332,7 +498,9 @@ def too_many(path: str, actual: int, max_quantity: int) -> FieldError:
     """Upstream ``field.TooMany`` (``must have at most N items``)."""
     unit = "item" if max_quantity == 1 else "items"
     detail = f"must have at most {max_quantity} {unit}" if max_quantity >= 0 else "has too many items"
-    return FieldError(ErrorType.TOO_MANY.value, str(path), detail, actual if actual >= 0 else OMIT)
+    return FieldError(
+        ErrorType.TOO_MANY.value, str(path), detail, actual if actual >= 0 else OMIT, sized=("too-many", max_quantity, actual)
+    )
 
 
 def internal_error(path: str, message: str) -> FieldError:

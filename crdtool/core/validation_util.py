@@ -18,6 +18,11 @@ Mirrors, with upstream's exact message strings:
 Every ``is_*`` function returns a list of human-readable problems, empty when
 the value is valid, as the Go functions return ``[]string``. Lengths are Go
 ``len()``: UTF-8 bytes, not code points.
+
+``IsQualifiedName`` and ``IsValidLabelValue`` changed in Kubernetes 1.35
+(apimachinery ``v0.35.0``: ``util/validation`` delegates them to
+``content.IsLabelKey``/``IsLabelValue``); :func:`is_qualified_name` and
+:func:`is_valid_label_value` take the release.
 """
 
 from __future__ import annotations
@@ -26,6 +31,12 @@ import re
 from typing import Callable
 
 from crdtool.core.errors import FieldError, invalid, required
+from crdtool.core.releases import DEFAULT_RELEASE, Release
+
+#: apimachinery ``v0.35.0``: ``IsQualifiedName = content.IsLabelKey``, ``IsValidLabelValue =
+#: content.IsLabelValue`` (length messages in *bytes*, and a key with several ``/`` is ``a valid label key
+#: …``). ``v0.34.10`` and older: ``util/validation``'s own (``characters``, ``a qualified name …``).
+LABEL_KEY_CONTENT_SINCE = 35
 
 #: A name-validation function as upstream ``ValidateNameFunc``:
 #: ``(name, prefix) -> problems``; ``prefix`` is true for a ``generateName``.
@@ -204,8 +215,19 @@ def _content_is_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
-def is_qualified_name(value: str) -> list[str]:
-    """Upstream ``IsQualifiedName`` = ``content.IsLabelKey``: ``[prefix/]name``."""
+def _label_content(release: Release | None) -> bool:
+    return (release or DEFAULT_RELEASE).minor >= LABEL_KEY_CONTENT_SINCE
+
+
+def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
+    """Upstream ``IsQualifiedName``: ``[prefix/]name``.
+
+    From 1.35 ``content.IsLabelKey`` (``validate/content/kube.go@v0.35.0``); before, ``util/validation``'s
+    ``IsQualifiedName`` (``validation.go@v0.34.10``: ``characters``, ``a qualified name …``).
+    ``release``: None is the default release.
+    """
+    content = _label_content(release)
+    max_len_msg = content_max_len_error if content else max_len_error
     errs: list[str] = []
     parts = value.split("/")
     if len(parts) == 1:
@@ -215,27 +237,29 @@ def is_qualified_name(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part " + empty_error())
         else:
-            errs.extend("prefix part " + m for m in _content_is_dns1123_subdomain(prefix))
+            subdomain = _content_is_dns1123_subdomain(prefix) if content else is_dns1123_subdomain(prefix)
+            errs.extend("prefix part " + m for m in subdomain)
     else:
         return [
-            "a valid label key "
+            ("a valid label key " if content else "a qualified name ")
             + regex_error(_LABEL_KEY_ERR_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:
         errs.append("name part " + empty_error())
     elif byte_len(name) > _LABEL_KEY_NAME_MAX_LENGTH:
-        errs.append("name part " + content_max_len_error(_LABEL_KEY_NAME_MAX_LENGTH))
+        errs.append("name part " + max_len_msg(_LABEL_KEY_NAME_MAX_LENGTH))
     if _LABEL_KEY_RE.fullmatch(name) is None:
         errs.append("name part " + regex_error(_LABEL_KEY_ERR_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
     return errs
 
 
-def is_valid_label_value(value: str) -> list[str]:
-    """Upstream ``IsValidLabelValue`` = ``content.IsLabelValue``."""
+def is_valid_label_value(value: str, release: Release | None = None) -> list[str]:
+    """Upstream ``IsValidLabelValue``: from 1.35 ``content.IsLabelValue`` (``bytes``), before ``characters``."""
     errs: list[str] = []
     if byte_len(value) > LABEL_VALUE_MAX_LENGTH:
-        errs.append(content_max_len_error(LABEL_VALUE_MAX_LENGTH))
+        max_len_msg = content_max_len_error if _label_content(release) else max_len_error
+        errs.append(max_len_msg(LABEL_VALUE_MAX_LENGTH))
     if _LABEL_VALUE_RE.fullmatch(value) is None:
         errs.append(regex_error(_LABEL_VALUE_ERR_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs

@@ -72,11 +72,11 @@ def _check(compare: Callable[[], None]) -> None:
 # --- the interpreters, checked against fresh compilations ----------------------------------------------
 
 
-def _checked_validate_value(value: Any, schema: Any, path: Any) -> Any:
-    errors = _ORIGINAL["validate_value"](value, schema, path)
+def _checked_validate_value(value: Any, schema: Any, path: Any, *, release: Any = None) -> Any:
+    errors = _ORIGINAL["validate_value"](value, schema, path, release=release)
 
     def compare() -> None:
-        compiled = compiled_validation.CompiledValidator(schema)
+        compiled = compiled_validation.CompiledValidator(schema, release)
         valid = _ORIGINAL["is_valid"](compiled, value)
         assert valid == (not errors), f"compiled is_valid={valid}; the interpreter: {[str(e) for e in errors]}"
         assert _ORIGINAL["validate"](compiled, value, path) == errors
@@ -124,7 +124,7 @@ def _checked_validate(self: Any, value: Any, path: Any) -> Any:
     errors = _ORIGINAL["validate"](self, value, path)
 
     def compare() -> None:
-        assert errors == _ORIGINAL["validate_value"](value, self.schema, path)
+        assert errors == _ORIGINAL["validate_value"](value, self.schema, path, release=self.release)
         CALLS["compiled"] += 1
 
     _check(compare)
@@ -135,7 +135,7 @@ def _checked_is_valid(self: Any, value: Any) -> Any:
     valid = _ORIGINAL["is_valid"](self, value)
 
     def compare() -> None:
-        exact = _ORIGINAL["validate_value"](value, self.schema, None)
+        exact = _ORIGINAL["validate_value"](value, self.schema, None, release=self.release)
         assert valid == (not exact), [str(e) for e in exact]
         CALLS["compiled"] += 1
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from crdtool.core.errors import (
@@ -12,6 +14,7 @@ from crdtool.core.errors import (
     forbidden,
     go_float,
     go_quote,
+    go_typed,
     internal_error,
     invalid,
     not_supported,
@@ -97,3 +100,66 @@ def test_go_float_formatting(value: float, text: str) -> None:
 
 def test_go_quote() -> None:
     assert go_quote('a"b\\c\n\x01é') == '"a\\"b\\\\c\\n\\x01é"'
+
+
+# --- field.Error per Kubernetes release -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "minor", "text", "bad_value"),
+    [
+        # field/errors.go@v0.31.14 TooLongMaxLength / TooLong keep the bad value; @v0.32.0 both are
+        # "may not be more than N bytes" with "<value omitted>"; @v0.34.0 adds the singular
+        # (errors_test.go@v0.34.0 "too long func(1)")
+        (too_long(Path("fieldX"), "abc", 2, max_length_error=True), 31, "fieldX: Too long: may not be longer than 2", "abc"),
+        (too_long(Path("fieldX"), "abc", 2, max_length_error=True), 32, "fieldX: Too long: may not be more than 2 bytes",
+         "<value omitted>"),
+        (too_long(Path("fieldX"), "ab", 1, max_length_error=True), 33, "fieldX: Too long: may not be more than 1 bytes",
+         "<value omitted>"),
+        (too_long(Path("fieldX"), "ab", 1, max_length_error=True), 34, "fieldX: Too long: may not be more than 1 byte",
+         "<value omitted>"),
+        (too_long(Path("a"), "", 262144), 31, "a: Too long: must have at most 262144 bytes", ""),
+        (too_long(Path("a"), "m" * 129, 128), 30, "a: Too long: must have at most 128 bytes", "m" * 129),
+        (too_long(Path("a"), "", -1, max_length_error=True), 30, "a: Too long: value is too long", ""),
+        # TooMany: "1 items" before v0.34.0 (errors_test.go@v0.34.0 "too many func(2, 1)": "1 item")
+        (too_many(Path("path.to.field"), 2, 1), 33, "path.to.field: Too many: 2: must have at most 1 items", 2),
+        (too_many(Path("path.to.field"), 2, 1), 34, "path.to.field: Too many: 2: must have at most 1 item", 2),
+        (too_many(Path("a"), -1, 1), 30, "a: Too many: must have at most 1 items", None),
+    ],
+)
+def test_sized_errors_per_release(error: FieldError, minor: int, text: str, bad_value: Any) -> None:
+    at = error.at_release(minor)
+    assert str(at) == text
+    assert at.to_dict()["message"] == text
+    assert at.to_dict()["badValue"] == bad_value
+    assert str(at.at_release(37)) == str(error)  # and back
+
+
+@pytest.mark.parametrize(
+    ("value", "go_text", "json_text"),
+    [
+        # ErrorBody@v0.33.13: nil is "null", numbers %v, strings %q, other values %#v; @v0.34.0: json.Marshal
+        (None, '"null"', "null"),
+        (True, "true", "true"),
+        (1.5, "1.5", "1.5"),
+        ("x", '"x"', '"x"'),
+        ({"k": "a"}, 'map[string]interface {}{"k":"a"}', '{"k":"a"}'),
+        (["a", 1], '[]interface {}{"a", 1}', '["a",1]'),
+        # Go 1.19 fmt %#v of the decoded map (checked with Go): keys sorted, nested nil as interface {}(nil)
+        (
+            {"b": True, "big": 1e21, "f": 1.5, "g": 2.0, "k": "a", "l": ["x", 2], "m": {}, "n": 1, "z": None},
+            'map[string]interface {}{"b":true, "big":1e+21, "f":1.5, "g":2, "k":"a", "l":[]interface {}{"x", 2}, '
+            '"m":map[string]interface {}{}, "n":1, "z":interface {}(nil)}',
+            '{"b":true,"big":1e+21,"f":1.5,"g":2,"k":"a","l":["x",2],"m":{},"n":1,"z":null}',
+        ),
+        (go_typed(["orphan"], '[]string{"orphan"}'), '[]string{"orphan"}', '["orphan"]'),
+        (go_typed("2024-01-01T00:00:00Z", "2024-01-01 00:00:00 +0000 UTC"), "2024-01-01 00:00:00 +0000 UTC",
+         '"2024-01-01T00:00:00Z"'),
+    ],
+)
+def test_bad_value_rendering_per_release(value: Any, go_text: str, json_text: str) -> None:
+    e = invalid(Path("f"), value, "d")
+    assert str(e.at_release(33)) == f"f: Invalid value: {go_text}: d"
+    assert str(e.at_release(30)) == f"f: Invalid value: {go_text}: d"
+    assert str(e.at_release(34)) == str(e) == f"f: Invalid value: {json_text}: d"
+    assert e.at_release(33) == e  # the same error: equality ignores the rendering release

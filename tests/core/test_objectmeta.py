@@ -19,7 +19,9 @@ from crdtool.core.objectmeta import (
     TOTAL_ANNOTATION_SIZE_LIMIT_B,
     validate_annotations_size,
     validate_object_meta,
+    validate_object_meta_update,
 )
+from crdtool.core.releases import Release, resolve_release
 from crdtool.core.validation_util import name_is_dns_subdomain
 
 REQ, INV, FORB, TOO_LONG = "FieldValueRequired", "FieldValueInvalid", "FieldValueForbidden", "FieldValueTooLong"
@@ -36,13 +38,13 @@ LABEL_KEY_NAME_MSG = (
 OWNER = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "1234"}
 
 
-def check(meta: dict[str, Any], requires_namespace: bool = False) -> list[tuple[str, str, str]]:
-    errs = validate_object_meta(meta, requires_namespace, name_is_dns_subdomain, Path("metadata"))
+def check(meta: dict[str, Any], requires_namespace: bool = False, release: Release | None = None) -> list[tuple[str, str, str]]:
+    errs = validate_object_meta(meta, requires_namespace, name_is_dns_subdomain, Path("metadata"), release)
     return [(e.type, e.field, e.detail) for e in errs]
 
 
-def fields(meta: dict[str, Any], requires_namespace: bool = False) -> list[tuple[str, str]]:
-    return [(t, f) for t, f, _ in check(meta, requires_namespace)]
+def fields(meta: dict[str, Any], requires_namespace: bool = False, release: Release | None = None) -> list[tuple[str, str]]:
+    return [(t, f) for t, f, _ in check(meta, requires_namespace, release)]
 
 
 def test_valid_meta_has_no_errors() -> None:
@@ -207,7 +209,96 @@ def test_annotation_size_message() -> None:
     ],
 )
 def test_owner_references(refs: list[dict[str, Any]], expected: list[tuple[str, str, str]]) -> None:
-    assert check({"name": "a", "ownerReferences": refs}) == expected
+    # Kubernetes 1.34 - 1.36 (objectmeta.go@v0.34.0 .. v0.36.3); 1.37 and 1.30 - 1.33 below
+    assert check({"name": "a", "ownerReferences": refs}, release=resolve_release("1.36")) == expected
+
+
+REQ_EMPTY = "must not be empty"
+GV_MSG = "must be <group>/<version> or <version>"
+
+
+@pytest.mark.parametrize(
+    "refs, expected",
+    [
+        ([OWNER], []),
+        # objectmeta.go@v0.37.0-beta.0: indexed paths, Required for the empty fields
+        (
+            [OWNER, {}],
+            [
+                (REQ, "metadata.ownerReferences[1].apiVersion", REQ_EMPTY),
+                (REQ, "metadata.ownerReferences[1].kind", REQ_EMPTY),
+                (REQ, "metadata.ownerReferences[1].name", REQ_EMPTY),
+                (REQ, "metadata.ownerReferences[1].uid", REQ_EMPTY),
+            ],
+        ),
+        # objectmeta_test.go@v0.37.0-beta.0 TestValidateObjectMetaOwnerReferences: "invalid apiVersion with too
+        # many slashes", "invalid apiVersion with empty version"; "/" parses to an empty GroupVersion
+        ([dict(OWNER, apiVersion="a/b/c")], [(INV, "metadata.ownerReferences[0].apiVersion", GV_MSG)]),
+        ([dict(OWNER, apiVersion="foo/")], [(INV, "metadata.ownerReferences[0].apiVersion", GV_MSG)]),
+        ([dict(OWNER, apiVersion="/")], [(INV, "metadata.ownerReferences[0].apiVersion", GV_MSG)]),
+        # "apiVersion with no slashes (legacy core group)"
+        ([dict(OWNER, apiVersion="v1", kind="Pod")], []),
+        # "event shouldn't be set as an owner": at the reference's index
+        (
+            [dict(OWNER, apiVersion="v1", kind="Event")],
+            [(INV, "metadata.ownerReferences[0]", "/v1, Kind=Event is disallowed from being an owner")],
+        ),
+        # "two references with Controller set": still at ownerReferences
+        (
+            [dict(OWNER, kind="K1", controller=False), dict(OWNER, kind="K2", controller=True),
+             dict(OWNER, kind="K3", controller=True), dict(OWNER, kind="K4")],
+            [(INV, "metadata.ownerReferences",
+              'Only one reference can have Controller set to true. Found "true" in references for K2/d and K3/d')],
+        ),
+    ],
+)
+def test_owner_references_1_37(refs: list[dict[str, Any]], expected: list[tuple[str, str, str]]) -> None:
+    assert check({"name": "a", "ownerReferences": refs}, release=resolve_release("1.37")) == expected
+    assert check({"name": "a", "ownerReferences": refs}) == expected  # the default release
+
+
+def test_owner_references_before_1_34() -> None:
+    # objectmeta.go@v0.33.13 validateOwnerReference: the field named in the detail
+    expected = [
+        (INV, "metadata.ownerReferences.apiVersion", "version must not be empty"),
+        (INV, "metadata.ownerReferences.kind", "kind must not be empty"),
+        (INV, "metadata.ownerReferences.name", "name must not be empty"),
+        (INV, "metadata.ownerReferences.uid", "uid must not be empty"),
+    ]
+    for version in ("1.30", "1.33"):
+        assert check({"name": "a", "ownerReferences": [{}]}, release=resolve_release(version)) == expected
+
+
+def test_owner_reference_bad_value_per_release() -> None:
+    # a banned owner's bad value is the metav1.OwnerReference: JSON in field order from 1.34
+    # (field/errors.go@v0.34.0), %#v before (@v0.33.13; objectmeta_test.go shows the same struct rendering)
+    refs = [dict(OWNER, apiVersion="v1", kind="Event", name="n", uid="u")]
+    for version, text in (
+        ("1.37", 'metadata.ownerReferences[0]: Invalid value: {"apiVersion":"v1","kind":"Event","name":"n","uid":"u"}: '),
+        ("1.34", 'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"n","uid":"u"}: '),
+        ("1.33", 'metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:"v1", Kind:"Event", Name:"n", '
+                 'UID:"u", Controller:(*bool)(nil), BlockOwnerDeletion:(*bool)(nil)}: '),
+    ):
+        release = resolve_release(version)
+        errs = validate_object_meta({"name": "a", "ownerReferences": refs}, False, name_is_dns_subdomain, Path("metadata"), release)
+        assert [str(e.at_release(release)) for e in errs] == [text + "/v1, Kind=Event is disallowed from being an owner"]
+    # json.Marshal of the struct keeps the field order: controller and blockOwnerDeletion after uid
+    refs = [dict(refs[0], blockOwnerDeletion=True, controller=False)]
+    errs = validate_object_meta({"name": "a", "ownerReferences": refs}, False, name_is_dns_subdomain, Path("metadata"))
+    assert str(errs[0]).startswith(
+        'metadata.ownerReferences[0]: Invalid value: {"apiVersion":"v1","kind":"Event","name":"n","uid":"u",'
+        '"controller":false,"blockOwnerDeletion":true}: '
+    )
+
+
+def test_generation_on_update() -> None:
+    # objectmeta.go@v0.37.0-beta.0 ValidateObjectMetaAccessorUpdate: ValidateNonnegativeField(generation)
+    new = {"name": "a", "resourceVersion": "1", "generation": -1}
+    old = {"name": "a", "generation": -1}
+    negative = ("FieldValueInvalid", "metadata.generation", "must be greater than or equal to 0")
+    for version, expected in (("1.36", []), ("1.37", [negative])):
+        errs = validate_object_meta_update(new, old, Path("metadata"), resolve_release(version))
+        assert [(e.type, e.field, e.detail) for e in errs] == expected
 
 
 @pytest.mark.parametrize(
@@ -255,7 +346,21 @@ def test_orphan_and_foreground_message() -> None:
     ],
 )
 def test_managed_fields(entry: dict[str, Any], expected: list[tuple[str, str, str]]) -> None:
-    assert check({"name": "a", "managedFields": [entry]}) == expected
+    # Kubernetes 1.32 - 1.36 (meta/v1/validation/validation.go@v0.32.0 .. v0.36.3); 1.37 below
+    assert check({"name": "a", "managedFields": [entry]}, release=resolve_release("1.36")) == expected
+
+
+@pytest.mark.parametrize(
+    "operation, expected",
+    [
+        # validation.go@v0.37.0-beta.0 ValidateManagedFields
+        ("", [(REQ, "metadata.managedFields[0].operation", "must not be empty")]),
+        ("Patch", [("FieldValueNotSupported", "metadata.managedFields[0].operation", 'supported values: "Apply", "Update"')]),
+        ("Apply", []),
+    ],
+)
+def test_managed_fields_operation_1_37(operation: str, expected: list[tuple[str, str, str]]) -> None:
+    assert check({"name": "a", "managedFields": [{"manager": "m", "operation": operation}]}) == expected
 
 
 def test_error_order_follows_upstream() -> None:
@@ -269,7 +374,8 @@ def test_error_order_follows_upstream() -> None:
         "finalizers": ["bad finalizer"],
         "managedFields": [{"operation": "Patch"}],
     }
-    assert fields(meta) == [
+    # Kubernetes 1.36 (1.37 indexes the owner references and reports them Required)
+    assert fields(meta, release=resolve_release("1.36")) == [
         (INV, "metadata.generateName"),
         (REQ, "metadata.name"),
         (FORB, "metadata.namespace"),
@@ -290,3 +396,79 @@ def test_input_is_not_mutated() -> None:
     snapshot = {"name": "a", "labels": {"k": "v"}, "finalizers": ["x"]}
     check(meta)
     assert meta == snapshot
+
+
+# apimachinery objectmeta_test.go TestValidateObjectMetaUpdatePreventsDeletionFieldMutation: the texts of
+# @v0.34.10 (1.34 and later) and @v0.33.13 (1.30 - 1.33; the bad values rendered by %v / String())
+NOW, LATER = "1970-01-01T00:16:40Z", "1970-01-01T00:33:20Z"
+DELETION_FIELD_CASES = [
+    # name, old, new, 1.34 text, 1.33 text
+    ("invalid set deletionTimestamp", {}, {"deletionTimestamp": NOW},
+     'field.deletionTimestamp: Invalid value: "1970-01-01T00:16:40Z": field is immutable',
+     "field.deletionTimestamp: Invalid value: 1970-01-01 00:16:40 +0000 UTC: field is immutable"),
+    ("invalid clear deletionTimestamp", {"deletionTimestamp": NOW}, {},
+     "field.deletionTimestamp: Invalid value: null: field is immutable",
+     'field.deletionTimestamp: Invalid value: "null": field is immutable'),
+    ("invalid change deletionTimestamp", {"deletionTimestamp": NOW}, {"deletionTimestamp": LATER},
+     'field.deletionTimestamp: Invalid value: "1970-01-01T00:33:20Z": field is immutable',
+     "field.deletionTimestamp: Invalid value: 1970-01-01 00:33:20 +0000 UTC: field is immutable"),
+    ("invalid set deletionGracePeriodSeconds", {}, {"deletionGracePeriodSeconds": 30},
+     "field.deletionGracePeriodSeconds: Invalid value: 30: field is immutable",
+     "field.deletionGracePeriodSeconds: Invalid value: 30: field is immutable"),
+    ("invalid clear deletionGracePeriodSeconds", {"deletionGracePeriodSeconds": 30}, {},
+     "field.deletionGracePeriodSeconds: Invalid value: null: field is immutable",
+     'field.deletionGracePeriodSeconds: Invalid value: "null": field is immutable'),
+    ("invalid change deletionGracePeriodSeconds", {"deletionGracePeriodSeconds": 30}, {"deletionGracePeriodSeconds": 40},
+     "field.deletionGracePeriodSeconds: Invalid value: 40: field is immutable",
+     "field.deletionGracePeriodSeconds: Invalid value: 40: field is immutable"),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "text_34", "text_33"), DELETION_FIELD_CASES, ids=[c[0] for c in DELETION_FIELD_CASES])
+def test_deletion_field_mutation_per_release(name: str, old: dict[str, Any], new: dict[str, Any], text_34: str, text_33: str) -> None:
+    base = {"name": "test", "resourceVersion": "1"}
+    for version, text in (("1.37", text_34), ("1.34", text_34), ("1.33", text_33), ("1.30", text_33)):
+        release = resolve_release(version)
+        errs = validate_object_meta_update({**base, **new}, {**base, **old}, Path("field"), release)
+        assert [str(e.at_release(release)) for e in errs] == [text]
+
+
+@pytest.mark.parametrize(
+    ("version", "text"),
+    [
+        # field/errors.go@v0.34.0: json.Marshal of the []string; @v0.33.13: %#v
+        ("1.34", 'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: '),
+        ("1.33", 'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: '),
+    ],
+)
+def test_orphan_and_foreground_text_per_release(version: str, text: str) -> None:
+    release = resolve_release(version)
+    errs = validate_object_meta(
+        {"name": "a", "finalizers": ["orphan", "foregroundDeletion"]}, False, name_is_dns_subdomain, Path("metadata"), release
+    )
+    assert [str(e.at_release(release)) for e in errs] == [text + "finalizer orphan and foregroundDeletion cannot be both set"]
+
+
+@pytest.mark.parametrize(
+    ("version", "texts"),
+    [
+        # validate/content errors.go and kube.go@v0.35.0 (IsQualifiedName = content.IsLabelKey)
+        ("1.35", ["metadata.labels: Invalid value: \"a/b/c\": a valid label key {re} with an optional DNS subdomain prefix "
+                  "and '/' (e.g. 'example.com/MyName')",
+                  'metadata.labels: Invalid value: "{v}": must be no more than 63 bytes']),
+        # util/validation/validation.go@v0.34.10
+        ("1.34", ["metadata.labels: Invalid value: \"a/b/c\": a qualified name {re} with an optional DNS subdomain prefix "
+                  "and '/' (e.g. 'example.com/MyName')",
+                  'metadata.labels: Invalid value: "{v}": must be no more than 63 characters']),
+    ],
+)
+def test_label_texts_per_release(version: str, texts: list[str]) -> None:
+    regex = (
+        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+        "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+        "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+    )
+    value = "x" * 64
+    errs = validate_object_meta({"name": "a", "labels": {"a/b/c": value}}, False, name_is_dns_subdomain, Path("metadata"),
+                                resolve_release(version))
+    assert [str(e) for e in errs] == [t.replace("{re}", regex).replace("{v}", value) for t in texts]

@@ -1,11 +1,13 @@
 """OpenAPI value validation of custom resources: upstream's own expected messages.
 
-Transcribed from apiextensions-apiserver v0.36.3 ``pkg/apiserver/validation/validation_test.go``
+:data:`CASES` are transcribed from apiextensions-apiserver v0.36.3 ``pkg/apiserver/validation/validation_test.go``
 ``TestValidateCustomResource`` (every case that does not involve CEL rules; those are checked by
 the CEL tests): ``ValidateCustomResource(nil, obj, validator)`` with a nil field path, compared as
 a set of ``err.Error()`` strings as upstream compares them, and kube-openapi (as pinned by v0.36)
 ``validate/object_validator_test.go`` ``TestMinPropertiesMaxPropertiesDontShortCircuit`` and
-``validate/schema_test.go`` ``TestNumericFormatEnforcement``.
+``validate/schema_test.go`` ``TestNumericFormatEnforcement``; they hold for Kubernetes 1.36 and 1.37
+(``validation_test.go`` is the same at v0.37.0-beta.0). :data:`OLDER_RELEASES` gives what differs in
+1.30 - 1.35, from the test at older tags where it has the case, else derived from the code at those tags.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from crdtool.core.releases import resolve_release
 from crdtool.core.validation.value_validation import validate_value
 
 MAX_INT32 = 2**31 - 1
@@ -29,8 +32,9 @@ def obj_schema(**props: Any) -> dict[str, Any]:
     return {"type": "object", "properties": props}
 
 
-def errors(obj: Any, schema: dict[str, Any]) -> set[str]:
-    return {str(e) for e in validate_value(obj, schema, None)}
+def errors(obj: Any, schema: dict[str, Any], version: str | None = None) -> set[str]:
+    release = resolve_release(version) if version else None
+    return {str(e) for e in validate_value(obj, schema, None, release=release)}
 
 
 CASES: list[tuple[str, dict[str, Any], list[Any], list[tuple[Any, list[str]]]]] = [
@@ -162,14 +166,56 @@ CASES: list[tuple[str, dict[str, Any], list[Any], list[tuple[Any, list[str]]]]] 
 ]
 
 
+@pytest.mark.parametrize("version", ["1.36", "1.37"])
 @pytest.mark.parametrize(("name", "schema", "valid", "failing"), CASES, ids=[c[0] for c in CASES])
 def test_validate_custom_resource(
-    name: str, schema: dict[str, Any], valid: list[Any], failing: list[tuple[Any, list[str]]]
+    name: str, schema: dict[str, Any], valid: list[Any], failing: list[tuple[Any, list[str]]], version: str
 ) -> None:
     for obj in valid:
-        assert errors(obj, schema) == set(), obj
+        assert errors(obj, schema, version) == set(), obj
     for obj, expected in failing:
-        assert errors(obj, schema) == set(expected), obj
+        assert errors(obj, schema, version) == set(expected), obj
+
+
+_CASE = {c[0]: c for c in CASES}
+_ANY_OF = _CASE["nullable, x-kubernetes-int-or-string and user-provided anyOf"][3][1][1]
+_ALL_OF = _CASE["nullable, x-kubernetes-int-or-string and user-provider allOf"][3][1][1]
+_CHECKED_FIELD = '<nil>: Invalid value: "": Checked value must be of type integer (default format) in field'
+
+#: (case, releases, object, expected errors): the cases of CASES that differ in older releases.
+OLDER_RELEASES: list[tuple[str, tuple[str, ...], Any, list[str]]] = [
+    # validation_test.go@v0.35.7: no range check ("Checked value ...") before kube-openapi 43fb72c (1.36)
+    ("nullable, x-kubernetes-int-or-string and user-provided anyOf", ("1.30", "1.33", "1.35"), {"field": 1.2},
+     [e for e in _ANY_OF if e != _CHECKED_FIELD]),
+    ("nullable, x-kubernetes-int-or-string and user-provider allOf", ("1.30", "1.35"), {"field": 1.2},
+     [e for e in _ALL_OF if e != _CHECKED_FIELD]),
+    # validation_test.go@v0.31.14 "maxLength" (field.TooLongMaxLength); @v0.32.13 the 1.36 text
+    ("maxLength", ("1.30", "1.31"), {"fieldX": "abc"}, ["fieldX: Too long: may not be longer than 2"]),
+    ("maxLength", ("1.32", "1.35"), {"fieldX": "abc"}, ["fieldX: Too long: may not be more than 2 bytes"]),
+    # the k8s-short-name / k8s-long-name formats are introduced at compatibility version 1.34
+    # (formats.go@v0.34.10; validation_test.go@v0.34.10 forces compatVersion 1.34 for these cases): validated
+    # by 1.35 (compatibility 1.34), ignored by 1.34 (1.33) and older
+    ("k8sShortName", ("1.30", "1.33", "1.34"), {"fieldX": "a-"}, []),
+    ("k8sShortName", ("1.35",), {"fieldX": "a-"},
+     ['fieldX: Invalid value: "a-": fieldX in body must be of type k8s-short-name: "a-"']),
+    ("k8sLongName", ("1.30", "1.34"), {"fieldX": "a.-"}, []),
+    ("k8sLongName", ("1.35",), {"fieldX": "a.-"},
+     ['fieldX: Invalid value: "a.-": fieldX in body must be of type k8s-long-name: "a.-"']),
+    # derived (formats.go@v0.35.7 strips int32/int64/float/double; kube-openapi numberValidator has no
+    # type/format before 43fb72c): out-of-range values pass, a float on an integer field is a plain type error
+    ("numeric formats", ("1.30", "1.35"), {"intThirtyTwo": MAX_INT32 + 1}, []),
+    ("numeric formats", ("1.30", "1.35"), {"intSixtyFour": float(MAX_INT64) * 1.1},
+     ['intSixtyFour: Invalid value: "number": intSixtyFour in body must be of type integer: "number"']),
+    ("numeric formats", ("1.30", "1.35"), {"floatThreeTwo": MAX_FLOAT32 * 1.1}, []),
+]
+
+
+@pytest.mark.parametrize(("name", "versions", "obj", "expected"), OLDER_RELEASES,
+                         ids=[f"{c[0]}@{'/'.join(c[1])}" for c in OLDER_RELEASES])
+def test_validate_custom_resource_older_releases(name: str, versions: tuple[str, ...], obj: Any, expected: list[str]) -> None:
+    schema = _CASE[name][1]
+    for version in versions:
+        assert errors(obj, schema, version) == set(expected), version
 
 
 def test_nil_path_errors_have_upstreams_type_field_and_detail() -> None:
@@ -233,6 +279,9 @@ NUMERIC_FORMATS = [
 @pytest.mark.parametrize(("schema", "value", "ok"), NUMERIC_FORMATS)
 def test_numeric_format_enforcement(schema: dict[str, Any], value: Any, ok: bool) -> None:
     assert (validate_value(value, schema, None) == []) is ok
+    assert (validate_value(value, schema, None, release=resolve_release("1.36")) == []) is ok
+    # derived: before 1.36 (kube-openapi 589584f and older) no range is enforced at all
+    assert validate_value(value, schema, None, release=resolve_release("1.35")) == []
 
 
 @pytest.mark.parametrize(
@@ -256,6 +305,70 @@ def test_numeric_format_enforcement(schema: dict[str, Any], value: Any, ok: bool
 )
 def test_number_validator_bounds(schema: dict[str, Any], value: Any, expected: list[str]) -> None:
     assert sorted(str(e) for e in validate_value({"n": value}, obj_schema(n=schema), None)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "expected"),
+    [
+        # derived for 1.30 - 1.35 (kube-openapi values.go, unchanged 70dd376 … bc653b6, with the numberValidator
+        # of 70dd376 … 589584f, whose Type/Format are empty): bounds are never out of range, so an int64 is
+        # compared with the bound converted by int64() (MaximumInt), a multipleOf by MultipleOfInt
+        ({"type": "integer", "maximum": 10.5}, 11, ["n: Invalid value: 11: n in body should be less than or equal to 10"]),
+        ({"type": "integer", "format": "int32", "minimum": -3e9}, 5, []),
+        ({"type": "integer", "multipleOf": 0.5}, 3, ["n: Invalid value: 0: factor MultipleOf declared for n must be positive: 0"]),
+        ({"type": "number", "maximum": 10.5}, 10.75, ["n: Invalid value: 10.75: n in body should be less than or equal to 10.5"]),
+    ],
+)
+def test_number_validator_bounds_before_1_36(schema: dict[str, Any], value: Any, expected: list[str]) -> None:
+    for version in ("1.30", "1.35"):
+        got = validate_value({"n": value}, obj_schema(n=schema), None, release=resolve_release(version))
+        assert sorted(str(e) for e in got) == sorted(expected), version
+
+
+#: swag IsFloat64AJSONInteger as kube-openapi's typeValidator (a float on an integer field) and MultipleOf
+#: (1/factor*value for a factor below 1) use it. Derived: the predicate of swag convert.go@v0.23.0 (1.30 -
+#: 1.36) and conv/convert.go@conv/v0.25.4 (1.37) was run with Go 1.19 on these values; the messages are
+#: kube-openapi's.
+SWAG_CASES = [
+    # (schema, value, 1.35 errors, 1.36 errors, 1.37 errors)
+    ({"type": "number", "multipleOf": 0.01}, 0.29,
+     ["n: Invalid value: 0.29: n in body should be a multiple of 0.01"],
+     ["n: Invalid value: 0.29: n in body should be a multiple of 0.01"], []),
+    ({"type": "number", "multipleOf": 1.1}, 3.3,
+     ["n: Invalid value: 3.3: n in body should be a multiple of 1.1"],
+     ["n: Invalid value: 3.3: n in body should be a multiple of 1.1"], []),
+    ({"type": "integer"}, 2.9999999999,
+     ['n: Invalid value: "number": n in body must be of type integer: "number"'],
+     ['n: Invalid value: "number": n in body must be of type integer: "number"',
+      '<nil>: Invalid value: "": Checked value must be of type integer (default format) in n'],
+     ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n']),
+    ({"type": "integer"}, -1.0000000001,
+     ['n: Invalid value: "number": n in body must be of type integer: "number"'],
+     ['n: Invalid value: "number": n in body must be of type integer: "number"',
+      '<nil>: Invalid value: "": Checked value must be of type integer (default format) in n'],
+     ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n']),
+    ({"type": "integer"}, 1.0000000015,
+     [],
+     ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n'],
+     ['n: Invalid value: "number": n in body must be of type integer: "number"',
+      '<nil>: Invalid value: "": Checked value must be of type integer (default format) in n']),
+    # Go's math.Round rounds halves away from zero (500000001 here), Python's round to even
+    ({"type": "integer"}, 500000000.5,
+     [], ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n'],
+     ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n']),
+    ({"type": "integer"}, 499999999.5,
+     [], ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in n'],
+     ['n: Invalid value: "number": n in body must be of type integer: "number"',
+      '<nil>: Invalid value: "": Checked value must be of type integer (default format) in n']),
+]
+
+
+@pytest.mark.parametrize(("schema", "value", "at_35", "at_36", "at_37"), SWAG_CASES)
+def test_float_is_integer_per_release(schema: dict[str, Any], value: float, at_35: list[str], at_36: list[str],
+                                      at_37: list[str]) -> None:
+    for version, expected in (("1.30", at_35), ("1.35", at_35), ("1.36", at_36), ("1.37", at_37)):
+        got = validate_value({"n": value}, obj_schema(n=schema), None, release=resolve_release(version))
+        assert sorted(str(e) for e in got) == sorted(expected), version
 
 
 def test_float32_range_edge() -> None:

@@ -62,6 +62,7 @@ UPSTREAM_REASONS: list[tuple[str, str]] = [
     (r"^must be one of ", "validation.go ValidateCustomResourceColumnDefinition"),
     (r"^is an invalid path: ", "validation.go ValidateCustomResourceSelectableFields"),
     (r"^must be None if spec\.preserveUnknownFields is true$", "validation.go validateCustomResourceDefinitionSpec"),
+    # (the operation's "must be `Apply` or `Update`" until 1.36; 1.37, the default, says "supported values: ...")
     (r"^must be `(Apply` or `Update|FieldsV1)`$", "apimachinery ValidateManagedFields"),
     (r"^must be false in order to use defaults in the schema$", "validation.go validateCustomResourceDefinitionSpec"),
     (r"^must match the first version in spec\.versions$", "validation.go validateCustomResourceDefinitionSpec"),

@@ -379,7 +379,7 @@ def validate_custom_resource_definition_update(
         opts = update_options(crd, old, release)
     spec, old_spec = _map(crd.get("spec")), _map(old.get("spec"))
     status = _map(crd.get("status"))
-    errs = validate_object_meta_update(_map(crd.get("metadata")), _map(old.get("metadata")), Path("metadata"))
+    errs = validate_object_meta_update(_map(crd.get("metadata")), _map(old.get("metadata")), Path("metadata"), opts.release)
     errs.extend(validate_custom_resource_definition_spec_update(spec, old_spec, opts, Path("spec")))
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(
@@ -510,8 +510,8 @@ def validate_crd_update_request(
         if old_meta.get(key) is not None and (key == "deletionTimestamp" or meta.get(key) is None):
             meta[key] = old_meta[key]
     new["metadata"] = meta
-    errs = validate_object_meta(meta, False, validate_path_segment, Path("metadata"))
-    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
+    errs = validate_object_meta(meta, False, validate_path_segment, Path("metadata"), release)
+    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
     errs.extend(validate_custom_resource_definition_update(new, old, release=release))
     if errs:
         return errs, []

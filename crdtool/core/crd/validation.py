@@ -149,7 +149,7 @@ def validate_crd_create(crd: Obj, release: Release = DEFAULT_RELEASE) -> tuple[l
     if errs:
         return errs, []
     # BeforeCreate re-validates metadata generically once the strategy passed.
-    errs = validate_object_meta(_map(obj.get("metadata")), False, validate_path_segment, Path("metadata"))
+    errs = validate_object_meta(_map(obj.get("metadata")), False, validate_path_segment, Path("metadata"), release)
     if errs:
         return errs, []
     return [], record_warnings(warnings_on_create(obj, release))
@@ -174,7 +174,7 @@ def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_REL
             ret.append('must be spec.names.plural+"."+spec.group')
         return ret
 
-    errs = validate_object_meta(_map(crd.get("metadata")), False, name_fn, Path("metadata"))
+    errs = validate_object_meta(_map(crd.get("metadata")), False, name_fn, Path("metadata"), release)
     errs.extend(validate_custom_resource_definition_spec(spec, opts, Path("spec")))
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(

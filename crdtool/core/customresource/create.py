@@ -81,7 +81,7 @@ from crdtool.core.customresource.prepared import (
     version_for_create,
 )
 from crdtool.core.customresource.validator import finalizer_warnings, validate_scale, validate_type_meta
-from crdtool.core.errors import ErrorType, FieldError, Path, invalid
+from crdtool.core.errors import ErrorType, FieldError, Path, errors_at_release, invalid
 from crdtool.core.releases import Release
 from crdtool.core.storage import RESOURCE_VERSION_SET_ON_CREATE as RESOURCE_VERSION_SET_ON_CREATE  # re-exported
 
@@ -195,8 +195,11 @@ def apply_create(
     prepared = prepare_crd(crd, kubernetes_version)
     ver, foreign = version_for_create(obj, prepared, version)
     decoded, decode_errors, warnings = decode_request(obj, prepared, ver, prune, field_validation, duplicate_fields, foreign)
+    # the errors are built with the newest field.Error text; errors_at_release gives them the release's
     if decoded.fatal is not None:
-        return CreateResult(decoded.obj, decoded.unknown, [*decode_errors, decoded.fatal], warnings)
+        return CreateResult(
+            decoded.obj, decoded.unknown, errors_at_release([*decode_errors, decoded.fatal], prepared.release), warnings
+        )
     stored = decoded.obj
     if ver.status_enabled:
         stored.pop("status", None)  # PrepareForCreate: create cannot set status
@@ -207,7 +210,7 @@ def apply_create(
     errors = _validate_create(stored, prepared, ver, warnings, type_meta_errors)
     if not decode_errors and not errors:
         errors = _storage_create_errors(stored)
-    return CreateResult(stored, decoded.unknown, [*decode_errors, *errors], warnings)
+    return CreateResult(stored, decoded.unknown, errors_at_release([*decode_errors, *errors], prepared.release), warnings)
 
 
 def validate_object(
@@ -307,19 +310,23 @@ def _validate_create(
     if type_meta_errors:
         errs.extend(type_meta_errors)
     else:
-        errs.extend(validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata")))
+        # (1.37: ValidateObjectMetaDeclaratively, whose declarative ObjectMeta rules are all alpha and
+        # never enforced (meta/v1/validation/zz_generated.validations.go@v0.37.0-beta.0): the handwritten errors)
+        errs.extend(
+            validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata"), prepared.release)
+        )
         if ver.validator is not None:
             # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>
             errs.extend(ver.validator.validate(view, None))
         elif ver.schema is not None:
-            errs.extend(validate_value(view, ver.schema, None))
+            errs.extend(validate_value(view, ver.schema, None, release=prepared.release))
         scale = ver.scale
         if scale is not None:
             errs.extend(validate_scale(view, scale))
     # embedded resources, list-type invariants
     # (both walks find nothing when the schema has no embedded resources or list types)
     if ver.embedded_paths:
-        errs.extend(schema_objectmeta.validate(None, view, ver.structural, False))
+        errs.extend(schema_objectmeta.validate(None, view, ver.structural, False, prepared.release))
     if ver.has_list_types and ver.validator is not None:
         errs.extend(ver.validator.validate_list_sets_and_maps(root, view))
     elif ver.has_list_types and ver.schema is not None:
@@ -330,7 +337,7 @@ def _validate_create(
         else:
             errs.extend(_validate_cel(view, ver, warnings, prepared.release))
     if not errs:  # rest.BeforeCreate asks WarningsOnCreate only once Validate passed
-        warnings.extend(finalizer_warnings(view["metadata"].get("finalizers")))
+        warnings.extend(finalizer_warnings(view["metadata"].get("finalizers"), prepared.release))
     return errs
 
 

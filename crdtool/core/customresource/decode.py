@@ -32,7 +32,7 @@ from crdtool.core.customresource.prepared import (
     prepare_crd,
     resolve_version,
 )
-from crdtool.core.errors import FieldError, Path, duplicate_field, go_quote, unknown_field
+from crdtool.core.errors import FieldError, Path, duplicate_field, errors_at_release, go_quote, unknown_field
 from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.defaulting import default as _structural_default
 from crdtool.core.schema.defaulting import prune_non_nullable_nulls
@@ -105,7 +105,7 @@ def decode_object(
     prepared = prepare_crd(crd, kubernetes_version)
     ver = resolve_version(obj, prepared, version)
     decoded, _, warnings = decode_request(obj, prepared, ver, prune, "Ignore", (), False)
-    errors = [decoded.fatal] if decoded.fatal is not None else []
+    errors = errors_at_release([decoded.fatal], prepared.release) if decoded.fatal is not None else []
     return CreateResult(decoded.obj, decoded.unknown, errors, warnings)
 
 
@@ -165,7 +165,7 @@ def coerce_converted(
         raise CustomResourceError(f"CRD {prepared.name} has no version {go_quote(version)}", "unknown-version")
     decoded = _decode(obj, prepared, ver, True)
     if decoded.fatal is not None:
-        raise CustomResourceError(str(decoded.fatal), "coerce")
+        raise CustomResourceError(str(decoded.fatal.at_release(prepared.release)), "coerce")
     return decoded.obj, decoded.unknown
 
 

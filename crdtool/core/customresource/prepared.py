@@ -298,7 +298,7 @@ def _compiled(release: Release, ver: CrdVersion) -> CrdVersion:
     from crdtool.core.validation.compiled_validation import CompiledValidator
     from crdtool.core.schema.defaulting import compile_defaulter
 
-    validator = CompiledValidator(ver.schema) if ver.schema is not None else None
+    validator = CompiledValidator(ver.schema, release) if ver.schema is not None else None
     defaulter = compile_defaulter(ver.serving_schema)
     cel = CelTree(ver.structural, release) if ver.has_cel else None
     return replace(ver, validator=validator, defaulter=defaulter, cel_validator=cel)

@@ -49,7 +49,7 @@ from crdtool.core.crd.manifest import FIELD_VALIDATION_DIRECTIVES
 from crdtool.core.customresource.create import BLOCKING_ERROR_DETAIL, BLOCKING_ERROR_TYPES, DEFAULT_NAMESPACE, apply_create
 from crdtool.core.customresource.decode import decode_object
 from crdtool.core.customresource.prepared import CrdVersion, CustomResourceError, PreparedCrd, prepare_crd
-from crdtool.core.errors import FieldError, Path, go_quote, invalid
+from crdtool.core.errors import FieldError, Path, errors_at_release, go_quote, invalid
 from crdtool.core.releases import Release
 
 __all__ = ["UpdateResult", "apply_update", "evaluate_cel_update", "validate_object_update"]
@@ -146,18 +146,24 @@ def apply_update(
     )
     warnings = list(request.warnings)
     old_view = _read_stored(old_obj, new_obj, prepared, ver)
+    release = prepared.release  # the errors are built with the newest field.Error text; errors_at_release: the release's
     if any(e.type == "UnmarshalTypeError" for e in request.errors):
-        return UpdateResult(request.stored, old_view, request.pruned, list(request.errors), warnings)
+        return UpdateResult(request.stored, old_view, request.pruned, errors_at_release(request.errors, release), warnings)
     storage_errors = _storage_update_errors(request.stored)
     if storage_errors:  # Store.Update refuses the request before BeforeUpdate (and so before any validation)
-        return UpdateResult(request.stored, old_view, request.pruned, [*request.errors, *storage_errors], warnings)
+        return UpdateResult(
+            request.stored, old_view, request.pruned, errors_at_release([*request.errors, *storage_errors], release), warnings
+        )
     new_view = before_update(request.stored, old_view, prepared, ver)
     ratcheted_rules: list[str] = []
     errors, ratcheted = _validate_update(new_view, old_view, prepared, ver, warnings, ratcheted_rules, foreign)
     errors = [*request.errors, *errors]
     if not errors:  # rest.BeforeUpdate asks WarningsOnUpdate only once validation passed
-        warnings.extend(_added_finalizer_warnings(new_view, old_view))
-    return UpdateResult(new_view, old_view, request.pruned, errors, warnings, ratcheted, ratcheted_rules)
+        warnings.extend(_added_finalizer_warnings(new_view, old_view, release))
+    return UpdateResult(
+        new_view, old_view, request.pruned, errors_at_release(errors, release), warnings,
+        errors_at_release(ratcheted, release), ratcheted_rules,
+    )
 
 
 def validate_object_update(
@@ -213,23 +219,25 @@ def _storage_update_errors(new: Mapping[str, Any]) -> list[FieldError]:
     here an ``InternalError`` at ``metadata.resourceVersion``); custom
     resources do not ``AllowUnconditionalUpdate``, so a version of 0 is
     ``field.Invalid(metadata.resourceVersion, uint64(0), "must be specified
-    for an update")`` (the bad value prints as ``0``). The comparison with the
+    for an update")`` (the bad value prints as ``0``; ``0x0``, Go's ``%#v`` of a
+    uint64, before 1.34). The comparison with the
     stored object's version (a ``Conflict``) is not modelled: the stored object
     given may come from a file.
     """
-    from crdtool.core.errors import internal_error
+    from crdtool.core.errors import go_typed, internal_error
 
     rv = _str(_dict(new.get("metadata")).get("resourceVersion"))
     path = Path("metadata", "resourceVersion")
+    zero = go_typed(0, "0x0")  # uint64(0): field/errors.go@v0.33.13 renders it with %#v
     if not rv:
-        return [invalid(path, 0, "must be specified for an update")]
+        return [invalid(path, zero, "must be specified for an update")]
     if not (rv.isascii() and rv.isdigit()):
         return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: invalid syntax")]
     value = int(rv)
     if value >= 1 << 64:
         return [internal_error(path, f"strconv.ParseUint: parsing {go_quote(rv)}: value out of range")]
     if value == 0:
-        return [invalid(path, 0, "must be specified for an update")]
+        return [invalid(path, zero, "must be specified for an update")]
     return []
 
 
@@ -296,19 +304,23 @@ def _validate_update(
     from crdtool.core.validation.value_validation import validate_list_sets_and_maps, validate_value
     from crdtool.core.validation_util import validate_path_segment
 
+    release = prepared.release
     meta, old_meta = _dict(new.get("metadata")), _dict(old.get("metadata"))
-    errs = validate_object_meta(meta, prepared.namespaced, validate_path_segment, Path("metadata"))
-    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
+    # rest.validateCommonFields: ValidateObjectMetaAccessor (with validatePathSegment), then the update rules
+    errs = validate_object_meta(meta, prepared.namespaced, validate_path_segment, Path("metadata"), release)
+    errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
     # customResourceValidator.ValidateUpdate: ValidateTypeMeta's errors, if any, are all it returns
     type_meta_errors = validate_type_meta(new, prepared, ver) if foreign else []
     errs.extend(type_meta_errors)
     if not type_meta_errors:
-        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata")))
+        # ValidateObjectMetaAccessorUpdate (1.37: ValidateObjectMetaDeclaratively, whose declarative
+        # ObjectMeta rules are all alpha and never enforced: the handwritten errors, unchanged)
+        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
     ratcheted: list[FieldError] = []
     if ver.schema is not None and not type_meta_errors:
-        kept = validate_value_update(new, old, ver.schema, None)
+        kept = validate_value_update(new, old, ver.schema, None, release=release)
         errs.extend(kept)
-        plain = validate_value(new, ver.schema, None)
+        plain = validate_value(new, ver.schema, None, release=release)
         if len(plain) != len(kept):
             remaining = Counter(map(_error_key, kept))
             for e in plain:
@@ -319,7 +331,7 @@ def _validate_update(
     if ver.scale is not None and not type_meta_errors:
         errs.extend(validate_scale(new, ver.scale))
     if ver.embedded_paths:
-        errs.extend(schema_objectmeta.validate(None, new, ver.structural, False))
+        errs.extend(schema_objectmeta.validate(None, new, ver.structural, False, release))
     if ver.has_list_types and ver.schema is not None:
         if not validate_list_sets_and_maps(Path(""), ver.schema, old):
             errs.extend(validate_list_sets_and_maps(Path(""), ver.schema, new))
@@ -359,13 +371,13 @@ def evaluate_cel_update(
     return list(result.errors), list(result.warnings), []
 
 
-def _added_finalizer_warnings(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
+def _added_finalizer_warnings(new: Mapping[str, Any], old: Mapping[str, Any], release: Release | None = None) -> list[str]:
     """``generateWarningsFromObj(obj, old)``: warnings for finalizers the update adds."""
     from crdtool.core.customresource.validator import finalizer_warnings
 
     before = {f for f in _list(_dict(old.get("metadata")).get("finalizers")) if isinstance(f, str)}
     added = [f for f in _list(_dict(new.get("metadata")).get("finalizers")) if isinstance(f, str) and f not in before]
-    return finalizer_warnings(added)
+    return finalizer_warnings(added, release)
 
 
 # =============================================================================

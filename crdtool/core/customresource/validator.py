@@ -13,6 +13,7 @@ from typing import Any
 
 from crdtool.core.customresource.prepared import CrdVersion, PreparedCrd
 from crdtool.core.errors import FieldError, Path, go_quote, go_type_name, invalid
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 
 __all__ = ["finalizer_warnings", "validate_scale", "validate_type_meta"]
 
@@ -114,19 +115,29 @@ def _go_v(v: Any) -> str:
     return str(v)
 
 
-def finalizer_warnings(finalizers: Any) -> list[str]:
-    """``generateWarningsFromObj`` / ``validateKubeFinalizerName`` (validator.go)."""
+#: ``validateKubeFinalizerName`` (validator.go@v0.32.0) warns about a name with a ``.`` (and no ``/``) that
+#: it should include a path; 1.30 and 1.31 (``@v0.31.14``) give every such name the plain warning.
+FINALIZER_PATH_WARNING_SINCE = 32
+
+
+def finalizer_warnings(finalizers: Any, release: Release | None = None) -> list[str]:
+    """``generateWarningsFromObj`` / ``validateKubeFinalizerName`` (validator.go) of Kubernetes ``release``.
+
+    The name checks are ``IsQualifiedName``'s of the release (:func:`crdtool.core.validation_util.is_qualified_name`);
+    ``release`` None is the default release.
+    """
     from crdtool.core.validation_util import is_qualified_name
 
     if not isinstance(finalizers, list):
         return []
+    path_warning = (release or DEFAULT_RELEASE).minor >= FINALIZER_PATH_WARNING_SINCE
     out: list[str] = []
     fld = "metadata.finalizers"
     for name in sorted({f for f in finalizers if isinstance(f, str)}):
-        for msg in is_qualified_name(name):
+        for msg in is_qualified_name(name, release):
             out.append(f"{fld}: {go_quote(name)}: {msg}")
         if "/" not in name and name not in _STANDARD_FINALIZERS:
-            if "." in name:
+            if "." in name and path_warning:
                 out.append(
                     f"{fld}: {go_quote(name)}: prefer a domain-qualified finalizer name including a path (/) "
                     "to avoid accidental conflicts with other finalizer writers"

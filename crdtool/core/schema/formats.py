@@ -5,9 +5,11 @@ Mirrors two upstream pieces:
 * ``k8s.io/apiextensions-apiserver/pkg/apiserver/validation/formats.go``
   (``supportedVersionedFormats``, ``StripUnsupportedFormatsPostProcessorForVersion``):
   which ``format`` values a CRD schema may use. Anything else is *ignored*
-  (set to ``""`` before validation), never an error. We apply the rules of
-  the current compatibility version (1.36), which includes the 1.34
-  additions ``k8s-short-name`` and ``k8s-long-name``.
+  (set to ``""`` before validation), never an error. The rules are those of
+  the Kubernetes release asked for (:func:`effective_format`): the 1.34
+  additions ``k8s-short-name`` and ``k8s-long-name`` count from a
+  compatibility version of 1.34 (Kubernetes 1.35), the type-aware stripping
+  from Kubernetes 1.36.
 * ``k8s.io/kube-openapi/pkg/validation/strfmt`` (``default.go``,
   ``duration.go``, ``time.go``, ``bson.go``, ``quantity.go``,
   ``kubernetes-extensions.go``) and the Go standard library functions they
@@ -35,6 +37,7 @@ import unicodedata
 from typing import Callable
 
 from crdtool.core.gotime import go_parse_duration
+from crdtool.core.releases import DEFAULT_RELEASE, RELEASES, Release
 
 _DIGITS = frozenset("0123456789")
 
@@ -46,18 +49,45 @@ __all__ = [
     "normalize_format_name",
 ]
 
-# formats.go supportedVersionedFormats at 1.0 plus 1.34, already normalized
-# (go-openapi's DefaultNameNormalizer drops every "-").
-SUPPORTED_STRING_FORMATS: frozenset[str] = frozenset(
-    {
+#: formats.go ``supportedVersionedFormats``: (compatibility minor that introduced them, names normalized as
+#: go-openapi's ``DefaultNameNormalizer`` does: every "-" dropped). ``quantity`` is not a CRD format in any
+#: release (formats.go@v0.30.0 … v0.37.0-beta.0; kube-openapi's ``strfmt.Default`` registers none).
+VERSIONED_STRING_FORMATS: tuple[tuple[int, frozenset[str]], ...] = (
+    (0, frozenset({
         "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
         "uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
         "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration",
-        "datetime", "quantity",
-        # introduced in 1.34
-        "k8sshortname", "k8slongname",
-    }
+        "datetime",
+    })),
+    # formats.go@v0.34.0: introducedVersion 1.34, i.e. validated by binaries whose compatibility version
+    # (binary - 1) is 1.34: Kubernetes 1.35 on
+    (34, frozenset({"k8sshortname", "k8slongname"})),
 )
+#: The string formats of the newest compatibility version.
+SUPPORTED_STRING_FORMATS: frozenset[str] = frozenset().union(*(names for _, names in VERSIONED_STRING_FORMATS))
+#: formats.go@v0.36.0 ``StripUnsupportedFormatsPostProcessorForVersion`` looks at the type: numeric formats
+#: kept on numbers, string formats only on strings (and untyped nodes); before, only string formats were kept,
+#: on any type.
+TYPE_AWARE_FORMATS_SINCE = 36
+
+
+def supported_string_formats(release: Release | None = None) -> frozenset[str]:
+    """The normalized string formats Kubernetes ``release`` validates (None: the default release).
+
+    ``supportedFormatsAtVersion(environment.DefaultCompatibilityVersion())``: the release's compatibility
+    version is its minor minus one (1.30: 1.29).
+    """
+    compat = (release or DEFAULT_RELEASE).compatibility_minor
+    known = _SUPPORTED_AT.get(compat)
+    return known if known is not None else _formats_at(compat)
+
+
+def _formats_at(compat: int) -> frozenset[str]:
+    return frozenset().union(*(names for since, names in VERSIONED_STRING_FORMATS if compat >= since))
+
+
+# each release's set, computed once
+_SUPPORTED_AT: dict[int, frozenset[str]] = {r.compatibility_minor: _formats_at(r.compatibility_minor) for r in RELEASES.values()}
 
 
 def normalize_format_name(name: str) -> str:
@@ -65,19 +95,24 @@ def normalize_format_name(name: str) -> str:
     return name.replace("-", "")
 
 
-def effective_format(types: tuple[str, ...], fmt: str) -> str:
-    """The ``format`` kube-openapi validates after upstream's stripping.
+def effective_format(types: tuple[str, ...], fmt: str, release: Release | None = None) -> str:
+    """The ``format`` kube-openapi validates after upstream's stripping, in Kubernetes ``release``.
 
     Mirrors ``StripUnsupportedFormatsPostProcessorForVersion`` (formats.go):
     ``types`` is the converted ``spec.Schema.Type`` (``()``, ``("string",)``,
     or ``("integer", "string")`` for ``x-kubernetes-int-or-string``).
-    Returns ``fmt`` unchanged when supported, else ``""`` (ignored).
+    Returns ``fmt`` unchanged when supported, else ``""`` (ignored). Before
+    1.36 (``formats.go@v0.35.7``) only the release's string formats are kept,
+    whatever the type. ``release`` None is the default release.
     """
     if not fmt:
         return ""
+    supported = supported_string_formats(release)
+    if (release or DEFAULT_RELEASE).minor < TYPE_AWARE_FORMATS_SINCE:
+        return fmt if normalize_format_name(fmt) in supported else ""
     schema_type = types[0] if len(types) == 1 else ""
     if schema_type in ("", "string"):
-        return fmt if normalize_format_name(fmt) in SUPPORTED_STRING_FORMATS else ""
+        return fmt if normalize_format_name(fmt) in supported else ""
     if schema_type == "integer":
         return fmt if fmt in ("int32", "int64") else ""
     if schema_type == "number":
@@ -1028,7 +1063,6 @@ _VALIDATORS: dict[str, Callable[[str], bool]] = {
     "datetime": is_datetime,
     "duration": is_duration,
     "bsonobjectid": _is_bson_object_id,
-    "quantity": is_quantity,
     "k8sshortname": lambda s: len(s) <= 63 and _SHORT_NAME_RE.fullmatch(s) is not None,
     "k8slongname": lambda s: len(s) <= 253 and _LONG_NAME_RE.fullmatch(s) is not None,
 }

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from crdtool.core.errors import FieldError, Path, invalid, required, unmarshal_type_error
-from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.gotime import rfc3339_instant, rfc3339_parse_error
+from crdtool.core.objectmeta import go_time, validate_object_meta
+from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.structural import Extensions, Structural
 from crdtool.core.validation_util import go_to_lower, is_dns1035_label, validate_path_segment
@@ -79,8 +81,13 @@ def get_object_meta_error(metadata: Any) -> str | None:
         if key in _META_INT and not (isinstance(v, int) and not isinstance(v, bool)):
             if not (isinstance(v, float) and v.is_integer()):
                 return _decode_error(key, v)
-        if key in _META_TIME and not isinstance(v, str):
-            return _decode_error(key, v)
+        if key in _META_TIME:
+            if not isinstance(v, str):
+                return _decode_error(key, v)
+            # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, s)'s error, as it is
+            problem = rfc3339_parse_error(v)
+            if problem:
+                return problem
         if key in _META_STRING_MAP:
             if not isinstance(v, dict) or any(x is not None and not isinstance(x, str) for x in v.values()):
                 return _decode_error(key, v)
@@ -155,12 +162,19 @@ def coerce(pth: Path | None, obj: Any, s: Structural | None, is_resource_root: b
     return None
 
 
-def validate(pth: Path | None, obj: Any, s: Structural | None, is_resource_root: bool) -> list[FieldError]:
+#: ``validateEmbeddedResource`` (schema/objectmeta/validation.go@v0.34.0): a missing apiVersion or kind is
+#: ``Required`` without detail; ``@v0.33.13`` and older say ``must not be empty``.
+EMBEDDED_REQUIRED_WITHOUT_DETAIL_SINCE = 34
+
+
+def validate(
+    pth: Path | None, obj: Any, s: Structural | None, is_resource_root: bool, release: Release | None = None
+) -> list[FieldError]:
     """Upstream ``objectmeta.Validate``: validate embedded TypeMeta and ObjectMeta.
 
     In: a JSON value and its structural schema; ``is_resource_root`` treats
-    the root as an embedded resource. Out: errors such as
-    ``spec.template.apiVersion: Required value`` or
+    the root as an embedded resource; the Kubernetes release (None: the default).
+    Out: errors such as ``spec.template.apiVersion: Required value`` or
     ``spec.template.metadata.name: Invalid value: "a/b": may not contain '/'``.
     """
     root = _as_resource_root(s, is_resource_root)
@@ -171,18 +185,19 @@ def validate(pth: Path | None, obj: Any, s: Structural | None, is_resource_root:
         if node is None:
             continue
         if isinstance(x, dict) and node.extensions.x_embedded_resource:
-            errs.extend(_validate_embedded_resource(p, x))
+            errs.extend(_validate_embedded_resource(p, x, release))
         stack.extend(reversed(_children(x, node, p)))
     return errs
 
 
-def _validate_embedded_resource(pth: Path, x: Mapping[str, Any]) -> list[FieldError]:
+def _validate_embedded_resource(pth: Path, x: Mapping[str, Any], release: Release | None = None) -> list[FieldError]:
     """Upstream ``validateEmbeddedResource``."""
     errs: list[FieldError] = []
+    missing = "" if (release or DEFAULT_RELEASE).minor >= EMBEDDED_REQUIRED_WITHOUT_DETAIL_SINCE else "must not be empty"
     if "apiVersion" not in x:
-        errs.append(required(pth.child("apiVersion"), ""))
+        errs.append(required(pth.child("apiVersion"), missing))
     if "kind" not in x:
-        errs.append(required(pth.child("kind"), ""))
+        errs.append(required(pth.child("kind"), missing))
     for k, v in x.items():
         if k == "apiVersion":
             errs.extend(_validate_api_version(pth.child("apiVersion"), v))
@@ -197,7 +212,7 @@ def _validate_embedded_resource(pth: Path, x: Mapping[str, Any]) -> list[FieldEr
             if not meta.get("name"):
                 meta["name"] = "fakename"  # upstream sets something to avoid an error
             errs.extend(
-                validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"))
+                validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"), release)
             )
     return errs
 
@@ -299,9 +314,18 @@ def _meta_field(key: str, v: Any, unknown: list[str], path: Path) -> Any:
     if key == "managedFields":
         entries = [_managed_fields_entry(e, path.child(key).index(i), unknown) for i, e in enumerate(v)]
         return entries or None
-    if key == "creationTimestamp" and not v:
-        return None
+    if key in _META_TIME:
+        # metav1.Time.ToUnstructured: UTC, whole seconds; the zero time is left out
+        instant = rfc3339_instant(v)
+        if instant is None or instant[0] == _ZERO_TIME:
+            return None
+        normalized = go_time(v)
+        return str(normalized) if isinstance(normalized, str) else v
     return v if v != "" else None
+
+
+# time.Time{}: 0001-01-01T00:00:00Z, seconds from the Unix epoch
+_ZERO_TIME = -62135596800
 
 
 def _owner_reference(ref: Any, path: Path, unknown: list[str]) -> dict[str, Any]:

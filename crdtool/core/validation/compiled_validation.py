@@ -47,7 +47,9 @@ import math
 from typing import Any, Callable
 
 from crdtool.core.errors import FieldError, Path, duplicate
+from crdtool.core.releases import Release
 from crdtool.core.validation import value_validation as vv
+from crdtool.core.validation.value_validation import ValueRules
 from crdtool.core.schema.formats import effective_format, is_known_format, validate_format
 
 __all__ = ["CompiledValidator", "compile_list_types", "compile_value_check"]
@@ -72,11 +74,11 @@ class _TooDeep(Exception):
     """The schema nests deeper than :data:`_MAX_COMPILE_DEPTH`: not compiled."""
 
 
-def _exact(s: Schema) -> Check:
+def _exact(s: Schema, r: ValueRules) -> Check:
     """The interpreter on one node: no error at all?"""
 
     def check(d: Any) -> bool:
-        return not vv._validate(s, "", d)[0]
+        return not vv._validate(s, "", d, r)[0]
 
     return check
 
@@ -85,21 +87,22 @@ def _always(d: Any) -> bool:
     return True
 
 
-def compile_value_check(schema: Schema) -> Check | None:
+def compile_value_check(schema: Schema, release: Release | None = None) -> Check | None:
     """The compiled check of ``schema``: ``check(value)`` is True iff ``validate_value`` finds no error.
 
-    In: an ``openAPIV3Schema`` dict (any shape the interpreter accepts). Out:
+    In: an ``openAPIV3Schema`` dict (any shape the interpreter accepts), the
+    Kubernetes release (None: the default). Out:
     the check, or None when the schema nests deeper than 200 levels or is
     cyclic (then use the interpreter). The schema must not be mutated while
     the check is in use: the check holds parts of it.
     """
     try:
-        return _compile(schema, {}, 0)
+        return _compile(schema, {}, 0, vv.value_rules(release))
     except (_TooDeep, RecursionError):
         return None
 
 
-def _compile(s: Schema, memo: dict[int, Check], depth: int) -> Check:  # noqa: C901 - one closure per node kind
+def _compile(s: Schema, memo: dict[int, Check], depth: int, r: ValueRules) -> Check:  # noqa: C901 - one closure per node kind
     if depth > _MAX_COMPILE_DEPTH:
         raise _TooDeep
     known = memo.get(id(s))
@@ -107,36 +110,38 @@ def _compile(s: Schema, memo: dict[int, Check], depth: int) -> Check:  # noqa: C
         return known
     types = vv._types_of(s)
     raw_fmt = s.get("format")
-    fmt = effective_format(types, raw_fmt) if isinstance(raw_fmt, str) else ""
+    fmt = effective_format(types, raw_fmt, r.release) if isinstance(raw_fmt, str) else ""
     nullable = s.get("nullable") is True
     enum = s.get("enum")
     has_enum = isinstance(enum, list) and bool(enum)
     # data None: the type check, then the enum (which no null matches); combinators are not run
-    null_ok = vv._type_validate(types, nullable, fmt, "", None, "nil")[0] is None and not has_enum
+    null_ok = vv._type_validate(types, nullable, fmt, "", None, "nil", r)[0] is None and not has_enum
     if types or fmt:
-        accepted = frozenset(k for k, v in _KIND_SAMPLES.items() if vv._type_validate(types, nullable, fmt, "", v, k)[0] is None)
+        accepted = frozenset(
+            k for k, v in _KIND_SAMPLES.items() if vv._type_validate(types, nullable, fmt, "", v, k, r)[0] is None
+        )
     else:
         accepted = _ALL_KINDS
-    exact = _exact(s)
+    exact = _exact(s, r)
     sub = depth + 1
 
     def branches(key: str) -> list[Check] | None:
         raw = s.get(key)
         if not isinstance(raw, list) or not raw:
             return None
-        return [_compile(b, memo, sub) for b in raw if isinstance(b, dict)]
+        return [_compile(b, memo, sub, r) for b in raw if isinstance(b, dict)]
 
     any_of = branches("anyOf")
     one_of = branches("oneOf")
     all_of = branches("allOf")
     not_raw = s.get("not")
-    not_check = _compile(not_raw, memo, sub) if isinstance(not_raw, dict) else None
+    not_check = _compile(not_raw, memo, sub, r) if isinstance(not_raw, dict) else None
     has_junctors = any_of is not None or one_of is not None or all_of is not None or not_check is not None
 
     string_check = _string_check(s, fmt)
-    number_check = _number_check(s, exact)
-    slice_check = _slice_check(s, memo, sub)
-    map_check = _map_check(s, memo, sub)
+    number_check = _number_check(s, exact, r)
+    slice_check = _slice_check(s, memo, sub, r)
+    map_check = _map_check(s, memo, sub, r)
     str_enum: frozenset[str] | None = None
     if has_enum:
         assert isinstance(enum, list)
@@ -188,14 +193,14 @@ def _compile(s: Schema, memo: dict[int, Check], depth: int) -> Check:  # noqa: C
     return check
 
 
-def _lazy(s: Schema, memo: dict[int, Check], depth: int, table: dict[str, Check], key: str) -> Check:
+def _lazy(s: Schema, memo: dict[int, Check], depth: int, table: dict[str, Check], key: str, r: ValueRules) -> Check:
     """A check that compiles ``s`` on its first call and puts the compiled check in ``table[key]``."""
 
     def first(d: Any) -> bool:
         try:
-            compiled = _compile(s, memo, depth)
+            compiled = _compile(s, memo, depth, r)
         except (_TooDeep, RecursionError):
-            compiled = _exact(s)
+            compiled = _exact(s, r)
         table[key] = compiled
         return compiled(d)
 
@@ -228,7 +233,7 @@ def _string_check(s: Schema, fmt: str) -> Callable[[str], bool] | None:
     return check
 
 
-def _number_check(s: Schema, exact: Check) -> Callable[[Any, str], bool] | None:
+def _number_check(s: Schema, exact: Check, r: ValueRules) -> Callable[[Any, str], bool] | None:
     """``numberValidator`` in closed form for the common cases, else the interpreter on the node.
 
     Closed form: no ``multipleOf``; the value's own range check is int32/int64
@@ -236,7 +241,7 @@ def _number_check(s: Schema, exact: Check) -> Callable[[Any, str], bool] | None:
     kube-openapi accepts for the type and format (precomputed), compared as
     it compares them (int64 for an int, float64 for a float).
     """
-    type_name, fmt = vv._number_type_format(s)
+    type_name, fmt = vv._number_type_format(s, r)
     minimum = vv._float_of(s.get("minimum"))
     maximum = vv._float_of(s.get("maximum"))
     mult = s.get("multipleOf")
@@ -276,10 +281,10 @@ def _number_check(s: Schema, exact: Check) -> Callable[[Any, str], bool] | None:
     return check
 
 
-def _slice_check(s: Schema, memo: dict[int, Check], depth: int) -> Callable[[list[Any]], bool] | None:
+def _slice_check(s: Schema, memo: dict[int, Check], depth: int, r: ValueRules) -> Callable[[list[Any]], bool] | None:
     """``schemaSliceValidator``: items, minItems, maxItems, uniqueItems."""
     items = s.get("items")
-    item_check = _compile(items, memo, depth) if isinstance(items, dict) else None
+    item_check = _compile(items, memo, depth, r) if isinstance(items, dict) else None
     min_items = vv._int_of(s.get("minItems"))
     max_items = vv._int_of(s.get("maxItems"))
     unique = s.get("uniqueItems") is True
@@ -303,7 +308,7 @@ def _slice_check(s: Schema, memo: dict[int, Check], depth: int) -> Callable[[lis
     return check
 
 
-def _map_check(s: Schema, memo: dict[int, Check], depth: int) -> Callable[[dict[str, Any]], bool] | None:
+def _map_check(s: Schema, memo: dict[int, Check], depth: int, r: ValueRules) -> Callable[[dict[str, Any]], bool] | None:
     """``objectValidator``: min/maxProperties, additionalProperties, properties, required."""
     min_props = vv._int_of(s.get("minProperties"))
     max_props = vv._int_of(s.get("maxProperties"))
@@ -313,10 +318,10 @@ def _map_check(s: Schema, memo: dict[int, Check], depth: int) -> Callable[[dict[
     # compiled when a value first reaches it: most objects use few of a large schema's properties
     prop_checks: dict[str, Check] = {}
     for k, p in props.items():
-        prop_checks[k] = _lazy(p, memo, depth, prop_checks, k) if isinstance(p, dict) else _always
+        prop_checks[k] = _lazy(p, memo, depth, prop_checks, k, r) if isinstance(p, dict) else _always
     ap = s.get("additionalProperties")
     forbid_others = ap is False
-    ap_check = _compile(ap, memo, depth) if isinstance(ap, dict) else None
+    ap_check = _compile(ap, memo, depth, r) if isinstance(ap, dict) else None
     raw_req = s.get("required")
     required = tuple(k for k in raw_req if isinstance(k, str)) if isinstance(raw_req, list) else ()
     if (
@@ -464,17 +469,18 @@ def _path(steps: tuple[Any, ...]) -> Path:
 class CompiledValidator:
     """A schema compiled once for :func:`validate_value` and :func:`validate_list_sets_and_maps`.
 
-    ``CompiledValidator(schema)`` with an ``openAPIV3Schema`` dict (not
+    ``CompiledValidator(schema, release)`` with an ``openAPIV3Schema`` dict (not
     mutated, and not to be mutated afterwards: the compiled checks hold parts
-    of it). Each method returns exactly what the interpreter function of the
+    of it) and the Kubernetes release whose rules apply (None: the default). Each method returns exactly what the interpreter function of the
     same name in :mod:`crdtool.core.validation.value_validation` returns for
     ``schema``; the work is done once per schema here instead of once per
     value, and the messages are only built for invalid values.
     """
 
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: Schema, release: Release | None = None) -> None:
         self.schema = schema
-        self._check = compile_value_check(schema)
+        self.release = release
+        self._check = compile_value_check(schema, release)
         self._lists_whole = False
         try:
             self._lists = compile_list_types(schema)
@@ -484,7 +490,7 @@ class CompiledValidator:
     def is_valid(self, value: Any) -> bool:
         """Does ``validate_value(value, schema, path)`` report nothing (for any path)?"""
         if self._check is None:
-            return not vv.validate_value(value, self.schema, None)
+            return not vv.validate_value(value, self.schema, None, release=self.release)
         try:
             return self._check(value)
         except RecursionError:
@@ -494,7 +500,7 @@ class CompiledValidator:
         """``validate_value(value, schema, path)``: [] at once for a valid value, else the interpreter's errors."""
         if self.is_valid(value):
             return []
-        return vv.validate_value(value, self.schema, path)
+        return vv.validate_value(value, self.schema, path, release=self.release)
 
     @property
     def has_list_types(self) -> bool:

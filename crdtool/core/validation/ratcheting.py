@@ -38,11 +38,20 @@ from typing import Any
 
 from crdtool.core.errors import FieldError, Path, internal_error
 from crdtool.core.kubecel.equality import CorrelatedObject, DictSchema
+from crdtool.core.releases import Release
 
 # kube-openapi SchemaValidator as value_validation ports it: one node's validation, its error
 # record, the de-duplicating merge, Go's kind of a decoded value, and the conversion of a result
 # to field errors (kubeOpenAPIResultToFieldErrors).
-from crdtool.core.validation.value_validation import NIL_PATH, _add, _go_kind, _to_field_error, _validate
+from crdtool.core.validation.value_validation import (
+    NIL_PATH,
+    ValueRules,
+    _add,
+    _go_kind,
+    _to_field_error,
+    _validate,
+    value_rules,
+)
 
 __all__ = ["validate_value_update"]
 
@@ -57,13 +66,17 @@ _POST_KEYS_LIST = ("minItems", "maxItems", "uniqueItems", "enum")
 _POST_KEYS_MAP = ("required",)
 
 
-def validate_value_update(new: Any, old: Any, schema: Schema | None, path: Path | None = None) -> list[FieldError]:
+def validate_value_update(
+    new: Any, old: Any, schema: Schema | None, path: Path | None = None, *, release: Release | None = None
+) -> list[FieldError]:
     """OpenAPI value validation of an update, with validation ratcheting.
 
     In: the new and the old object (decoded JSON; the custom resource as the
     update strategy sees them), the version's ``openAPIV3Schema`` dict (None:
     nothing to validate), and the ``fldPath`` of the errors (None for
-    upstream's nil path, as the custom resource validator passes it). Out:
+    upstream's nil path, as the custom resource validator passes it), the
+    Kubernetes release (None: the default; ``ratcheting.go`` itself is the
+    same in 1.30 - 1.37, the node validation follows the release). Out:
     the field errors of :func:`crdtool.core.validation.value_validation.validate_value`
     on ``new``, minus those of every correlated value that equals its old
     value, in upstream order. Never raises: a schema or value nested beyond
@@ -75,17 +88,19 @@ def validate_value_update(new: Any, old: Any, schema: Schema | None, path: Path 
     """
     if not isinstance(schema, dict):
         return []
+    rules = value_rules(release)
     try:
-        errs = _Ratchet().validate(CorrelatedObject(new, old, DictSchema(schema)), schema, "")
+        errs = _Ratchet(rules).validate(CorrelatedObject(new, old, DictSchema(schema)), schema, "")
     except RecursionError:
         return [internal_error(NIL_PATH if path is None else path, "schema or value nests too deeply to validate")]
-    return [_to_field_error(path, e) for e in errs or ()]
+    return [_to_field_error(path, e).at_release(rules.release) for e in errs or ()]
 
 
 class _Ratchet:
     """One ``ValidateUpdate`` call: the ratcheting validators of every correlated node, with per-schema caches."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: ValueRules) -> None:
+        self._rules = rules
         self._parts: dict[tuple[int, str], dict[str, Any]] = {}
 
     def _part(self, schema: Schema, which: str, keys: tuple[str, ...]) -> dict[str, Any]:
@@ -108,22 +123,23 @@ class _Ratchet:
     def _child(self, corr: CorrelatedObject | None, schema: Schema, name: str, value: Any) -> Any:
         """``SubPropertyValidator`` / ``SubIndexValidator``: ratcheting where correlated, else plain kube-openapi."""
         if corr is None:
-            return _validate(schema, name, value)[0]
+            return _validate(schema, name, value, self._rules)[0]
         return self.validate(corr, schema, name)
 
     def _schema_validate(self, corr: CorrelatedObject, schema: Schema, name: str) -> Any:
         """kube-openapi ``SchemaValidator.Validate`` with the ratcheting child validators."""
         data = corr.new
+        r = self._rules
         kind = _go_kind(data) if data is not None else "nil"
         if kind == "slice":
-            errs = _validate(self._part(schema, "pre-list", _PRE_KEYS_COMMON), name, data)[0]
+            errs = _validate(self._part(schema, "pre-list", _PRE_KEYS_COMMON), name, data, r)[0]
             items = schema.get("items")
             if isinstance(items, dict):
                 for i, v in enumerate(data):
                     errs = _add(errs, self._child(corr.index(i), items, f"{name}[{i}]", v))
-            return _add(errs, _validate(self._part(schema, "post-list", _POST_KEYS_LIST), name, data)[0])
+            return _add(errs, _validate(self._part(schema, "post-list", _POST_KEYS_LIST), name, data, r)[0])
         if kind == "map":
-            errs = _validate(self._part(schema, "pre-map", _PRE_KEYS_MAP), name, data)[0]
+            errs = _validate(self._part(schema, "pre-map", _PRE_KEYS_MAP), name, data, r)[0]
             props = schema.get("properties")
             props = props if isinstance(props, dict) else {}
             additional = schema.get("additionalProperties")
@@ -137,5 +153,5 @@ class _Ratchet:
                     # apiVersion and kind of the object itself are never ratcheted
                     child = None if name == "" and p_name in ("apiVersion", "kind") else corr.key(p_name)
                     errs = _add(errs, self._child(child, p_schema, child_name, data[p_name]))
-            return _add(errs, _validate(self._part(schema, "post-map", _POST_KEYS_MAP), name, data)[0])
-        return _validate(schema, name, data)[0]
+            return _add(errs, _validate(self._part(schema, "post-map", _POST_KEYS_MAP), name, data, r)[0])
+        return _validate(schema, name, data, r)[0]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 import unicodedata
 from typing import Any, Iterable, Sequence
@@ -50,9 +51,12 @@ from crdtool.core.errors import (
     type_invalid,
 )
 from crdtool.core.gojson import go_json_float
+from crdtool.core.releases import DEFAULT_RELEASE, RELEASES, Release
 from crdtool.core.schema.formats import effective_format, is_known_format, validate_format
 
 __all__ = [
+    "ValueRules",
+    "value_rules",
     "validate_value",
     "validate_list_sets_and_maps",
     "compile_go_regexp",
@@ -89,11 +93,56 @@ _MULTIPLE_OF_POSITIVE = 617
 
 
 # =============================================================================
+# What changed between releases
+# =============================================================================
+
+#: github.com/go-openapi/swag ``IsFloat64AJSONInteger``: Kubernetes 1.30 - 1.36 build with swag v0.22.3 -
+#: v0.23.0 (``convert.go``: relative error against the value truncated toward zero), 1.37
+#: (apiextensions-apiserver ``go.mod@v0.37.0-beta.0``: swag v0.25.4) with ``conv/convert.go``'s algorithm
+#: (relative error against the value rounded to the nearest integer, first in v0.24.0).
+SWAG_ROUNDING_IS_INTEGER_SINCE = 37
+#: kube-openapi ``validate/schema.go@43fb72c`` (Kubernetes 1.36) ``numberValidator()`` passes the schema's
+#: type and format, so ``IsValueValidAgainstRange`` checks values and bounds against ``int32``/``int64``/
+#: ``float`` (``Checked value must be of type integer ...``); with ``@70dd376`` … ``@589584f`` (1.30 - 1.35)
+#: both were empty and nothing was ever out of range.
+TYPED_NUMBER_RANGES_SINCE = 36
+
+
+@dataclass(frozen=True)
+class ValueRules:
+    """How one Kubernetes release validates values, where releases differ.
+
+    ``release``: the release (its string formats: :func:`crdtool.core.schema.formats.effective_format`);
+    ``rounding_is_integer``: swag's newer ``IsFloat64AJSONInteger`` (:data:`SWAG_ROUNDING_IS_INTEGER_SINCE`);
+    ``typed_number_ranges``: kube-openapi's range checks (:data:`TYPED_NUMBER_RANGES_SINCE`).
+    """
+
+    release: Release
+    rounding_is_integer: bool
+    typed_number_ranges: bool
+
+    def is_json_integer(self, f: float) -> bool:
+        """``swag.IsFloat64AJSONInteger`` of this release."""
+        return _is_json_integer(f) if self.rounding_is_integer else _is_json_integer_truncating(f)
+
+
+_RULES: dict[int, ValueRules] = {
+    r.minor: ValueRules(r, r.minor >= SWAG_ROUNDING_IS_INTEGER_SINCE, r.minor >= TYPED_NUMBER_RANGES_SINCE)
+    for r in RELEASES.values()
+}
+
+
+def value_rules(release: Release | None = None) -> ValueRules:
+    """The :class:`ValueRules` of Kubernetes ``release`` (None: the default release)."""
+    return _RULES[(release or DEFAULT_RELEASE).minor]
+
+
+# =============================================================================
 # Public API
 # =============================================================================
 
 
-def validate_value(value: Any, schema: Schema | None, path: Path | None) -> list[FieldError]:
+def validate_value(value: Any, schema: Schema | None, path: Path | None, *, release: Release | None = None) -> list[FieldError]:
     """Validate a custom resource (or any JSON value) against a raw schema.
 
     Mirrors ``validation.ValidateCustomResource(fldPath, value, validator)``
@@ -111,21 +160,24 @@ def validate_value(value: Any, schema: Schema | None, path: Path | None) -> list
             the root (``spec.x``) and the errors kube-openapi reports without a
             field (failed ``anyOf``/``oneOf``/``allOf``/``not``, the number
             range checks of ``IsValueValidAgainstRange``) are at ``<nil>``.
+        release: the Kubernetes release whose apiserver validates (None: the
+            default release); see :class:`ValueRules`.
 
     Returns:
         FieldErrors in upstream order (properties in schema order where Go
-        iterates a map). Never raises: a schema nested deeper than Python
+        iterates a map), with the release's ``field.Error`` text. Never raises: a schema nested deeper than Python
         can recurse yields one ``InternalError``.
     """
     if schema is None or not isinstance(schema, dict):
         return []
+    rules = value_rules(release)
     try:
-        errs, _ = _validate(schema, "", value)
+        errs, _ = _validate(schema, "", value, rules)
     except RecursionError:
         return [internal_error(NIL_PATH if path is None else path, "schema or value nests too deeply to validate")]
     if not errs:
         return []
-    return [_to_field_error(path, e) for e in errs]
+    return [_to_field_error(path, e).at_release(rules.release) for e in errs]
 
 
 def validate_list_sets_and_maps(fld_path: Path, schema: Schema, obj: Any) -> list[FieldError]:
@@ -350,10 +402,13 @@ def _go_fmt_v(v: Any) -> str:
 
 
 def _is_json_integer(f: float) -> bool:
-    """go-openapi ``swag.IsFloat64AJSONInteger`` (relative error 1e-9)."""
+    """go-openapi ``swag.IsFloat64AJSONInteger`` of swag v0.24+ (``conv/convert.go@conv/v0.25.4``; Kubernetes 1.37).
+
+    ``|f - Round(f)| < 1e-9 * |Round(f)|``, with Go's ``math.Round`` (halves away from zero).
+    """
     if f != f or f in (math.inf, -math.inf) or f < -9007199254740991.0 or f > 9007199254740991.0:
         return False
-    rounded = float(round(f))
+    rounded = _go_round(f)
     if f == rounded:
         return True
     if rounded == 0:
@@ -362,6 +417,33 @@ def _is_json_integer(f: float) -> bool:
     if diff == 0:
         return True
     return diff < 1e-9 * abs(rounded)
+
+
+def _go_round(f: float) -> float:
+    """Go's ``math.Round``: the nearest integer, halves away from zero (Python's ``round`` goes to even)."""
+    t = float(math.trunc(f))
+    if abs(f - t) >= 0.5:  # f - t is exact
+        t += math.copysign(1.0, f)
+    return t
+
+
+def _is_json_integer_truncating(f: float) -> bool:
+    """go-openapi ``swag.IsFloat64AJSONInteger`` of swag v0.22 - v0.23 (``convert.go@v0.23.0``; Kubernetes 1.30 - 1.36).
+
+    Compares ``f`` with ``g = float64(uint64(f))``: ``f`` truncated toward zero for ``f >= 0``; for a
+    negative ``f`` Go's conversion is implementation-defined (amd64 wraps through int64, arm64 gives 0),
+    and either way a negative non-integer is not an integer, a negative integer is (``f ==
+    float64(int64(f))``). A positive non-integer passes when ``(f - g) / (f + g) < 1e-9`` (never below 1,
+    where ``g`` is 0).
+    """
+    if f != f or f in (math.inf, -math.inf) or f < -9007199254740991.0 or f > 9007199254740991.0:
+        return False
+    g = float(math.trunc(f))  # float64(int64(f)); float64(uint64(f)) for f >= 0
+    if f == g:
+        return True
+    if f < 0 or g == 0:
+        return False
+    return (f - g) / min(f + g, 1.7976931348623157e308) < 1e-9
 
 
 # =============================================================================
@@ -1103,14 +1185,16 @@ def _invalid_type(name: str, type_name: str, value: Any) -> _E:
     return _E(_INVALID_TYPE, name, msg, value)
 
 
-def _type_validate(types: tuple[str, ...], nullable: bool, fmt: str, name: str, data: Any, kind: str) -> tuple[Errs, int]:
+def _type_validate(
+    types: tuple[str, ...], nullable: bool, fmt: str, name: str, data: Any, kind: str, r: ValueRules
+) -> tuple[Errs, int]:
     """kube-openapi ``typeValidator.Validate``: (errors, match count)."""
     if data is None:
         if types and "null" not in types and not nullable:
             return [_invalid_type(name, ",".join(types), "null")], 0
         return None, 1
     sch_type, sch_format = _schema_info(kind)
-    is_float_int = sch_type == "number" and "integer" in types and _is_json_integer(float(_go_num(data)))
+    is_float_int = sch_type == "number" and "integer" in types and r.is_json_integer(float(_go_num(data)))
     is_int_float = sch_type == "integer" and "number" in types
     if (
         kind not in ("string", "slice")
@@ -1180,12 +1264,15 @@ def _fmt_num(v: Any) -> str:
     return str(v) if isinstance(v, int) else go_float(float(v))
 
 
-def _number_type_format(s: Schema) -> tuple[str, str]:
+def _number_type_format(s: Schema, r: ValueRules) -> tuple[str, str]:
     """kube-openapi ``SchemaValidator.numberValidator``: the type and format the range checks use.
 
     Only for exactly one type: ``integer`` with format ``int32``/``int64``,
     ``number`` with ``float``/``double`` (any other format is dropped).
+    Before 1.36 (:data:`TYPED_NUMBER_RANGES_SINCE`) always ``("", "")``: no range is ever exceeded.
     """
+    if not r.typed_number_ranges:
+        return "", ""
     types = _types_of(s)
     if len(types) != 1:
         return "", ""
@@ -1244,8 +1331,8 @@ def _range_error(val: Any, kind: str, type_name: str, fmt: str, prefix: str, nam
     return [_E(_COMPOSITE, None, msg)]
 
 
-def _number_validate(s: Schema, name: str, data: Any, kind: str) -> Errs:
-    """kube-openapi ``numberValidator.Validate`` (validator.go, as pinned by v0.36).
+def _number_validate(s: Schema, name: str, data: Any, kind: str, r: ValueRules) -> Errs:
+    """kube-openapi ``numberValidator.Validate`` (validator.go; its ranges as :func:`_number_type_format` gives them).
 
     ``data`` is an int64 (``kind`` ``int``) or a float64. First the value's
     range for the declared type and format (``Checked value must be of type
@@ -1254,7 +1341,7 @@ def _number_validate(s: Schema, name: str, data: Any, kind: str) -> Errs:
     itself fits the type and format, else as float64 after reporting that it
     does not (``Maximum boundary value must be of type integer ...``).
     """
-    type_name, fmt = _number_type_format(s)
+    type_name, fmt = _number_type_format(s, r)
     res: Errs = _add(None, _range_error(data, kind, type_name, fmt, "Checked", name))
     fdata = float(data)
     mult = _float_of(s.get("multipleOf"))
@@ -1262,9 +1349,9 @@ def _number_validate(s: Schema, name: str, data: Any, kind: str) -> Errs:
     if mult is not None:
         res_multiple = _add(res_multiple, _range_error(mult, "float", type_name, fmt, "MultipleOf", name))
         if not res_multiple:
-            res_multiple = _add(res_multiple, _multiple_of_native(name, data, kind, mult))
+            res_multiple = _add(res_multiple, _multiple_of_native(name, data, kind, mult, r))
         else:
-            res_multiple = _add(res_multiple, _multiple_of_float(name, fdata, mult))
+            res_multiple = _add(res_multiple, _multiple_of_float(name, fdata, mult, r))
     res_minimum: Errs = None
     minimum = _float_of(s.get("minimum"))
     if minimum is not None:
@@ -1303,10 +1390,10 @@ def _bound_error(name: str, value: Any, bound: Any, exclusive: bool, is_max: boo
     return [_E(code, name, f"{name} in {_IN} should be {word} {_fmt_num(bound)}", reported)]
 
 
-def _multiple_of_native(name: str, data: Any, kind: str, factor: float) -> list[_E] | None:
+def _multiple_of_native(name: str, data: Any, kind: str, factor: float, r: ValueRules) -> list[_E] | None:
     """kube-openapi ``MultipleOfNativeType``: ``MultipleOfInt`` for an int64, else ``MultipleOf``."""
     if kind != "int":
-        return _multiple_of_float(name, float(data), factor)
+        return _multiple_of_float(name, float(data), factor, r)
     ifactor = _go_f2i(factor)
     if ifactor <= 0:
         msg = f"factor MultipleOf declared for {name} must be positive: {ifactor}"
@@ -1317,7 +1404,7 @@ def _multiple_of_native(name: str, data: Any, kind: str, factor: float) -> list[
     return None
 
 
-def _multiple_of_float(name: str, fdata: float, factor: float) -> list[_E] | None:
+def _multiple_of_float(name: str, fdata: float, factor: float, r: ValueRules) -> list[_E] | None:
     """kube-openapi ``MultipleOf`` (float64)."""
     if factor <= 0:
         msg = f"factor MultipleOf declared for {name} must be positive: {go_float(factor)}"
@@ -1328,7 +1415,7 @@ def _multiple_of_float(name: str, fdata: float, factor: float) -> list[_E] | Non
         mult = math.nan
     except OverflowError:
         mult = math.inf
-    if not _is_json_integer(mult):
+    if not r.is_json_integer(mult):
         return [_E(_MULTIPLE_OF, name, f"{name} in {_IN} should be a multiple of {go_float(factor)}", fdata)]
     return None
 
@@ -1360,14 +1447,14 @@ def _has_duplicates(data: Sequence[Any]) -> bool:
     return False
 
 
-def _slice_validate(s: Schema, name: str, data: list[Any] | tuple[Any, ...]) -> tuple[Errs, int]:
+def _slice_validate(s: Schema, name: str, data: list[Any] | tuple[Any, ...], r: ValueRules) -> tuple[Errs, int]:
     """kube-openapi ``schemaSliceValidator``: items, minItems, maxItems, uniqueItems."""
     res: Errs = None
     count = 0
     items = s.get("items")
     if isinstance(items, dict):
         for i, v in enumerate(data):
-            e, c = _validate(items, f"{name}[{i}]", v)
+            e, c = _validate(items, f"{name}[{i}]", v, r)
             res = _add(res, e)
             count += c
     size = len(data)
@@ -1384,7 +1471,7 @@ def _slice_validate(s: Schema, name: str, data: list[Any] | tuple[Any, ...]) -> 
     return res, count + 1
 
 
-def _object_validate(s: Schema, name: str, data: dict[str, Any]) -> tuple[Errs, int]:
+def _object_validate(s: Schema, name: str, data: dict[str, Any], r: ValueRules) -> tuple[Errs, int]:
     """kube-openapi ``objectValidator`` (patternProperties are forbidden in CRDs)."""
     num_keys = len(data)
     res: Errs = None
@@ -1411,13 +1498,13 @@ def _object_validate(s: Schema, name: str, data: dict[str, Any]) -> tuple[Errs, 
     elif isinstance(ap, dict):
         for k, v in data.items():
             if k not in props:
-                e, c = _validate(ap, f"{name}.{k}", v)
+                e, c = _validate(ap, f"{name}.{k}", v, r)
                 res = _add(res, e)
                 count += c
     for p_name, p_schema in props.items():
         if p_name in data and isinstance(p_schema, dict):
             r_name = f"{name}.{p_name}" if name else p_name
-            e, c = _validate(p_schema, r_name, data[p_name])
+            e, c = _validate(p_schema, r_name, data[p_name], r)
             res = _add(res, e)
             count += c
     req = s.get("required")
@@ -1428,7 +1515,7 @@ def _object_validate(s: Schema, name: str, data: dict[str, Any]) -> tuple[Errs, 
     return res, count
 
 
-def _props_validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
+def _props_validate(s: Schema, name: str, data: Any, rules: ValueRules) -> tuple[Errs, int]:
     """kube-openapi ``schemaPropsValidator``: anyOf, oneOf, allOf, not."""
     main: Errs = None
     count = 0
@@ -1439,7 +1526,7 @@ def _props_validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
         for sub in any_of:
             if not isinstance(sub, dict):
                 continue
-            r = _validate(sub, name, data)
+            r = _validate(sub, name, data, rules)
             if not r[0]:
                 best = None
                 first_success = r
@@ -1460,7 +1547,7 @@ def _props_validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
         for sub in one_of:
             if not isinstance(sub, dict):
                 continue
-            r = _validate(sub, name, data)
+            r = _validate(sub, name, data, rules)
             if not r[0]:
                 validated += 1
                 best = None
@@ -1487,7 +1574,7 @@ def _props_validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
             if not isinstance(sub, dict):
                 continue
             total += 1
-            e, c = _validate(sub, name, data)
+            e, c = _validate(sub, name, data, rules)
             if not e:
                 validated += 1
             main = _add(main, e)
@@ -1498,19 +1585,19 @@ def _props_validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
             main = _add(main, [_E(_COMPOSITE, None, msg)])
     not_schema = s.get("not")
     if isinstance(not_schema, dict):
-        e, _ = _validate(not_schema, name, data)
+        e, _ = _validate(not_schema, name, data, rules)
         if not e:
             main = _add(main, [_E(_COMPOSITE, None, f"{go_quote(name)} must not validate the schema (not)")])
     return main, count + 1
 
 
-def _validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
-    """kube-openapi ``SchemaValidator.Validate``: (errors, MatchCount)."""
+def _validate(s: Schema, name: str, data: Any, r: ValueRules) -> tuple[Errs, int]:
+    """kube-openapi ``SchemaValidator.Validate`` in Kubernetes ``r.release``: (errors, MatchCount)."""
     types = _types_of(s)
     raw_fmt = s.get("format")
-    fmt = effective_format(types, raw_fmt) if isinstance(raw_fmt, str) else ""
+    fmt = effective_format(types, raw_fmt, r.release) if isinstance(raw_fmt, str) else ""
     if data is None:
-        null_errs, null_count = _type_validate(types, s.get("nullable") is True, fmt, name, None, "nil")
+        null_errs, null_count = _type_validate(types, s.get("nullable") is True, fmt, name, None, "nil", r)
         return _add(null_errs, _enum_validate(s, name, None)), null_count
     kind = _go_kind(data)
     if kind == "other":
@@ -1519,10 +1606,10 @@ def _validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
     errs: Errs = None
     count = 0
     if types or fmt:
-        e, c = _type_validate(types, s.get("nullable") is True, fmt, name, data, kind)
+        e, c = _type_validate(types, s.get("nullable") is True, fmt, name, data, kind, r)
         errs = _add(errs, e)
         count += c + 1
-    e, c = _props_validate(s, name, data)
+    e, c = _props_validate(s, name, data, r)
     errs = _add(errs, e)
     count += c + 1
     if kind == "string":
@@ -1533,16 +1620,16 @@ def _validate(s: Schema, name: str, data: Any) -> tuple[Errs, int]:
                 errs = _add(errs, [_invalid_type(name, fmt, data)])
             count += 1
     elif kind in ("int", "float"):
-        errs = _add(errs, _number_validate(s, name, _go_num(data), kind))
+        errs = _add(errs, _number_validate(s, name, _go_num(data), kind, r))
         count += 2
     elif kind == "slice":
-        e, c = _slice_validate(s, name, data)
+        e, c = _slice_validate(s, name, data, r)
         errs = _add(errs, e)
         count += c + 1
     errs = _add(errs, _enum_validate(s, name, data))
     count += 1
     if kind == "map":
-        e, c = _object_validate(s, name, data)
+        e, c = _object_validate(s, name, data, r)
         errs = _add(errs, e)
         count += c + 1
     return errs, count + 1
@@ -1576,7 +1663,8 @@ def _to_field_error(fld_path: Path | None, e: _E) -> FieldError:
     if e.code == _ENUM:
         return not_supported(err_path, e.value, [_enum_value_string(v) for v in e.values or ()])
     if e.code == _TOO_LONG:
-        return too_long(err_path, e.value, e.valid if isinstance(e.valid, int) else -1)
+        # field.TooLongMaxLength before 1.32 (validation.go@v0.31.14), field.TooLong after
+        return too_long(err_path, value, e.valid if isinstance(e.valid, int) else -1, max_length_error=True)
     if e.code in (_MAX_ITEMS, _TOO_MANY_PROPS):
         actual = e.value if isinstance(e.value, int) else -1
         return too_many(err_path, actual, e.valid if isinstance(e.valid, int) else -1)
