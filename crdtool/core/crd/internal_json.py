@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.core.errors import go_quote, go_typed
 from crdtool.core.gojson import GoStruct
 
 __all__ = ["internal_schema", "internal_schema_or_array", "internal_validation_rule", "internal_versions"]
@@ -176,4 +177,19 @@ def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
     """
     out = _convert(rule, "ValidationRule")
     assert isinstance(out, GoStruct)
-    return out
+    return go_typed(out, _go_validation_rule(out))
+
+
+def _go_validation_rule(rule: GoStruct) -> str | None:
+    """``%#v`` of the internal ``apiextensions.ValidationRule`` (how field errors print it before 1.34), or None
+    when a pointer field is set (``%#v`` then prints its address)."""
+    parts: list[str] = []
+    for name, value in rule.items():
+        if name in ("Reason", "OptionalOldSelf"):
+            if value is not None:
+                return None
+            go_type = "*apiextensions.FieldValueErrorReason" if name == "Reason" else "*bool"
+            parts.append(f"{name}:({go_type})(nil)")
+        else:
+            parts.append(f"{name}:{go_quote(value if isinstance(value, str) else '')}")
+    return "apiextensions.ValidationRule{" + ", ".join(parts) + "}"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, duplicate_field
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, duplicate_field, errors_at_release
 
 #: Server-side field validation directives (``metav1.FieldValidation*``).
 FIELD_VALIDATION_DIRECTIVES = ("Strict", "Warn", "Ignore")
@@ -140,6 +140,7 @@ def check_crd_manifest(
     defaulted = default_crd(decoded)
     internal = to_internal(defaulted)
     errors, create_warnings = validate_crd_create(internal, release)
+    errors = errors_at_release(errors, release)  # built with the newest field.Error text: the release's
     for err in errors:
         mapped = manifest_path(err.field, defaulted)
         if mapped == err.field:
@@ -192,4 +193,4 @@ def validate_crd(crd: dict[str, Any], *, kubernetes_version: str | None = None) 
     errors: list[FieldError] = list(decode_errors)
     if any(e.type == UNMARSHAL_TYPE for e in decode_errors):
         return errors
-    return errors + validate_custom_resource_definition(to_internal(decoded), release)
+    return errors_at_release(errors + validate_custom_resource_definition(to_internal(decoded), release), release)

@@ -45,7 +45,7 @@ from crdtool.core.crd.manifest import (
 from crdtool.core.crd.options import PreexistingExpressions, ValidationOptions
 from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
-from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, go_quote
+from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, errors_at_release, go_quote
 from crdtool.core.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
 from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 
@@ -562,7 +562,9 @@ def validate_crd_update(
     old_internal, old_errors = _decode_as_given(old, release)
     if any(e.type == UNMARSHAL_TYPE for e in old_errors):
         return errors + [e for e in old_errors if e.type == UNMARSHAL_TYPE]
-    return errors + validate_custom_resource_definition_update(new_internal, old_internal, release=release)
+    return errors_at_release(
+        errors + validate_custom_resource_definition_update(new_internal, old_internal, release=release), release
+    )
 
 
 @dataclass(frozen=True)
@@ -656,6 +658,7 @@ def check_crd_update(
     defaulted = default_crd(decoded)
     new = _as_applied(to_internal(defaulted), old)
     errors, update_warnings = validate_crd_update_request(new, old, release)
+    errors = errors_at_release(errors, release)  # built with the newest field.Error text: the release's
     for err in errors:
         mapped = manifest_path(err.field, defaulted)
         if mapped == err.field:
