@@ -31,7 +31,8 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 def go_kind(v: Any) -> str:
     """The Go dynamic type of a decoded JSON value: ``nil``, ``bool``, ``int`` (int64), ``float`` (float64),
-    ``string``, ``map`` or ``slice`` (an integer beyond int64 is a float64, as the apiserver decodes it)."""
+    ``string``, ``map`` or ``slice`` (an integer beyond int64 is a float64, as the apiserver decodes it); ``other``
+    for anything else."""
     if v is None:
         return "nil"
     t = type(v)
@@ -53,7 +54,9 @@ def go_kind(v: Any) -> str:
         return "int"
     if isinstance(v, float):
         return "float"
-    return type(v).__name__
+    if isinstance(v, str):
+        return "string"
+    return "other"
 
 
 def deep_equal(a: Any, b: Any) -> bool:

@@ -31,9 +31,9 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
-import unicodedata
 from typing import Any, Iterable, Sequence
 
 from crdtool.core.errors import (
@@ -51,8 +51,13 @@ from crdtool.core.errors import (
     type_invalid,
 )
 from crdtool.core.gojson import go_json_float
+from crdtool.core.kubecel.equality import go_kind as _go_kind
 from crdtool.core.releases import DEFAULT_RELEASE, RELEASES, Release
-from crdtool.core.schema.formats import effective_format, is_known_format, validate_format
+from crdtool.core.schema.formats import (
+    effective_format,
+    is_known_format,
+    validate_format,
+)
 
 __all__ = [
     "ValueRules",
@@ -212,34 +217,6 @@ def _go_num(v: Any) -> Any:
         except OverflowError:
             return math.inf if v > 0 else -math.inf
     return v
-
-
-def _go_kind(v: Any) -> str:
-    """The Go dynamic type name of a decoded JSON value."""
-    if v is None:
-        return "nil"
-    t = type(v)
-    if t is bool:
-        return "bool"
-    if t is int:
-        return "int" if _INT64_MIN <= v <= _INT64_MAX else "float"
-    if t is float:
-        return "float"
-    if t is str:
-        return "string"
-    if isinstance(v, dict):
-        return "map"
-    if isinstance(v, (list, tuple)):
-        return "slice"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int"
-    if isinstance(v, float):
-        return "float"
-    if isinstance(v, str):
-        return "string"
-    return "other"
 
 
 def _go_f2i(f: float) -> int:
