@@ -33,6 +33,8 @@ from crdtool.core.celgo.interpreter import (
     go_type_name,
 )
 from crdtool.core.celgo.values import Err
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = ["Binding", "FnSpec", "LIBRARIES", "build_runtime", "runtime"]
 
@@ -405,7 +407,7 @@ def _string_matches(s: Any, pat: Any) -> Any:
     return rx.search(s) is not None
 
 
-def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
+def _stdlib(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:  # noqa: C901 - the standard library table
     arith = V.ADDER
     specs = [
         FnSpec("!_", singleton=Binding("!_", unary=_logical_not)),
@@ -516,7 +518,7 @@ def _opt_unwrap(v: Any) -> Any:
     return V.BaseList(out)
 
 
-def _optional() -> list[FnSpec]:
+def _optional(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
     return [
         FnSpec("optional.of", [unary("optional_of", lambda v: V.Optional(v))]),
         FnSpec("optional.ofNonZeroValue", [unary("optional_ofNonZeroValue", _of_non_zero)]),
@@ -554,28 +556,32 @@ def _char_at(s: Any, i: Any) -> Any:
     return s[i]
 
 
-def _index_of_offset(s: str, sub: str, off: int) -> Any:
+def _index_of_offset(s: str, sub: str, off: int, past_end_error: bool = False) -> Any:
+    """``indexOfOffset`` (ext/strings.go); ``past_end_error``: cel-go before v0.22.0, where an offset at or
+    past the end is ``index out of range: N`` (``off < 0 || off >= len(runes)``), not -1."""
     if sub == "":
         return off
-    if off < 0:
+    if off < 0 or (past_end_error and off >= len(s)):
         return Err(f"index out of range: {off}")
     if off >= len(s):
         return -1
     return s.find(sub, off) if len(sub) <= len(s) - off else -1
 
 
-def _last_index_of(s: str, sub: str) -> Any:
+def _last_index_of(s: str, sub: str, short_receiver: bool = True, past_end_error: bool = False) -> Any:
+    """``lastIndexOf``; ``short_receiver``: cel-go v0.26.0's ``len(str) < len(substr)`` (bytes) early -1 (before,
+    an empty receiver reached ``lastIndexOfOffset(str, substr, -1)``: ``index out of range: -1``)."""
     if sub == "":
         return len(s)
-    if len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
+    if short_receiver and len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
         return -1
-    return _last_index_of_offset(s, sub, len(s) - 1)
+    return _last_index_of_offset(s, sub, len(s) - 1, past_end_error)
 
 
-def _last_index_of_offset(s: str, sub: str, off: int) -> Any:
+def _last_index_of_offset(s: str, sub: str, off: int, past_end_error: bool = False) -> Any:
     if sub == "":
         return off
-    if off < 0:
+    if off < 0 or (past_end_error and off >= len(s)):
         return Err(f"index out of range: {off}")
     if off >= len(s):
         return -1
@@ -656,13 +662,18 @@ def strings_quote(s: str) -> str:
     return '"' + "".join(_QUOTE_ESCAPES.get(c, c) for c in _sanitize(s)) + '"'
 
 
-def _strings() -> list[FnSpec]:
+def _strings(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+    past_end = not has(cel_go, "strings_offset_past_end_minus_one")
+    short = has(cel_go, "last_index_of_short_receiver")
     return [
         FnSpec("charAt", [binary("string_char_at_int", _char_at)]),
-        FnSpec("indexOf", [binary("string_index_of_string", lambda s, sub: _index_of_offset(s, sub, 0)),
-                           function("string_index_of_string_int", _index_of_offset)]),
-        FnSpec("lastIndexOf", [binary("string_last_index_of_string", _last_index_of),
-                               function("string_last_index_of_string_int", _last_index_of_offset)]),
+        FnSpec("indexOf", [binary("string_index_of_string", lambda s, sub: _index_of_offset(s, sub, 0, past_end)),
+                           function("string_index_of_string_int",
+                                    lambda s, sub, off: _index_of_offset(s, sub, off, past_end))]),
+        FnSpec("lastIndexOf", [binary("string_last_index_of_string",
+                                      lambda s, sub: _last_index_of(s, sub, short, past_end)),
+                               function("string_last_index_of_string_int",
+                                        lambda s, sub, off: _last_index_of_offset(s, sub, off, past_end))]),
         FnSpec("lowerAscii", [unary("string_lower_ascii", _lower_ascii)]),
         FnSpec("replace", [function("string_replace_string_string", lambda s, o, n: _replace(s, o, n, -1)),
                            function("string_replace_string_string_int", _replace)]),
@@ -987,7 +998,7 @@ def _sets_intersects(a: Any, b: Any) -> Any:
     return False
 
 
-def _sets() -> list[FnSpec]:
+def _sets(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
     return [
         FnSpec("sets.contains", [binary("list_sets_contains_list", _sets_contains)]),
         FnSpec("sets.equivalent", [binary("list_sets_equivalent_list", _sets_equivalent)]),
@@ -1284,7 +1295,7 @@ def _lists_range(n: int) -> Any:
     return V.BaseList(list(range(n)))
 
 
-def _lists() -> list[FnSpec]:
+def _lists(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
     sort_ids = [o.id for o in functions(("ext.lists.v3",))["sort"].overloads]
     by_ids = [o.id for o in functions(("ext.lists.v3",))["@sortByAssociatedKeys"].overloads]
     del sort_ids, by_ids
@@ -1314,7 +1325,7 @@ def _map_insert_map(target: Any, update: Any) -> Any:
     return tm
 
 
-def _two_var() -> list[FnSpec]:
+def _two_var(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
     return [
         FnSpec("cel.@mapInsert", [function("@mapInsert_map_key_value", lambda m, k, v: V.insert_map_key_value(m, k, v)),
                                   binary("@mapInsert_map_map", _map_insert_map)]),
@@ -1408,11 +1419,11 @@ def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[A
 
 
 #: The runtime functions of cel-go's libraries (:data:`crdtool.core.celgo.decls.LIBRARIES`), by library name.
-def _strings_v0() -> list[FnSpec]:
-    return [s for s in _strings() if s.name not in ("format", "strings.quote")]
+def _strings_v0(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+    return [s for s in _strings(cel_go) if s.name not in ("format", "strings.quote")]
 
 
-LIBRARIES: dict[str, Callable[[], list[FnSpec]]] = {
+LIBRARIES: dict[str, Callable[[str], list[FnSpec]]] = {
     "stdlib": _stdlib, "optional": _optional, "ext.strings.v2": _strings, "ext.strings.v0": _strings_v0,
     "ext.sets": _sets, "ext.lists.v3": _lists, "ext.two_var_comprehensions": _two_var,
 }
@@ -1427,6 +1438,7 @@ def build_runtime(
     estimator: Callable[[str, str, list[Any], Any], int | None] | None = None,
     estimator_functions: frozenset[str] | None = None,
     regex_functions: tuple[str, ...] = (),
+    cel_go: str = DEFAULT_CEL_GO,
 ) -> Runtime:
     """Merge the libraries' functions (``FunctionDecl.Merge``) and build the dispatcher (``FunctionDecl.Bindings``).
 
@@ -1461,10 +1473,11 @@ def build_runtime(
     trackers = _overload_trackers(libraries)
     panicking = {k: v for k, v in trackers.items() if k in panicking_trackers()}
     return Runtime(Dispatcher(overloads), type_idents, estimator, trackers, estimator_functions,
-                   regex_functions, panicking)
+                   regex_functions, panicking, cel_go)
 
 
 @functools.lru_cache(maxsize=16)
-def runtime(libraries: tuple[str, ...] = ("stdlib",)) -> Runtime:
-    """The runtime of a cel-go environment made of :data:`LIBRARIES` (by name, in application order)."""
-    return build_runtime(libraries, lambda lib: LIBRARIES[lib](), functions(libraries), dict(V.STANDARD_TYPE_IDENTS))
+def runtime(libraries: tuple[str, ...] = ("stdlib",), cel_go: str = DEFAULT_CEL_GO) -> Runtime:
+    """The runtime of a cel-go ``cel_go`` environment made of :data:`LIBRARIES` (by name, in application order)."""
+    return build_runtime(libraries, lambda lib: LIBRARIES[lib](cel_go), functions(libraries, cel_go),
+                         dict(V.STANDARD_TYPE_IDENTS), cel_go=cel_go)

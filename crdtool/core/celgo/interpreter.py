@@ -36,6 +36,8 @@ from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst
 from crdtool.core.celgo import values as V
 from crdtool.core.celgo.values import Err
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = ["Activation", "CostLimitExceeded", "PlanError", "Program", "Runtime", "plan_program"]
 
@@ -2090,6 +2092,8 @@ class Runtime:
     regex_functions: tuple[str, ...] = ()
     #: the trackers that assert their arguments' types and so panic on what only ``dyn`` lets through
     panicking_trackers: dict[str, Callable[[list[Any], Any], int | None]] = field(default_factory=dict)
+    #: the cel-go version whose interpreter this is (:mod:`crdtool.core.celgo.version`)
+    cel_go: str = DEFAULT_CEL_GO
 
 
 def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True,

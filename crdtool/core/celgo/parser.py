@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from crdtool.core.celgo import ast as A
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = ["ACCUMULATOR", "ParseResult", "ParserOptions", "parse"]
 
@@ -64,16 +66,25 @@ class ParserOptions:
     max_recursion_depth: int = MAX_RECURSION_DEPTH
     enable_optional_syntax: bool = True
     enable_ident_escape_syntax: bool = False
-    enable_hidden_accumulator_name: bool = True
+    #: ``EnableHiddenAccumulatorName``; None: the default of :attr:`cel_go` (on from v0.23.2).
+    enable_hidden_accumulator_name: bool | None = None
     #: The macros of ``cel.OptionalTypes``, ``ext.TwoVarComprehensions`` and ``ext.Lists`` (``sortBy``)
     #: besides ``parser.AllMacros``.
     extended_macros: bool = True
     #: ``EnableVariadicOperatorASTs``: ``a && b && c`` as one call (off in Kubernetes).
     enable_variadic_operator_asts: bool = False
+    #: The cel-go version whose parser this is (:mod:`crdtool.core.celgo.version`).
+    cel_go: str = DEFAULT_CEL_GO
+
+    @property
+    def hidden_accumulator(self) -> bool:
+        if self.enable_hidden_accumulator_name is None:
+            return has(self.cel_go, "hidden_accumulator")
+        return self.enable_hidden_accumulator_name
 
     @property
     def accumulator(self) -> str:
-        return ACCUMULATOR if self.enable_hidden_accumulator_name else LEGACY_ACCUMULATOR
+        return ACCUMULATOR if self.hidden_accumulator else LEGACY_ACCUMULATOR
 
 
 DEFAULT_OPTIONS = ParserOptions()

@@ -193,11 +193,11 @@ def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
     to 'int'``, before any object is seen.
     """
     from crdtool.core.celgo.interpreter import PlanError, plan_program
-    from crdtool.core.kubecel.environment import runtime
+    from crdtool.core.kubecel.environment import runtime_of
 
     assert compiled.checked is not None
     try:
-        return plan_program(compiled.checked, runtime(env.libraries)), None
+        return plan_program(compiled.checked, runtime_of(env)), None
     except PlanError as exc:
         return None, str(exc)
 
