@@ -26,6 +26,7 @@ from crdtool.core.celgo.env import Compiled, Environment, compile_expression
 from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.kubecel.library_cost import LibraryCostEstimator
 from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
+from crdtool.core.releases import resolve_release
 
 __all__ = ["CompilationResult", "RuleSource", "compile_rule", "compile_rules", "decl_type_digest", "max_cardinality"]
 
@@ -243,7 +244,7 @@ def compile_rules(
         return [r for r in results if r is not None]
     scoped = decl_type.maybe_assign_type_name(SELF_TYPE_NAME)
     providers = _Providers(scoped)
-    estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type))
+    estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type), _release_minor(env_set.new))
     cardinality = max_cardinality(decl_type.min_serialized_size)
     self_type = scoped.cel_type
     plain = {"self": self_type, "oldSelf": self_type}
@@ -256,6 +257,11 @@ def compile_rules(
             _COMPILED.put(key, env_set, hit)
         out.append(hit)
     return out
+
+
+def _release_minor(env: Environment) -> int:
+    """The Kubernetes release of an environment's libraries (their cost functions)."""
+    return resolve_release(env.release).minor
 
 
 def decl_type_digest(decl: DeclType) -> bytes:

@@ -435,8 +435,17 @@ def test_values_lister(case: dict[str, Any]) -> None:
         assert lister.contains(unstructured_to_val(x, item_schema)) is True
     for x in case["notContains"]:
         assert lister.contains(unstructured(x)) is False
-    added = lister.add(unstructured_to_val(go_value(case["addition"]), schema))
+    # the v0.36.3 harness: reflect.DeepEqual(lister.Add(addition).Value(), expectAdded) (Kubernetes 1.36)
+    lister36 = unstructured_to_val(data, schema, 36)
+    added = lister36.add(unstructured_to_val(go_value(case["addition"]), schema, 36))
     assert V.native_value(added) == go_value(case["expectAdded"])
+    # the v0.37.0-beta.0 harness: Add returns a list of CEL values, compared element by element with
+    # UnstructuredToVal(expectAdded[i], itemSchema).Equal (Kubernetes 1.37)
+    added = lister.add(unstructured_to_val(go_value(case["addition"]), schema))
+    expect = go_value(case["expectAdded"])
+    assert added.size() == len(expect)
+    for i, e in enumerate(expect):
+        assert V.value_equal(unstructured_to_val(e, item_schema), added.get(i)) is True
 
 
 @pytest.mark.parametrize("case", VALUES["TestMapper"], ids=ids(VALUES["TestMapper"]))
