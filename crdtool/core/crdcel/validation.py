@@ -517,9 +517,20 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
                 return
         if detail is None:
             detail = _rule_message_or_default(rule.rule)
-        bad: Any = OMIT if sts.type in ("object", "array") else obj
+        bad: Any
+        if node.minor >= _FAILED_RULE_VALUE_SINCE:
+            bad = OMIT if sts.type in ("object", "array") else obj
+        else:
+            bad = sts.type
         reason = rule.rule.get("reason")
         add(_field_error_for_reason(current, bad, detail, str(reason) if reason else None))
+
+
+#: The error of a rule that evaluated to false carries the value (scalars) or no value (objects, arrays) from
+#: v0.35.0 (``pkg/apiserver/schema/cel/validation.go``: ``value := obj; if sts.Type == "object" || sts.Type ==
+#: "array" { value = field.OmitValueType{} }``); until v0.34 the schema's type string (``fieldErrorForReason(
+#: currentFldPath, sts.Type, ...)``), ``""`` for untyped nodes.
+_FAILED_RULE_VALUE_SINCE = 35
 
 
 def _map_is_correlatable(map_type: str | None) -> bool:

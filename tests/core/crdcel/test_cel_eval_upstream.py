@@ -64,12 +64,13 @@ def with_rule(schema: dict[str, Any], rule: str) -> dict[str, Any]:
 
 def run(schema: dict[str, Any], obj: Any, old: Any = None, *, root: bool, new: bool,
         budget: int = RUNTIME_CEL_COST_BUDGET, ratcheting: bool = False,
-        per_call_limit: int = PER_CALL_LIMIT) -> CelResult:
+        per_call_limit: int = PER_CALL_LIMIT, release: int | None = None) -> CelResult:
     """``validator(&s, &s, root, SchemaDeclType(&s, root), limit)`` (``new=False``) or ``NewValidator(&s, root,
-    limit)`` (``new=True``), then ``Validate(ctx, field.NewPath("root"), &s, obj, old, budget[, WithRatcheting])``."""
+    limit)`` (``new=True``), then ``Validate(ctx, field.NewPath("root"), &s, obj, old, budget[, WithRatcheting])``,
+    in release 1.``release``'s apiserver (default: the newest)."""
     return validate_cel(go_value(obj), new_structural(schema), Path("root"), old_obj=go_value(old),
                         is_resource_root=root, budget=budget, ratcheting=ratcheting, per_call_limit=per_call_limit,
-                        new_validator=new)
+                        new_validator=new, release=release)
 
 
 def ids(cases: list[dict[str, Any]]) -> list[str]:
@@ -283,6 +284,57 @@ def test_validate_field_path(case: dict[str, Any]) -> None:
     if case["validFieldPath"] is not None:
         # tc.validFieldPath.String() == path.Child(validField.String()).String(), path = field.NewPath("") ("[]")
         assert err is None and f"[].{path.text}" == case["validFieldPath"]
+
+
+# --- the v0.34.10 expectations (eval_k8s_validation_v0_34.yaml): release 1.34 ----------------------------
+
+V034 = load("eval_k8s_validation_v0_34.yaml")
+
+
+def _v034_cases(test: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    by_name = {c["name"]: c for c in DOC[test]}
+    return [(by_name[name], want) for name, want in V034[test].items()]
+
+
+def _v034_schema(case: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    text = json.dumps(case["schema"])
+    for old, new in want.get("schema_text", ()):
+        assert old in text
+        text = text.replace(old, new)
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+LEVELS_34 = _v034_cases("TestValidationExpressionsAtSchemaLevels")
+
+
+@pytest.mark.parametrize("case,want", LEVELS_34, ids=[c["name"] for c, _ in LEVELS_34])
+def test_validation_expressions_at_schema_levels_1_34(case: dict[str, Any], want: dict[str, Any]) -> None:
+    """``validateExpressions`` until v0.34: a false rule's error carries ``sts.Type`` (``"object"``, ``"string"``)."""
+    res = run(_v034_schema(case, want), case["obj"], case["oldObj"], root=True, new=False, budget=MAX_INT,
+              release=34)
+    assert_all_contained(res, want.get("errors") or [])
+    # and the same case in 1.35 gives v0.36.3's expectations (the value itself, or none)
+    res = run(case["schema"], case["obj"], case["oldObj"], root=True, new=False, budget=MAX_INT, release=35)
+    assert_all_contained(res, case["errors"] or [])
+
+
+RATCHETING_34 = _v034_cases("TestRatcheting")
+
+
+@pytest.mark.parametrize("case,want", RATCHETING_34, ids=[c["name"] for c, _ in RATCHETING_34])
+def test_ratcheting_1_34(case: dict[str, Any], want: dict[str, Any]) -> None:
+    budget = case["runtimeCostBudget"] or RUNTIME_CEL_COST_BUDGET
+    res = run(_v034_schema(case, want), case["newObj"], case["oldObj"], root=False, new=True, budget=budget,
+              ratcheting=True, release=34)
+    errors, warnings = want.get("errors") or [], want.get("warnings") or []
+    assert len(res.errors) == len(errors), [str(e) for e in res.errors]
+    assert len(res.warnings) == len(warnings), res.warnings
+    for w in errors:
+        assert any(w in str(e) for e in res.errors), w
+    for w in warnings:
+        assert w in res.warnings
 
 
 def test_every_case_is_run() -> None:
