@@ -34,7 +34,14 @@ from crdtool.core.celgo.interpreter import (
 )
 from crdtool.core.celgo.values import Err
 from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
-from crdtool.core.celgo.version import has
+from crdtool.core.celgo.version import has, version_key
+
+#: golang.org/x/text's en-US scientific pattern puts U+202F (narrow no-break space) around ``×`` until v0.22.0
+#: (``3.140000\u202f×\u202f10⁰⁰``, as apiextensions-apiserver ``celcoststability_test.go`` asserts at v0.30.14 …
+#: v0.32.13, whose apiserver pins x/text v0.14.0 … v0.19.0); from v0.23.0 none (``3.140000×10⁰⁰``, asserted at
+#: v0.33.13 … v0.37.0-beta.0). The x/text of a program is its host's (Kubernetes' ``go.mod``), not cel-go's.
+X_TEXT_NO_SPACES_AROUND_TIMES = "v0.23.0"
+DEFAULT_X_TEXT = "v0.40.0"
 
 __all__ = ["Binding", "FnSpec", "LIBRARIES", "build_runtime", "runtime"]
 
@@ -407,7 +414,7 @@ def _string_matches(s: Any, pat: Any) -> Any:
     return rx.search(s) is not None
 
 
-def _stdlib(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:  # noqa: C901 - the standard library table
+def _stdlib(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:  # noqa: C901 - the standard library table
     arith = V.ADDER
     specs = [
         FnSpec("!_", singleton=Binding("!_", unary=_logical_not)),
@@ -518,7 +525,7 @@ def _opt_unwrap(v: Any) -> Any:
     return V.BaseList(out)
 
 
-def _optional(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+def _optional(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("optional.of", [unary("optional_of", lambda v: V.Optional(v))]),
         FnSpec("optional.ofNonZeroValue", [unary("optional_ofNonZeroValue", _of_non_zero)]),
@@ -662,7 +669,7 @@ def strings_quote(s: str) -> str:
     return '"' + "".join(_QUOTE_ESCAPES.get(c, c) for c in _sanitize(s)) + '"'
 
 
-def _strings(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+def _strings(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     past_end = not has(cel_go, "strings_offset_past_end_minus_one")
     short = has(cel_go, "last_index_of_short_receiver")
     return [
@@ -683,7 +690,7 @@ def _strings(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
                              function("string_substring_int_int", _substring_range)]),
         FnSpec("trim", [unary("string_trim", go_trim_space)]),
         FnSpec("upperAscii", [unary("string_upper_ascii", _upper_ascii)]),
-        FnSpec("format", [function("string_format", lambda s, args: string_format(s, args))]),
+        FnSpec("format", [function("string_format", lambda s, args: string_format(s, args, x_text))]),
         FnSpec("strings.quote", [unary("strings_quote", strings_quote)]),
         FnSpec("join", [unary("list_join", lambda lst: _join(lst, "")), binary("list_join_string", _join)]),
     ]
@@ -815,9 +822,10 @@ def localized_fixed(f: float, prec: int) -> str:
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def localized_scientific(f: float, width: int) -> str:
+def localized_scientific(f: float, width: int, narrow_spaces: bool = False) -> str:
     """``message.NewPrinter(en-US).Sprintf("%We", f)`` with golang.org/x/text v0.33.0 (the version Kubernetes v0.36
-    builds with): ``1.234568×10⁰⁶`` (W is a width, precision 6; v0.22.0 put U+202F around ``×``)."""
+    builds with): ``1.234568×10⁰⁶`` (W is a width, precision 6); ``narrow_spaces``: x/text before v0.23.0, which
+    puts U+202F around ``×``."""
     if f != f:
         s = "NaN"
     elif math.isinf(f):
@@ -826,7 +834,8 @@ def localized_scientific(f: float, width: int) -> str:
         m, _, e = f"{abs(f):.6e}".partition("e")
         exp = int(e)
         sign = "-" if f < 0 else ""
-        s = f"{sign}{m}×10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
+        times = "\u202f×\u202f" if narrow_spaces else "×"
+        s = f"{sign}{m}{times}10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
     return s.rjust(width)
 
 
@@ -839,11 +848,11 @@ def _fixed_clause(precision: int | None) -> Callable[[Any], str]:
     return fixed
 
 
-def _scientific_clause(precision: int | None) -> Callable[[Any], str]:
+def _scientific_clause(precision: int | None, narrow_spaces: bool = False) -> Callable[[Any], str]:
     width = 6 if precision is None else precision
 
     def sci(arg: Any) -> str:
-        return localized_scientific(_double_argument(arg, "scientific"), width)
+        return localized_scientific(_double_argument(arg, "scientific"), width, narrow_spaces)
 
     return sci
 
@@ -895,15 +904,16 @@ def _octal_clause(arg: Any) -> str:
     raise _FormatError(f"octal clause can only be used on integers, was given {V.type_name(arg)}")
 
 
-def string_format(fmt: str, args: Any) -> Any:
-    """``parseFormatString`` with the ``stringFormatter``: the formatted string, or an error value."""
+def string_format(fmt: str, args: Any, x_text: str = DEFAULT_X_TEXT) -> Any:
+    """``parseFormatString`` with the ``stringFormatter``: the formatted string, or an error value. ``x_text``: the
+    golang.org/x/text version the host links (its en-US number patterns)."""
     try:
-        return _parse_format_string(fmt, args)
+        return _parse_format_string(fmt, args, version_key(x_text) < version_key(X_TEXT_NO_SPACES_AROUND_TIMES))
     except _FormatError as exc:
         return Err(str(exc))
 
 
-def _parse_format_string(fmt: str, args: Any) -> str:  # noqa: C901 - mirrors the Go scanner
+def _parse_format_string(fmt: str, args: Any, narrow_spaces: bool = False) -> str:  # noqa: C901 - the Go scanner
     raw = fmt.encode("utf-8", "surrogatepass")
     i = 0
     arg_index = 0
@@ -951,7 +961,7 @@ def _parse_format_string(fmt: str, args: Any) -> str:  # noqa: C901 - mirrors th
             elif r == "f":
                 clause = _fixed_clause(precision)
             elif r == "e":
-                clause = _scientific_clause(precision)
+                clause = _scientific_clause(precision, narrow_spaces)
             elif r == "b":
                 clause = _binary_clause
             elif r in ("x", "X"):
@@ -998,7 +1008,7 @@ def _sets_intersects(a: Any, b: Any) -> Any:
     return False
 
 
-def _sets(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+def _sets(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("sets.contains", [binary("list_sets_contains_list", _sets_contains)]),
         FnSpec("sets.equivalent", [binary("list_sets_equivalent_list", _sets_equivalent)]),
@@ -1295,7 +1305,7 @@ def _lists_range(n: int) -> Any:
     return V.BaseList(list(range(n)))
 
 
-def _lists(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+def _lists(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     sort_ids = [o.id for o in functions(("ext.lists.v3",))["sort"].overloads]
     by_ids = [o.id for o in functions(("ext.lists.v3",))["@sortByAssociatedKeys"].overloads]
     del sort_ids, by_ids
@@ -1325,7 +1335,7 @@ def _map_insert_map(target: Any, update: Any) -> Any:
     return tm
 
 
-def _two_var(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
+def _two_var(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("cel.@mapInsert", [function("@mapInsert_map_key_value", lambda m, k, v: V.insert_map_key_value(m, k, v)),
                                   binary("@mapInsert_map_map", _map_insert_map)]),
@@ -1419,11 +1429,12 @@ def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[A
 
 
 #: The runtime functions of cel-go's libraries (:data:`crdtool.core.celgo.decls.LIBRARIES`), by library name.
-def _strings_v0(cel_go: str = DEFAULT_CEL_GO) -> list[FnSpec]:
-    return [s for s in _strings(cel_go) if s.name not in ("format", "strings.quote")]
+def _strings_v0(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
+    return [s for s in _strings(cel_go, x_text) if s.name not in ("format", "strings.quote")]
 
 
-LIBRARIES: dict[str, Callable[[str], list[FnSpec]]] = {
+#: Each maker takes the cel-go version and the host's golang.org/x/text version.
+LIBRARIES: dict[str, Callable[[str, str], list[FnSpec]]] = {
     "stdlib": _stdlib, "optional": _optional, "ext.strings.v2": _strings, "ext.strings.v0": _strings_v0,
     "ext.sets": _sets, "ext.lists.v3": _lists, "ext.two_var_comprehensions": _two_var,
 }
@@ -1479,5 +1490,5 @@ def build_runtime(
 @functools.lru_cache(maxsize=16)
 def runtime(libraries: tuple[str, ...] = ("stdlib",), cel_go: str = DEFAULT_CEL_GO) -> Runtime:
     """The runtime of a cel-go ``cel_go`` environment made of :data:`LIBRARIES` (by name, in application order)."""
-    return build_runtime(libraries, lambda lib: LIBRARIES[lib](cel_go), functions(libraries, cel_go),
+    return build_runtime(libraries, lambda lib: LIBRARIES[lib](cel_go, DEFAULT_X_TEXT), functions(libraries, cel_go),
                          dict(V.STANDARD_TYPE_IDENTS), cel_go=cel_go)

@@ -64,9 +64,17 @@ def type_identifiers(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES, cel_go: 
     return celgo_decls.type_identifiers(names, cel_go)
 
 
+#: The golang.org/x/text version k8s.io/apiserver's ``go.mod`` pins at each release's tag (v0.30.14 … v0.37.0-beta.0):
+#: its en-US number patterns format ``string.format``'s ``%e``.
+X_TEXT: dict[int, str] = {
+    30: "v0.14.0", 31: "v0.16.0", 32: "v0.19.0", 33: "v0.23.0", 34: "v0.23.0", 35: "v0.31.0", 36: "v0.33.0",
+    37: "v0.40.0",
+}
+
+
 def _specs(lib: str, cel_go: str, minor: int) -> list[Any]:
     make = celgo_functions.LIBRARIES.get(lib)
-    return make(cel_go) if make is not None else library.library_specs(lib, minor)
+    return make(cel_go, X_TEXT[minor]) if make is not None else library.library_specs(lib, minor)
 
 
 def runtime(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES, release: Release | int | None = None) -> Runtime:
