@@ -63,10 +63,13 @@ class Environment:
     release: Any = None
 
     def effective_parser_options(self) -> ParserOptions:
-        """:attr:`parser_options` as cel-go :attr:`cel_go`'s parser applies them."""
-        if self.parser_options.cel_go == self.cel_go:
-            return self.parser_options
-        return replace(self.parser_options, cel_go=self.cel_go)
+        """:attr:`parser_options` as cel-go :attr:`cel_go`'s parser applies them, with the macros of the
+        environment's libraries."""
+        opts = self.parser_options
+        macros = self.libraries if opts.macro_libraries is None else opts.macro_libraries
+        if opts.cel_go == self.cel_go and opts.macro_libraries == macros:
+            return opts
+        return replace(opts, cel_go=self.cel_go, macro_libraries=macros)
 
     def type_identifiers(self) -> dict[str, T.Type]:
         """The identifiers that name types (``int``, ``optional_type``, the libraries' object types)."""

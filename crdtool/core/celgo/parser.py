@@ -69,8 +69,13 @@ class ParserOptions:
     #: ``EnableHiddenAccumulatorName``; None: the default of :attr:`cel_go` (on from v0.23.2).
     enable_hidden_accumulator_name: bool | None = None
     #: The macros of ``cel.OptionalTypes``, ``ext.TwoVarComprehensions`` and ``ext.Lists`` (``sortBy``)
-    #: besides ``parser.AllMacros``.
+    #: besides the standard ones, for the libraries in :attr:`macro_libraries`.
     extended_macros: bool = True
+    #: The libraries whose macros the parser expands (an environment's libraries); None: all of them.
+    macro_libraries: tuple[str, ...] | None = None
+    #: ``parser.AllMacros`` (cel-go's own tests) rather than ``cel.StandardMacros`` (``cel.NewEnv``, so
+    #: Kubernetes): the former adds the two-argument ``existsOne`` (``parser.ExistsOneMacroNew``, v0.23.0+).
+    all_macros: bool = False
     #: ``EnableVariadicOperatorASTs``: ``a && b && c`` as one call (off in Kubernetes).
     enable_variadic_operator_asts: bool = False
     #: The cel-go version whose parser this is (:mod:`crdtool.core.celgo.version`).
@@ -792,6 +797,18 @@ class _Visitor:
         self.depth = 0
         self.macro_id = 0  # the call id while a macro expands (exprHelper.id)
 
+    def has_macro(self, key: tuple[str, int, bool]) -> bool:
+        """Whether the environment has the macro ``(function, argument count, receiver style)``."""
+        if key in _STANDARD_MACROS:
+            return True
+        opts = self.options
+        if key in _ALL_MACROS_ONLY:
+            return opts.all_macros and has(opts.cel_go, "exists_one_macro_new")
+        if not opts.extended_macros:
+            return False
+        lib = _LIBRARY_MACROS.get(key)
+        return opts.macro_libraries is None or lib in opts.macro_libraries
+
     # -- parserHelper --
     def id_at(self, offset: int) -> int:
         eid = self.next_id
@@ -1108,7 +1125,7 @@ class _Visitor:
     def expand_macro(self, expr_id: int, fn: str, target: A.Expr | None, args: list[A.Expr]) -> A.Expr | None:
         key = (fn, len(args), target is not None)
         expander = _MACROS.get(key)
-        if expander is None or (key not in _STANDARD_MACROS and not self.options.extended_macros):
+        if expander is None or not self.has_macro(key):
             return None
         saved = self.macro_id
         self.macro_id = expr_id
@@ -1153,7 +1170,8 @@ def _iter_var(v: _Visitor, arg: A.Expr, message: str) -> str:
     name = _ident_name(arg)
     if name is None:
         raise _MacroError(arg.id, message)
-    if name in (v.accu, LEGACY_ACCUMULATOR):
+    # parser/macro.go@v0.23.2 makeQuantifier/MakeMap/MakeFilter; no such check before
+    if has(v.options.cel_go, "hidden_accumulator") and name in (v.accu, LEGACY_ACCUMULATOR):
         raise _MacroError(arg.id, "iteration variable overwrites accumulator variable")
     return name
 
@@ -1342,10 +1360,23 @@ _MACROS: dict[tuple[str, int, bool], _MacroExpander] = {
 }
 
 
+#: ``cel.StandardMacros`` (``cel/macro.go``, every version): what ``cel.NewEnv`` parses with.
 _STANDARD_MACROS = frozenset(
-    {("has", 1, False), ("all", 2, True), ("exists", 2, True), ("exists_one", 2, True), ("existsOne", 2, True),
+    {("has", 1, False), ("all", 2, True), ("exists", 2, True), ("exists_one", 2, True),
      ("map", 2, True), ("map", 3, True), ("filter", 2, True)}
 )
+#: In ``parser.AllMacros`` only: ``ExistsOneMacroNew`` (``parser/macro.go@v0.23.0``+), absent from
+#: ``cel.StandardMacros``, so ``[1].existsOne(x, x > 0)`` is an undeclared reference in Kubernetes.
+_ALL_MACROS_ONLY = frozenset({("existsOne", 2, True)})
+#: The macros a library brings, by the library name an environment lists.
+_LIBRARY_MACROS: dict[tuple[str, int, bool], str] = {
+    ("optMap", 2, True): "optional",
+    ("optFlatMap", 2, True): "optional",
+    **{(fn, 3, True): "ext.two_var_comprehensions" for fn in ("all", "exists", "existsOne", "exists_one")},
+    **{(fn, n, True): "ext.two_var_comprehensions"
+       for fn in ("transformList", "transformMap", "transformMapEntry") for n in (3, 4)},
+    ("sortBy", 2, True): "ext.lists.v3",
+}
 
 
 # --- syntax errors ---------------------------------------------------------------------------------

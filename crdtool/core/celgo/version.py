@@ -29,8 +29,8 @@ BEHAVIOURS: dict[str, tuple[str | None, str | None]] = {
     # "__result__", readable from the loop body; parser/macro.go@v0.23.2 makeQuantifier/MakeMap/MakeFilter add
     # "iteration variable overwrites accumulator variable" (ext/comprehensions.go has it from v0.22.0)
     "hidden_accumulator": ("v0.23.2", None),
-    # ext/comprehensions.go@v0.22.0 (and later) extractIterVars: a two-variable macro refuses the accumulator name
-    "two_var_accumulator_check": ("v0.22.0", None),
+    # parser/macro.go@v0.23.0: ExistsOneMacroNew (two-argument `existsOne`), in parser.AllMacros only
+    "exists_one_macro_new": ("v0.23.2", None),
     # parser/errors.go@v0.22.0 syntaxError: ReportErrorAtID(0, l, fmt.Sprintf("Syntax error: %s", message)) formats
     # ANTLR's message a second time without arguments; @v0.23.2 passes it as an argument
     "syntax_error_sprintf": (None, "v0.23.2"),
