@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from crdtool.core.celgo import ast as A
+from crdtool.core.gostd import sprintf_no_args
 from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
 from crdtool.core.celgo.version import has
 
@@ -275,8 +276,9 @@ def _string_token(s: str, i: int) -> tuple[str, int, int] | None:
     return kind, end, died
 
 
-def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
-    """ANTLR's lexer over CEL.g4: tokens on the default channel, and recognition errors."""
+def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_LexError]]:
+    """ANTLR's lexer over CEL.g4: tokens on the default channel, and recognition errors. ``escaped_idents``: the
+    grammar has ``ESC_IDENTIFIER`` (cel-go v0.23.2+); before, a backtick starts no token."""
     tokens: list[Token] = []
     errors: list[_LexError] = []
     n = len(text)
@@ -326,7 +328,7 @@ def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
             if j - i > length:
                 word = text[i:j]
                 kind, length = (word if word in _KEYWORDS else IDENTIFIER), j - i
-        elif c == "`":
+        elif c == "`" and escaped_idents:
             j = _run(text, i + 1, lambda ch: _is_letter(ch) or _is_digit(ch) or ch in "_./- ")
             if j > i + 1 and j < n and text[j] == "`":
                 kind, length = ESC_IDENTIFIER, j + 1 - i
@@ -361,10 +363,12 @@ def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
 
 
 class _SyntaxError(Exception):
-    def __init__(self, token: Token, message: str) -> None:
+    def __init__(self, token: Token, message: str, after_optional_select: bool = False) -> None:
         super().__init__(message)
         self.token = token
         self.message = message
+        #: the offending token is where a field name must follow ``.?``
+        self.after_optional_select = after_optional_select
 
 
 class _RecursionLimit(Exception):
@@ -518,8 +522,10 @@ class _Parser:
                         ident = self.peek()
                         if ident.type not in (IDENTIFIER, ESC_IDENTIFIER):
                             if ident.type in ("true", "false", "null"):
-                                raise _SyntaxError(ident, f"mismatched input '{ident.text}' expecting IDENTIFIER")
-                            raise _SyntaxError(ident, f"no viable alternative at input '.{ident.text}'")
+                                raise _SyntaxError(ident, f"mismatched input '{ident.text}' expecting IDENTIFIER",
+                                                   opt is not None)
+                            raise _SyntaxError(ident, f"no viable alternative at input '.{ident.text}'",
+                                               opt is not None)
                         self.take()
                     operand = ("select", operand, dot, opt, ident)
                 elif t == "[":
@@ -664,11 +670,13 @@ class _UnescapeError(ValueError):
     pass
 
 
-def unescape(value: str, is_bytes: bool) -> str | bytes:
+def unescape(value: str, is_bytes: bool, valid_rune: bool = True) -> str | bytes:
     """``parser.unescape``: the value of a string (or, with ``is_bytes``, bytes) literal token.
 
     ``value`` excludes the ``b`` prefix of bytes literals. Raises
-    ``ValueError`` with upstream's message.
+    ``ValueError`` with upstream's message. ``valid_rune``: cel-go v0.23.2+ (``!utf8.ValidRune(v)`` is ``invalid
+    unicode code point``); before, only ``v > utf8.MaxRune`` (a Go ``rune``, so 8 hex digits may wrap negative) is
+    an error (``unable to unescape string``), and a surrogate or negative rune is encoded as U+FFFD.
     """
     value = value.replace("\r\n", "\n").replace("\r", "\n")
     n = len(value)
@@ -720,8 +728,14 @@ def unescape(value: str, is_bytes: bool) -> str | bytes:
                 raise _UnescapeError("unable to unescape string")
             v = int(digits, 16)
             i += width
-            if not is_bytes and (0xD800 <= v <= 0xDFFF or v > 0x10FFFF):
+            if not is_bytes and valid_rune and (0xD800 <= v <= 0xDFFF or v > 0x10FFFF):
                 raise _UnescapeError("invalid unicode code point")
+            if not is_bytes and not valid_rune:
+                v = v - (1 << 32) if v >= 1 << 31 else v  # rune is int32
+                if v > 0x10FFFF:
+                    raise _UnescapeError("unable to unescape string")
+                if v < 0 or 0xD800 <= v <= 0xDFFF:
+                    v = 0xFFFD  # utf8.AppendRune of an invalid rune
             if v < 0x80 or not encode:
                 out.append(v & 0xFF)
             else:
@@ -1100,7 +1114,8 @@ class _Visitor:
         if kind in (STRING, BYTES):
             is_bytes = kind == BYTES
             try:
-                value: Any = unescape(text[1:] if is_bytes else text, is_bytes)
+                value: Any = unescape(text[1:] if is_bytes else text, is_bytes,
+                                      has(self.options.cel_go, "unescape_valid_rune"))
             except _UnescapeError as exc:
                 self.report(start, str(exc))
                 value = text.encode("utf-8") if is_bytes else text
@@ -1500,8 +1515,43 @@ def parse(text: str, options: ParserOptions = DEFAULT_OPTIONS) -> ParseResult:
         return _parse(text, info, options)
 
 
+def _versioned_syntax_issues(issues: list[A.Issue], err: _SyntaxError | None, text: str,
+                             cel_go: str) -> list[A.Issue]:
+    """The syntax errors as cel-go ``cel_go``'s grammar and error listener word them.
+
+    The texts come from the v0.23.2+ grammar (``ESC_IDENTIFIER``). From v0.23.2 a missing field name after ``.?``
+    also fails the ``escapeIdent`` rule, which the visitor reports as ``unsupported ident kind`` at the same place
+    (``parser/parser.go`` ``VisitEscapeIdent``... default case). Before v0.23.2 the expected sets name
+    ``IDENTIFIER`` alone and ANTLR inserts the missing identifier before the end of the input (``missing
+    IDENTIFIER at '<EOF>'``); up to v0.22.0 ``parser/errors.go syntaxError`` runs the text through
+    ``fmt.Sprintf`` once more (no operands: ``%d`` -> ``%!d(MISSING)``); from v0.22.0 an empty source is reported
+    at column 0.
+    """
+    escaped = has(cel_go, "escaped_identifier_grammar")
+    tok = err.token if err is not None else None
+    out: list[A.Issue] = []
+    for issue in issues:
+        msg = issue.message
+        at_opt_select = (err is not None and err.after_optional_select and tok is not None
+                         and (issue.line, issue.column) == (tok.line, tok.col) and msg.startswith("Syntax error: "))
+        if not escaped and msg.startswith("Syntax error: "):
+            msg = msg.replace("{IDENTIFIER, ESC_IDENTIFIER}", "IDENTIFIER").replace(", ESC_IDENTIFIER}", "}")
+            if at_opt_select and tok is not None and tok.type == EOF:
+                msg = "Syntax error: missing IDENTIFIER at '<EOF>'"
+        if has(cel_go, "syntax_error_sprintf") and msg.startswith("Syntax error: "):
+            msg = sprintf_no_args(msg)
+        line, col = issue.line, issue.column
+        if not text and line == 1 and col == 0 and has(cel_go, "empty_source_column_zero"):
+            col = -1
+        out.append(A.Issue(line, col, msg))
+        if at_opt_select and escaped:
+            out.append(A.Issue(line, col, "unsupported ident kind"))
+            at_opt_select = False
+    return out
+
+
 def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult:
-    tokens, lex_errors = _scan(text)
+    tokens, lex_errors = _scan(text, has(options.cel_go, "escaped_identifier_grammar"))
     lex_issues = [
         A.Issue(e.line, e.col, f"Syntax error: token recognition error at: '{e.text}'") for e in lex_errors
     ]
@@ -1516,7 +1566,7 @@ def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult
         if cpp is None:
             tok = err.token
             cpp = [A.Issue(tok.line, tok.col, "Syntax error: " + err.message)]
-        issues = lex_issues + cpp
+        issues = _versioned_syntax_issues(lex_issues + cpp, err, text, options.cel_go)
         return ParseResult(None, info, issues, len(issues))
     visitor = _Visitor(info, options)
     try:
@@ -1525,7 +1575,7 @@ def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult
         visitor.error_count += 1
         visitor.issues.append(A.Issue(-1, -1, "max recursion depth exceeded"))
         expr = None
-    issues = lex_issues + visitor.issues
+    issues = _versioned_syntax_issues(lex_issues, None, text, options.cel_go) + visitor.issues
     total = len(lex_issues) + visitor.error_count
     if issues:
         return ParseResult(None, info, issues, total, visitor.next_id)
