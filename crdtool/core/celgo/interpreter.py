@@ -1731,7 +1731,9 @@ class _Planner:
         if t is not None and t.kind == T.Kind.TYPE:
             tv = self.type_idents.get(name)
             if tv is None:
-                tv = V.TypeValue(name)
+                # planner.go planCheckedIdent: a type-typed identifier the provider does not know (a comprehension
+                # variable ranging over types: [int].all(x, x == int)) fails program creation
+                raise PlanError(f"reference to undefined type: {name}")
             return EvalConst(eid, tv)
         return EvalAttr(AbsoluteAttribute(eid, name, self.type_idents.get(name, MISSING)))
 
@@ -1824,6 +1826,10 @@ class _Planner:
         qual: Qualifier
         if isinstance(ind, InterpretableConst):
             qual = new_qualifier(e.id, ind.value(), optional)
+            if isinstance(qual, _InvalidQualifier):
+                # planner.go planIndex: the constant qualifier's error fails program creation
+                # ("invalid qualifier type: types.Null" for d[null])
+                raise PlanError(f"invalid qualifier type: {go_type_name(qual.val)}")
         elif isinstance(ind, InterpretableAttribute):
             qual = new_qualifier(e.id, ind, optional)
         else:
