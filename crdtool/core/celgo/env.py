@@ -137,10 +137,11 @@ def compile_expression(
             cross_type_numeric_comparisons=env.cross_type_numeric_comparisons,
             function_decls=env.function_decls(),
             type_idents=env.type_identifiers(),
+            cel_go=env.cel_go,
         )
         if checked.issues:
             return Compiled(None, A.format_issues(checked.issues, checked.info, checked.total_errors))
-        issues = validate(checked, env.validators)
+        issues = validate(checked, env.validators, env.cel_go)
     if issues:
         return Compiled(None, A.format_issues(issues, checked.info))
     return Compiled(checked)

@@ -35,6 +35,7 @@ from crdtool.core.celgo.interpreter import (
 from crdtool.core.celgo.values import Err
 from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
 from crdtool.core.celgo.version import has, version_key
+from crdtool.core.gostd import sprintf_no_args
 
 #: golang.org/x/text's en-US scientific pattern puts U+202F (narrow no-break space) around ``×`` until v0.22.0
 #: (``3.140000\u202f×\u202f10⁰⁰``, as apiextensions-apiserver ``celcoststability_test.go`` asserts at v0.30.14 …
@@ -85,6 +86,34 @@ def binary(oid: str, fn: Callable[[Any, Any], Any], **kw: Any) -> Binding:
 
 def function(oid: str, fn: Callable[..., Any], **kw: Any) -> Binding:
     return Binding(oid, function=fn, **kw)
+
+
+def _resprintf(b: Binding) -> Binding:
+    """The binding with its error texts run through ``fmt.Sprintf`` without operands: ``types.NewErr(err.Error())``
+    of ``cel/library.go`` (time-zone getters) and ``ext/guards.go`` (every ext.strings error) up to cel-go v0.22.0
+    (v0.23.2: ``types.NewErrFromString``)."""
+
+    def fix(v: Any) -> Any:
+        return Err(sprintf_no_args(v.msg), v.node_id) if type(v) is Err else v
+
+    if b.unary is not None:
+        u = b.unary
+        return Binding(b.id, unary=lambda a: fix(u(a)), trait=b.trait, non_strict=b.non_strict)
+    if b.binary is not None:
+        bi = b.binary
+        return Binding(b.id, binary=lambda a, c: fix(bi(a, c)), trait=b.trait, non_strict=b.non_strict)
+    assert b.function is not None
+    fn = b.function
+    return Binding(b.id, function=lambda *a: fix(fn(*a)), trait=b.trait, non_strict=b.non_strict)
+
+
+def _resprintf_specs(specs: list[FnSpec], overloads: frozenset[str] | None = None) -> list[FnSpec]:
+    """:func:`_resprintf` on the bound overloads of ``specs`` (those in ``overloads``; None: all)."""
+    out = []
+    for spec in specs:
+        ovs = [_resprintf(b) if overloads is None or b.id in overloads else b for b in spec.overloads]
+        out.append(FnSpec(spec.name, ovs, spec.singleton, spec.disable_type_guards))
+    return out
 
 
 # --- runtime type guards (Type.IsAssignableRuntimeType) -----------------------------------------------
@@ -414,6 +443,16 @@ def _string_matches(s: Any, pat: Any) -> Any:
     return rx.search(s) is not None
 
 
+_type_of = _convert(V.TYPE_TYPE)
+#: ``types.OptionalType`` of cel-go v0.17.8: ``NewOpaqueType("optional")`` (``optional_type`` from v0.20.1)
+OPTIONAL_TYPE_V0 = V.TypeValue("optional")
+
+
+def _type_of_v0(v: Any) -> Any:
+    t = _type_of(v)
+    return OPTIONAL_TYPE_V0 if t is V.OPTIONAL_TYPE else t
+
+
 def _stdlib(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:  # noqa: C901 - the standard library table
     arith = V.ADDER
     specs = [
@@ -432,7 +471,7 @@ def _stdlib(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[
         FnSpec("_[_]", singleton=Binding("_[_]", binary=_index, trait=V.INDEXER)),
         FnSpec("@in", singleton=Binding("@in", binary=_in_aggregate)),
         FnSpec("size", singleton=Binding("size", unary=_size, trait=V.SIZER)),
-        FnSpec("type", singleton=Binding("type", unary=_convert(V.TYPE_TYPE))),
+        FnSpec("type", singleton=Binding("type", unary=_type_of if has(cel_go, "optional_type_name") else _type_of_v0)),
         FnSpec("dyn", singleton=Binding("dyn", unary=_identity)),
         FnSpec("bool", [unary("bool_to_bool", _identity), unary("string_to_bool", _convert(V.BOOL_TYPE))]),
         FnSpec("bytes", [unary("bytes_to_bytes", _identity), unary("string_to_bytes", _convert(V.BYTES_TYPE))]),
@@ -475,9 +514,11 @@ def _stdlib(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[
     }
     dur_ids = {"getHours": "duration_to_hours", "getMinutes": "duration_to_minutes",
                "getSeconds": "duration_to_seconds", "getMilliseconds": "duration_to_milliseconds"}
+    resprintf = has(cel_go, "runtime_error_sprintf")
     for name, (plain, with_tz) in tz_ids.items():
         g = V.TIME_GETTERS[name]
-        ovs = [unary(plain, V.utc_getter(g)), binary(with_tz, V.timestamp_getter(g))]
+        tz_binding = binary(with_tz, V.timestamp_getter(g))
+        ovs = [unary(plain, V.utc_getter(g)), _resprintf(tz_binding) if resprintf else tz_binding]
         if name in dur_ids:
             ovs.append(unary(dur_ids[name], V.DURATION_GETTERS[name]))
         specs.append(FnSpec(name, ovs))
@@ -669,10 +710,25 @@ def strings_quote(s: str) -> str:
     return '"' + "".join(_QUOTE_ESCAPES.get(c, c) for c in _sanitize(s)) + '"'
 
 
+def _format_binding(cel_go: str, x_text: str) -> Callable[[Any, Any], Any]:
+    """``string.format`` of cel-go ``cel_go`` with the host's x/text; before v0.20.1 the optional type is named
+    ``optional`` in its errors (``... was given optional``)."""
+    if has(cel_go, "optional_type_name"):
+        return lambda s, args: string_format(s, args, x_text)
+
+    def fmt_v0(s: str, args: Any) -> Any:
+        out = string_format(s, args, x_text)
+        if type(out) is Err and out.msg.endswith("was given optional_type"):
+            return Err(out.msg[: -len("optional_type")] + "optional", out.node_id)
+        return out
+
+    return fmt_v0
+
+
 def _strings(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     past_end = not has(cel_go, "strings_offset_past_end_minus_one")
     short = has(cel_go, "last_index_of_short_receiver")
-    return [
+    specs = [
         FnSpec("charAt", [binary("string_char_at_int", _char_at)]),
         FnSpec("indexOf", [binary("string_index_of_string", lambda s, sub: _index_of_offset(s, sub, 0, past_end)),
                            function("string_index_of_string_int",
@@ -690,10 +746,11 @@ def _strings(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list
                              function("string_substring_int_int", _substring_range)]),
         FnSpec("trim", [unary("string_trim", go_trim_space)]),
         FnSpec("upperAscii", [unary("string_upper_ascii", _upper_ascii)]),
-        FnSpec("format", [function("string_format", lambda s, args: string_format(s, args, x_text))]),
+        FnSpec("format", [function("string_format", _format_binding(cel_go, x_text))]),
         FnSpec("strings.quote", [unary("strings_quote", strings_quote)]),
         FnSpec("join", [unary("list_join", lambda lst: _join(lst, "")), binary("list_join_string", _join)]),
     ]
+    return _resprintf_specs(specs) if has(cel_go, "runtime_error_sprintf") else specs
 
 
 # --- string.format (ext/formatting.go, the v1 formatter with locale en_US) ------------------------------

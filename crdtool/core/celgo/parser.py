@@ -805,6 +805,8 @@ class _Visitor:
         self.info = info
         self.options = options
         self.accu = options.accumulator
+        #: the parser's own errors locate with the ``lineOffset < offset`` loop at cel-go v0.20.1 only
+        self.strict_locations = has(options.cel_go, "location_strict_lt_parser")
         self.next_id = 1
         self.issues: list[A.Issue] = []
         self.error_count = 0
@@ -844,7 +846,7 @@ class _Visitor:
     def report(self, offset: int, message: str) -> A.Expr:
         """``parser.reportError``: a fresh unspecified expr and an error at ``offset``."""
         eid = self.id_at(offset)
-        line, col = self.info.location_by_offset(offset) if offset >= 0 else (-1, -1)
+        line, col = self.info.location_by_offset(offset, self.strict_locations) if offset >= 0 else (-1, -1)
         self.error_count += 1
         if self.error_count <= A.MAX_ERRORS_TO_REPORT:
             self.issues.append(A.Issue(line, col, message, eid))
@@ -857,7 +859,7 @@ class _Visitor:
     # -- exprHelper (macro expansion) --
     def macro_id_next(self) -> int:
         """``exprHelper.nextMacroID``: a new id at the macro call's location."""
-        loc = self.info.start_location(self.macro_id)
+        loc = self.info.start_location(self.macro_id, False)
         offset = self.info.compute_offset(loc[0], loc[1]) if loc[0] >= 0 else -1
         return self.id_at(offset)
 
@@ -1147,9 +1149,9 @@ class _Visitor:
         try:
             expr = expander(self, expr_id, target, args)
         except _MacroError as err:
-            loc = self.info.start_location(err.expr_id)
+            loc = self.info.start_location(err.expr_id, self.strict_locations)
             if loc[0] < 0:
-                loc = self.info.start_location(expr_id)
+                loc = self.info.start_location(expr_id, self.strict_locations)
             self.delete_id(expr_id)
             return self.report_at_location(loc, err.message)
         finally:
@@ -1506,7 +1508,7 @@ def parse(text: str, options: ParserOptions = DEFAULT_OPTIONS) -> ParseResult:
     Upstream: ``cel-go parser.Parser.Parse`` with the options of
     ``cel.NewEnv`` in ``k8s.io/apiserver/pkg/cel/environment/base.go``.
     """
-    info = A.SourceInfo(text)
+    info = A.SourceInfo(text, strict_lt=has(options.cel_go, "location_strict_lt_checker"))
     n = len(text)
     if n > EXPRESSION_SIZE_CODE_POINT_LIMIT:
         msg = f"expression code point size exceeds limit: size: {n}, limit {EXPRESSION_SIZE_CODE_POINT_LIMIT}"
