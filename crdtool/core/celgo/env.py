@@ -97,6 +97,8 @@ class Compiled:
 
     checked: CheckedAst | None
     error: str = ""
+    #: cel-go panicked while compiling (``error`` is the panic value); upstream has no compile result at all
+    panic: bool = False
 
     @property
     def output_type(self) -> T.Type | None:
@@ -121,6 +123,7 @@ def compile_expression(
     by name; the struct type provider for the schema's object types; the
     environment. Out: :class:`Compiled`. Never raises.
     """
+    from crdtool.core.celgo.formatting import CompilerPanic
     from crdtool.core.celgo.parser import _deep_stack
     from crdtool.core.celgo.validators import validate
 
@@ -141,7 +144,10 @@ def compile_expression(
         )
         if checked.issues:
             return Compiled(None, A.format_issues(checked.issues, checked.info, checked.total_errors))
-        issues = validate(checked, env.validators, env.cel_go)
+        try:
+            issues = validate(checked, env.validators, env.cel_go)
+        except CompilerPanic as exc:
+            return Compiled(None, str(exc), panic=True)
     if issues:
         return Compiled(None, A.format_issues(issues, checked.info))
     return Compiled(checked)

@@ -198,5 +198,5 @@ def validate(checked: CheckedAst, validators: tuple[str, ...], cel_go: str = DEF
         _homogeneous(checked, rep, exempt, any_ancestor)
     _format_validators(checked, rep, validators)
     if "string_format" in validators:
-        validate_format_calls(checked, rep.at)
+        validate_format_calls(checked, rep.at, has(cel_go, "format_validator_nonliteral_panic"))
     return rep.issues

@@ -57,6 +57,10 @@ BEHAVIOURS: dict[str, tuple[str | None, str | None]] = {
     "type_idents_from_provider": ("v0.20.1", None),
     # ext/strings.go@v0.20.1: cel.ASTValidators(stringFormatValidator{}) (format strings checked at compile time)
     "string_format_validator": ("v0.20.1", None),
+    # ext/formatting.go@v0.20.1 matchConstantFormatStringWithListLiteralArgs: `Kind() != LiteralKind &&
+    # AsLiteral().Type() != StringType` dereferences nil for a non-literal receiver (a panic in env.Compile);
+    # badfce05 (v0.21.0) makes it `||`
+    "format_validator_nonliteral_panic": ("v0.20.1", "v0.22.0"),
     # cel/validator.go@v0.20.1 inExemptFunction climbs every ancestor; @v0.17.8 only list/map literal parents
     "format_exempt_any_ancestor": ("v0.20.1", None),
     # checker/checker.go@v0.22.0 checkComprehension: a two-variable comprehension over dyn/error or a
