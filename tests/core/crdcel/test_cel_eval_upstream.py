@@ -524,3 +524,64 @@ def test_values_counts() -> None:
     assert {t: len(VALUES[t]) for t in VALUES["upstream"]["tests"]} == {"TestEquality": 22, "TestLister": 3,
                                                                         "TestMapper": 2}
     assert len(CORRELATION) == 23
+
+
+# --- celcoststability_test.go at older tags (eval_k8s_cost_stability_per_release.yaml) ----------------------
+
+PER_RELEASE_STABILITY = load("eval_k8s_cost_stability_per_release.yaml")["tags"]
+
+
+def _stability_at(tag: str, test: str) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
+    """The tag's table: the v0.36.3 cases and rules, less what the tag lacks, with its own texts and costs."""
+    spec = PER_RELEASE_STABILITY[tag][test]
+    out = []
+    for case in STABILITY[test]:
+        if case["name"] in spec.get("drop_cases", ()):
+            continue
+        dropped = set(spec.get("drop_rules", {}).get(case["name"], ()))
+        replaced = spec.get("replace", {}).get(case["name"], {})
+        rules = []
+        for rule, cost in (case["expectCost"] or {}).items():
+            if rule in dropped:
+                continue
+            if rule in replaced:
+                rule, cost = replaced[rule]["rule"], replaced[rule]["cost"]
+            rules.append((rule, cost))
+        out.append((case, rules))
+    return out
+
+
+def _stability_params(test: str) -> list[Any]:
+    return [pytest.param(case, rules, minor, id=f"1.{minor}:{case['source']['line']}:{case['name']}")
+            for tag, spec in PER_RELEASE_STABILITY.items() for minor in spec["releases"][-1:]
+            for case, rules in _stability_at(tag, test)]
+
+
+@pytest.mark.parametrize(("case", "rules", "minor"), _stability_params("TestCelCostStability"))
+def test_cel_cost_stability_per_release(case: dict[str, Any], rules: list[tuple[str, int]], minor: int) -> None:
+    """TestCelCostStability at the tag of release ``minor`` (exact cost path)."""
+    for rule, cost in rules:
+        res = run(with_rule(case["schema"], rule), case["obj"], root=True, new=True, release=minor)
+        assert [str(e) for e in res.errors] == [], rule
+        assert RUNTIME_CEL_COST_BUDGET - res.remaining_budget == cost, rule
+
+
+@pytest.mark.parametrize(("case", "rules", "minor"), _stability_params("TestCelEstimatedCostStability"))
+def test_cel_estimated_cost_stability_per_release(case: dict[str, Any], rules: list[tuple[str, int]],
+                                                  minor: int) -> None:
+    """TestCelEstimatedCostStability at the tag of release ``minor``: ``MustBaseEnvSet(DefaultCompatibilityVersion())``
+    of that release, its ``SchemaDeclType``."""
+    from crdtool.core.crdcel.compilation import RuleSource, compile_rules
+    from crdtool.core.kubecel.decltype import schema_decl_type
+    from crdtool.core.kubecel.environment import release_env_set
+    from crdtool.core.releases import RELEASES
+
+    for rule, cost in rules:
+        s = with_rule(case["schema"], rule)
+        decl = schema_decl_type(new_structural(s), False, minor)
+        assert decl is not None
+        (result,) = compile_rules([RuleSource.of(r) for r in s["x-kubernetes-validations"]], decl,
+                                  release_env_set(RELEASES[minor]))
+        assert result.error is None, (rule, result.error)
+        if cost > 0:
+            assert result.max_cost == cost, rule
