@@ -363,12 +363,16 @@ def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_Le
 
 
 class _SyntaxError(Exception):
-    def __init__(self, token: Token, message: str, after_optional_select: bool = False) -> None:
+    def __init__(self, token: Token, message: str, after_optional_select: bool = False,
+                 insertable: bool = False) -> None:
         super().__init__(message)
         self.token = token
         self.message = message
         #: the offending token is where a field name must follow ``.?``
         self.after_optional_select = after_optional_select
+        #: the offending token could follow the missing field name (ANTLR's single-token insertion, which the
+        #: grammar before ESC_IDENTIFIER allows after ``.?``: ``missing IDENTIFIER at 'X'``)
+        self.insertable = insertable
 
 
 class _RecursionLimit(Exception):
@@ -378,6 +382,11 @@ class _RecursionLimit(Exception):
 _PRIMARY_START = (
     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
 )
+
+
+#: Tokens that may follow a member expression (operators, selection, indexing, the conditional).
+_FOLLOW_MEMBER = frozenset({"<", "<=", ">=", ">", "==", "!=", "in", "&&", "||", "+", "-", "*", "/", "%", "?", ":",
+                            ".", "["})
 
 
 class _Parser:
@@ -401,6 +410,22 @@ class _Parser:
         if tok.type != EOF:
             self.pos += 1
         return tok
+
+    def can_follow_member(self, tok: Token) -> bool:
+        """Whether ``tok`` may follow a complete member expression here (an operator, a selection or index, a
+        closer of a bracket opened before, or the end of the input outside brackets): ANTLR then inserts a missing
+        token rather than reporting a mismatch."""
+        depth = 0
+        for t in self.toks[: self.pos]:
+            if t.type in ("(", "[", "{"):
+                depth += 1
+            elif t.type in (")", "]", "}"):
+                depth -= 1
+        if tok.type == EOF:
+            return depth <= 0
+        if tok.type in (")", "]", "}", ","):
+            return depth > 0
+        return tok.type in _FOLLOW_MEMBER
 
     def expect(self, t: str, expecting: str) -> Token:
         tok = self.peek()
@@ -521,11 +546,12 @@ class _Parser:
                     with self.rule("escapeIdent"):
                         ident = self.peek()
                         if ident.type not in (IDENTIFIER, ESC_IDENTIFIER):
+                            insertable = opt is not None and self.can_follow_member(ident)
                             if ident.type in ("true", "false", "null"):
                                 raise _SyntaxError(ident, f"mismatched input '{ident.text}' expecting IDENTIFIER",
-                                                   opt is not None)
+                                                   opt is not None, insertable)
                             raise _SyntaxError(ident, f"no viable alternative at input '.{ident.text}'",
-                                               opt is not None)
+                                               opt is not None, insertable)
                         self.take()
                     operand = ("select", operand, dot, opt, ident)
                 elif t == "[":
@@ -1538,8 +1564,8 @@ def _versioned_syntax_issues(issues: list[A.Issue], err: _SyntaxError | None, te
                          and (issue.line, issue.column) == (tok.line, tok.col) and msg.startswith("Syntax error: "))
         if not escaped and msg.startswith("Syntax error: "):
             msg = msg.replace("{IDENTIFIER, ESC_IDENTIFIER}", "IDENTIFIER").replace(", ESC_IDENTIFIER}", "}")
-            if at_opt_select and tok is not None and tok.type == EOF:
-                msg = "Syntax error: missing IDENTIFIER at '<EOF>'"
+            if at_opt_select and tok is not None and err is not None and err.insertable:
+                msg = f"Syntax error: missing IDENTIFIER at {_tok_display(tok)}"
         if has(cel_go, "syntax_error_sprintf") and msg.startswith("Syntax error: "):
             msg = sprintf_no_args(msg)
         line, col = issue.line, issue.column
@@ -1564,7 +1590,16 @@ def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult
         issues = [A.Issue(-1, -1, f"expression recursion limit exceeded: {options.max_recursion_depth}")]
         return ParseResult(None, info, issues, 1)
     except _SyntaxError as err:
-        cpp = _cpp_syntax_issues(text)
+        cpp_text = text
+        if not has(options.cel_go, "escaped_identifier_grammar"):
+            # the lexer skips a backtick it cannot start a token with: cel-cpp (whose grammar has ESC_IDENTIFIER)
+            # parses the same token stream when those backticks are blanks
+            chars = list(text)
+            for e in lex_errors:
+                if e.text == "`":
+                    chars[e.start] = " "
+            cpp_text = "".join(chars)
+        cpp = _cpp_syntax_issues(cpp_text)
         if cpp is None:
             tok = err.token
             cpp = [A.Issue(tok.line, tok.col, "Syntax error: " + err.message)]
