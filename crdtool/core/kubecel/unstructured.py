@@ -511,7 +511,7 @@ def go_sprint_v(x: Any) -> str:
     """Go ``fmt.Sprintf("%v", x)`` of JSON data."""
     t = type(x)
     if t is str:
-        return x
+        return str(x)
     if t is bool:
         return "true" if x else "false"
     if t is int:
