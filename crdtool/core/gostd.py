@@ -852,3 +852,100 @@ def _re2_error(pattern: str) -> str | None:
         return None
     except re.error as e:  # pragma: no cover
         return f"error parsing regexp: {e}"
+
+
+# --- fmt.Sprintf(format) with no arguments ----------------------------------------------------------
+
+
+def _parse_num(b: bytes, i: int, end: int) -> tuple[int, bool, int]:
+    """``fmt.parsenum``: (number, present, new index)."""
+    if i >= end or not (48 <= b[i] <= 57):
+        return 0, False, i
+    num = 0
+    while i < end and 48 <= b[i] <= 57:
+        if num > 1_000_000:  # tooLarge: the value is then unusable, parsing still advances
+            return 0, False, end
+        num = num * 10 + b[i] - 48
+        i += 1
+    return num, True, i
+
+
+def _arg_number(b: bytes, i: int) -> tuple[int, bool, bool]:
+    """``pp.argNumber`` with no operands: (new index, found an index, the index is good)."""
+    if i >= len(b) or b[i] != ord("["):
+        return i, False, True
+    # parseArgNumber on b[i:]
+    rest = b[i:]
+    if len(rest) < 3:
+        return i + 1, False, False
+    for k in range(1, len(rest)):
+        if rest[k] == ord("]"):
+            _, ok, newk = _parse_num(rest, 1, k)
+            if not ok or newk != k:
+                return i + k + 1, False, False
+            # a valid index, but there are no operands: goodArgNum = false
+            return i + k + 1, True, False
+    return i + 1, False, False
+
+
+def sprintf_no_args(fmt: str) -> str:
+    """Go ``fmt.Sprintf(fmt)`` with no operands (``pp.doPrintf``): ``%%`` -> ``%``; a verb -> ``%!v(MISSING)``,
+    ``%!v(BADINDEX)`` after an argument index; ``*`` widths/precisions -> ``%!(BADWIDTH)``/``%!(BADPREC)``; a
+    ``%`` at the end -> ``%!(NOVERB)``. What cel-go's ``types.NewErr(err.Error())`` and ``ReportErrorAtID(id, l,
+    msg)`` do to a message containing ``%``."""
+    b = fmt.encode("utf-8", "surrogatepass")
+    end = len(b)
+    out = bytearray()
+    i = 0
+    while i < end:
+        j = b.find(b"%", i)
+        if j < 0:
+            out += b[i:]
+            break
+        out += b[i:j]
+        i = j + 1
+        good = True
+        while i < end and b[i] in b"#0+- ":
+            i += 1
+        i, after_index, ok = _arg_number(b, i)
+        good = good and ok
+        if i < end and b[i] == ord("*"):
+            i += 1
+            out += b"%!(BADWIDTH)"
+            after_index = False
+        else:
+            _, present, i = _parse_num(b, i, end)
+            if after_index and present:
+                good = False
+        if i + 1 < end and b[i] == ord("."):
+            i += 1
+            if after_index:
+                good = False
+            i, after_index, ok = _arg_number(b, i)
+            good = good and ok
+            if i < end and b[i] == ord("*"):
+                i += 1
+                out += b"%!(BADPREC)"
+                after_index = False
+            else:
+                _, _, i = _parse_num(b, i, end)
+        if not after_index:
+            i, after_index, ok = _arg_number(b, i)
+            good = good and ok
+        if i >= end:
+            out += b"%!(NOVERB)"
+            break
+        # the verb: one UTF-8 encoded rune
+        k = i + 1
+        if b[i] >= 0x80:
+            while k < end and (b[k] & 0xC0) == 0x80 and k - i < 4:
+                k += 1
+        verb = b[i:k]
+        i = k
+        if verb == b"%":
+            out += b"%"
+        elif not good:
+            out += b"%!" + verb + b"(BADINDEX)"
+        else:
+            out += b"%!" + verb + b"(MISSING)"
+    return out.decode("utf-8", errors="replace")

@@ -359,3 +359,41 @@ def test_crd_validation_cel_cases_shapes() -> None:
         ), c["name"]
     # totals the README states: 100 dumped cases, 19 hand-written ones
     assert sum(len(doc[k]) for k in VALIDATION_TESTS) == 100
+
+
+# --- the per-release transcriptions (issue #19): the tag is part of each case's source -------------------------
+
+PER_RELEASE_FILES: dict[str, tuple[str, dict[str, int]]] = {
+    "eval_k8s_list_add.yaml": ("eval_k8s_list_add", {"cases": 60}),
+    "k8s_library_per_release.yaml": ("k8s_library_per_release",
+                                     {"cost_cases": 23, "eval_cases": 3, "environment_cases": 4}),
+    "compile_k8s_per_release.yaml": ("compile_k8s_per_release", {"cases": 4}),
+    "eval_k8s_validation_per_release.yaml": ("eval_k8s_validation_per_release", {"cases": 5}),
+}
+RELEASE_TAGS = ("v0.30.14", "v0.31.14", "v0.32.13", "v0.33.13", "v0.34.0", "v0.34.10", "v0.35.7", "v0.36.3",
+                "v0.37.0-beta.0")
+
+
+@pytest.mark.parametrize("name", sorted(PER_RELEASE_FILES))
+def test_per_release_file_shapes(name: str) -> None:
+    kind, lists = PER_RELEASE_FILES[name]
+    doc = load(name)
+    assert doc["kind"] == kind
+    for key, count in lists.items():
+        entries = doc[key]
+        assert len(entries) == count, (key, len(entries))
+        for entry in entries:
+            src = entry["source"]
+            assert src["file"].startswith(UPSTREAM_PREFIXES) and src["test"].startswith("Test"), src
+            assert src.get("ref", doc.get("upstream", {}).get("ref")) in RELEASE_TAGS, src
+
+
+def test_other_per_release_files() -> None:
+    assert load("eval_k8s_validation_v0_34.yaml")["upstream"]["ref"] == "v0.34.10"
+    assert set(load("eval_k8s_cost_stability_per_release.yaml")["tags"]) == {"v0.31.14", "v0.32.13"}
+    doc = load("celgo_versions.yaml")
+    assert doc["versions"] == ["v0.17.8", "v0.20.1", "v0.22.0", "v0.23.2", "v0.26.0", "v0.27.0"]
+    assert (len(doc["cases"]), len(doc["cost_table"])) == (191, 8)
+    for case in doc["cases"]:
+        covered = [v for group in case["expect"] for v in group["versions"]]
+        assert covered == doc["versions"], case["expr"]

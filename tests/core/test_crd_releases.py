@@ -309,18 +309,18 @@ NAME_LENGTH_CASES = [
 def test_with_type_and_object_meta_name_length(name: str, schema: Any, want_name: int, want_generate_name: int) -> None:
     from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, schema_decl_type, with_type_and_object_meta
 
-    got = with_type_and_object_meta(schema, R[37])
+    got = with_type_and_object_meta(schema, 37)
     meta = got.properties["metadata"]
     assert meta.properties["name"].value_validation.max_length == want_name
     assert meta.properties["generateName"].value_validation.max_length == want_generate_name
-    root = schema_decl_type(schema, True, R[37])
+    root = schema_decl_type(schema, True, 37)
     assert root is not None and root.fields is not None
     meta_type = root.fields["metadata"].type
     assert meta_type.fields is not None
     assert meta_type.fields["name"].type.max_elements == want_name * 4
     assert meta_type.fields["generateName"].type.max_elements == want_generate_name * 4
     # 1.36 (model/schemas.go@v0.36.3): plain strings, bounded by the request size only
-    old = schema_decl_type(schema, True, R[36])
+    old = schema_decl_type(schema, True, 36)
     assert old is not None and old.fields is not None and old.fields["metadata"].type.fields is not None
     assert old.fields["metadata"].type.fields["name"].type.max_elements == MAX_REQUEST_SIZE_BYTES - 2
 

@@ -186,6 +186,10 @@ class SourceInfo:
     text: str
     lines: list[int] = field(default_factory=list)
     offsets: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: ``GetStartLocation`` tests ``lineOffset < offset`` (cel-go up to v0.20.1, the checker's and the AST
+    #: validators' error locations): a node at column 0 of a line after the first is placed one past the end of
+    #: the line before (``common/ast/ast.go@v0.20.1``, ``checker/checker.go locationByID@v0.17.8``)
+    strict_lt: bool = False
 
     def __post_init__(self) -> None:
         if not self.lines:
@@ -199,22 +203,25 @@ class SourceInfo:
             return -1
         return self.lines[line - 2] + col
 
-    def location_by_offset(self, offset: int) -> tuple[int, int]:
-        """``GetLocationByOffset``: (1-based line, 0-based column)."""
+    def location_by_offset(self, offset: int, strict: bool | None = None) -> tuple[int, int]:
+        """``GetLocationByOffset``: (1-based line, 0-based column); ``strict`` (default :attr:`strict_lt`): the
+        ``lineOffset < offset`` loop of cel-go up to v0.20.1."""
+        if strict is None:
+            strict = self.strict_lt
         line, col = 1, offset
         for lo in self.lines:
-            if lo > offset:
+            if lo > offset or (strict and lo == offset):
                 break
             line += 1
             col = offset - lo
         return line, col
 
-    def start_location(self, expr_id: int) -> tuple[int, int]:
+    def start_location(self, expr_id: int, strict: bool | None = None) -> tuple[int, int]:
         """``GetStartLocation``; ``(-1, -1)`` (``NoLocation``) for unknown ids."""
         rng = self.offsets.get(expr_id)
         if rng is None:
             return (-1, -1)
-        return self.location_by_offset(rng[0])
+        return self.location_by_offset(rng[0], strict)
 
     def snippet(self, line: int) -> str | None:
         """``Source.Snippet``: the text of a 1-based line, without its newline."""

@@ -24,6 +24,8 @@ from typing import Mapping, Protocol
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 from crdtool.core.celgo.decls import FunctionDecl, functions, type_identifiers
 
 __all__ = ["CheckedAst", "Provider", "Reference", "check"]
@@ -157,6 +159,21 @@ class _Resolution:
     reference: Reference
 
 
+def legacy_type_names(message: str, cel_go: str) -> str:
+    """A checker or validator message as cel-go ``cel_go`` words its types: the optional type is ``optional(T)``
+    before v0.20.1 (``common/types/optional.go@v0.17.8``: ``NewOpaqueType("optional")``), ``optional_type(T)``
+    after."""
+    if has(cel_go, "optional_type_name"):
+        return message
+    return message.replace("optional_type(", "optional(")
+
+
+#: A Go ``(*types.Type)(nil)``: the type cel-go v0.22.0's ``checkComprehension`` leaves on the second variable of a
+#: two-variable comprehension over ``dyn``, an error or a non-iterable range (``var2Type`` never assigned; fixed by
+#: 933f926a in v0.23.0). Its kind is unspecified and it formats as ``''``.
+_NIL_TYPE = T.Type(T.Kind.UNSPECIFIED, "")
+
+
 class _Checker:
     def __init__(
         self,
@@ -167,7 +184,9 @@ class _Checker:
         cross_type_numeric_comparisons: bool,
         fns: dict[str, FunctionDecl],
         type_idents: Mapping[str, T.Type],
+        cel_go: str = DEFAULT_CEL_GO,
     ) -> None:
+        self.cel_go = cel_go
         self.info = info
         self.type_idents = type_idents
         self.globals = variables
@@ -190,7 +209,7 @@ class _Checker:
         if self.error_count > A.MAX_ERRORS_TO_REPORT:
             return
         line, col = self.info.start_location(expr_id)
-        self.issues.append(A.Issue(line, col, message, expr_id))
+        self.issues.append(A.Issue(line, col, legacy_type_names(message, self.cel_go), expr_id))
 
     # -- env.go --
     def candidates(self, name: str) -> list[str]:
@@ -508,7 +527,7 @@ class _Checker:
             self.is_assignable(T.DYN, range_type)
             var = T.DYN
             if e.iter_var2:
-                var2 = T.DYN
+                var2 = _NIL_TYPE if has(self.cel_go, "two_var_nil_second_type") else T.DYN
         else:
             self.error(
                 e.iter_range.id,
@@ -517,7 +536,7 @@ class _Checker:
             )
             var = T.ERROR
             if e.iter_var2:
-                var2 = T.ERROR
+                var2 = _NIL_TYPE if has(self.cel_go, "two_var_nil_second_type") else T.ERROR
         idents = {e.iter_var: var}
         if e.iter_var2:
             assert var2 is not None
@@ -682,6 +701,7 @@ def check(
     cross_type_numeric_comparisons: bool = True,
     function_decls: dict[str, FunctionDecl] | None = None,
     type_idents: Mapping[str, T.Type] | None = None,
+    cel_go: str = DEFAULT_CEL_GO,
 ) -> CheckedAst:
     """Type-check a parsed expression (``checker.Check``).
 
@@ -706,7 +726,7 @@ def check(
     fns = function_decls if function_decls is not None else functions()
     idents = type_idents if type_idents is not None else type_identifiers()
     chk = _Checker(info, variables, provider or NoStructs(idents), container, cross_type_numeric_comparisons, fns,
-                   idents)
+                   idents, cel_go)
     expr = copy_expr(parsed)
     chk.check(expr)
     type_map = {eid: T.substitute(chk.mappings, t, True) for eid, t in chk.type_map.items()}

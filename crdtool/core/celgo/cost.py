@@ -31,6 +31,8 @@ from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst
 from crdtool.core.celgo.parser import ACCUMULATOR, LEGACY_ACCUMULATOR
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = [
     "AstNode",
@@ -401,13 +403,27 @@ _COMPARISON_OVERLOADS = frozenset(
 
 
 class _Coster:
+    """``checker.coster``.
+
+    ``size_propagation``: cel-go v0.23.2's model (``#1104``, ``#1113``, ``#1119``): sizes of list/map literal entries,
+    comprehension variables as local variables with sizes, comprehension result sizes by accumulator kind,
+    ``dyn(x)`` transparent, per-call computed sizes, binds. Without it, cel-go v0.17.8 … v0.22.0
+    (``checker/cost.go@v0.22.0``): an iteration variable gets the path of its range plus ``@items``/``@keys`` by the
+    range's type (none for ``dyn``), the second variable of a two-variable comprehension and the accumulator are
+    plain identifiers, a comprehension's size is its range's, and a size is the computed one (call results,
+    literals), the estimator's, 1 for scalars, or unknown.
+    """
+
     def __init__(
         self,
         checked: CheckedAst,
         estimator: CostEstimator,
         presence_test_cost: CostEstimate,
         overload_estimators: dict[str, _FunctionEstimator],
+        size_propagation: bool = True,
     ) -> None:
+        self.v2 = size_propagation
+        self.iter_ranges: dict[str, list[A.Expr]] = {}
         self.overload_estimators = overload_estimators
         self.checked = checked
         self.estimator = estimator
@@ -463,7 +479,7 @@ class _Coster:
         if k == A.LITERAL:
             return fixed_cost(CONST_COST)
         if k == A.IDENT:
-            return self.cost_ident(e)
+            return self.cost_ident(e) if self.v2 else self.cost_ident_v1(e)
         if k == A.SELECT:
             return self.cost_select(e)
         if k == A.CALL:
@@ -478,12 +494,29 @@ class _Coster:
                 total = total.add(self.cost(f.value))
             return total.add(fixed_cost(STRUCT_CREATE_BASE_COST))
         if k == A.COMPREHENSION:
+            if not self.v2:
+                return self.cost_comprehension_v1(e)
             return self.cost_bind(e) if self.is_bind(e) else self.cost_comprehension(e)
         return ZERO_COST
 
     def cost_ident(self, e: A.Expr) -> CostEstimate:
         v = self.peek(e.name)
         self.paths[e.id] = v.path if v is not None else GoPath.of(e.name)
+        return fixed_cost(SELECT_AND_IDENT_COST)
+
+    def cost_ident_v1(self, e: A.Expr) -> CostEstimate:
+        """``costIdent@v0.22.0``: an iteration variable's path is its range's plus ``@items`` (list) or ``@keys``
+        (map), none for other range types; any other identifier's is its name."""
+        stack = self.iter_ranges.get(e.name)
+        if stack:
+            rng = stack[-1]
+            k = self.get_type(rng).kind
+            if k == T.Kind.LIST:
+                self.paths[e.id] = self.paths.get(rng.id, _NIL_PATH).append("@items")
+            elif k == T.Kind.MAP:
+                self.paths[e.id] = self.paths.get(rng.id, _NIL_PATH).append("@keys")
+        else:
+            self.paths[e.id] = GoPath.of(e.name)
         return fixed_cost(SELECT_AND_IDENT_COST)
 
     def cost_select(self, e: A.Expr) -> CostEstimate:
@@ -499,7 +532,7 @@ class _Coster:
         return total
 
     def cost_call(self, e: A.Expr) -> CostEstimate:
-        if e.name == "dyn" and e.target is None and len(e.args) == 1:
+        if self.v2 and e.name == "dyn" and e.target is None and len(e.args) == 1:
             arg = e.args[0]
             arg_cost = self.cost(arg)
             self.copy_sizes(e, arg)
@@ -526,14 +559,16 @@ class _Coster:
             if est.result_size is not None:
                 result_size = est.result_size if result_size is None else result_size.union(est.result_size)
             if oid == "index_list" and args:
-                entry = self.compute_entry_size(args[0])
-                result_size = entry.val if entry is not None else None
+                if self.v2:
+                    entry = self.compute_entry_size(args[0])
+                    result_size = entry.val if entry is not None else None
                 self.paths[e.id] = self.get_path(args[0]).append("@items")
             elif oid == "index_map" and args:
-                entry = self.compute_entry_size(args[0])
-                result_size = entry.val if entry is not None else None
+                if self.v2:
+                    entry = self.compute_entry_size(args[0])
+                    result_size = entry.val if entry is not None else None
                 self.paths[e.id] = self.get_path(args[0]).append("@values")
-            if result_size is None:
+            if result_size is None and self.v2:
                 result_size = self.compute_size(e)
         self.set_size(e, result_size)
         return total.add(fn_cost)
@@ -591,6 +626,22 @@ class _Coster:
             if step_entry is not None:
                 self.entries[e.id] = step_entry
         return total
+
+    def cost_comprehension_v1(self, e: A.Expr) -> CostEstimate:
+        """``costComprehension@v0.22.0``: only the first iteration variable is tracked; the comprehension's size is
+        its range's."""
+        assert e.iter_range is not None and e.accu_init is not None
+        total = ZERO_COST
+        total = total.add(self.cost(e.iter_range))
+        total = total.add(self.cost(e.accu_init))
+        self.iter_ranges.setdefault(e.iter_var, []).append(e.iter_range)
+        loop_cost = self.cost(e.loop_condition)
+        step_cost = self.cost(e.loop_step)
+        self.iter_ranges[e.iter_var].pop()
+        total = total.add(self.cost(e.result))
+        range_cnt = self.size_estimate_v1(self.new_node(e.iter_range))
+        self.sizes[e.id] = range_cnt
+        return total.add(range_cnt.multiply_by_cost(step_cost.add(loop_cost)))
 
     def is_bind(self, e: A.Expr) -> bool:
         rng, cond = e.iter_range, e.loop_condition
@@ -674,7 +725,7 @@ class _Coster:
             size = self.node_size(args[1]).union(self.node_size(args[2]))
             a1, a2 = args[1].expr, args[2].expr
             assert a1 is not None and a2 is not None
-            entry = _union_entries(self.compute_entry_size(a1), self.compute_entry_size(a2))
+            entry = _union_entries(self.compute_entry_size(a1), self.compute_entry_size(a2)) if self.v2 else None
             if entry is not None:
                 self.entries[e.id] = entry
             cond, if_true, if_false = arg_costs
@@ -686,7 +737,7 @@ class _Coster:
                 result_size = lhs_size.add(rhs_size)
                 a0, a1 = args[0].expr, args[1].expr
                 assert a0 is not None and a1 is not None
-                entry = _union_entries(self.compute_entry_size(a0), self.compute_entry_size(a1))
+                entry = _union_entries(self.compute_entry_size(a0), self.compute_entry_size(a1)) if self.v2 else None
                 if entry is not None:
                     self.entries[e.id] = entry
                 if overload_id == "add_list":
@@ -705,7 +756,7 @@ class _Coster:
         return self.checked.type_map.get(e.id, T.DYN)
 
     def get_path(self, e: A.Expr) -> GoPath:
-        if e.kind == A.IDENT:
+        if self.v2 and e.kind == A.IDENT:
             v = self.peek(e.name)
             if v is not None:
                 return v.path
@@ -716,10 +767,28 @@ class _Coster:
         assert path is not None
         if path.n > 0 and path.arr[0] in (ACCUMULATOR, LEGACY_ACCUMULATOR):
             path = None
+        if not self.v2:
+            # astNode.ComputedSize@v0.22.0: a computed (call result, comprehension) size, or a literal's
+            derived = self.sizes.get(e.id)
+            return AstNode(path, self.get_type(e), e, derived if derived is not None else _expr_size(e))
         return AstNode(path, self.get_type(e), e, self.compute_size(e))
 
     def node_size(self, node: AstNode) -> SizeEstimate:
+        if not self.v2:
+            return self.size_estimate_v1(node)
         return node.computed_size if node.computed_size is not None else UNKNOWN_SIZE
+
+    def size_estimate_v1(self, node: AstNode) -> SizeEstimate:
+        """``coster.sizeEstimate@v0.22.0``: computed, the estimator's, 1 for scalars (optionals are not), unknown."""
+        if node.computed_size is not None:
+            return node.computed_size
+        est = self.estimator.estimate_size(node)
+        if est is not None:
+            return est
+        k = node.type.kind
+        if k in (T.Kind.BOOL, T.Kind.DOUBLE, T.Kind.DURATION, T.Kind.INT, T.Kind.TIMESTAMP, T.Kind.UINT):
+            return fixed_size(1)
+        return UNKNOWN_SIZE
 
     def size_or_unknown(self, e: A.Expr) -> SizeEstimate:
         sz = self.compute_size(e)
@@ -806,8 +875,9 @@ def estimate_cost(
     *,
     presence_test_has_cost: bool = False,
     overload_estimators: dict[str, _FunctionEstimator] | None = None,
+    cel_go: str = DEFAULT_CEL_GO,
 ) -> CostEstimate:
-    """``checker.Cost`` (``env.EstimateCost``).
+    """``checker.Cost`` (``env.EstimateCost``) of cel-go ``cel_go``.
 
     In: a checked expression; a size/call-cost estimator;
     ``presence_test_has_cost`` (cel-go's default is true, the apiserver turns
@@ -817,4 +887,5 @@ def estimate_cost(
     """
     presence = fixed_cost(SELECT_AND_IDENT_COST) if presence_test_has_cost else fixed_cost(0)
     ests = OVERLOAD_ESTIMATORS if overload_estimators is None else overload_estimators
-    return _Coster(checked, estimator, presence, ests).cost(checked.expr)
+    coster = _Coster(checked, estimator, presence, ests, has(cel_go, "cost_size_propagation"))
+    return coster.cost(checked.expr)

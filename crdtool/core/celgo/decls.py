@@ -25,8 +25,11 @@ from dataclasses import dataclass
 
 from crdtool.core.celgo.types import Type, format_cel_type, opaque_type, parse_type, type_type
 from crdtool.core.celgo.types import Kind as _Kind
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
-__all__ = ["FunctionDecl", "LIBRARIES", "OverloadDecl", "Table", "functions", "merge_functions", "type_identifiers"]
+__all__ = ["FunctionDecl", "LIBRARIES", "OPTIONAL_V2_FUNCTIONS", "OverloadDecl", "Table", "functions", "library_table",
+           "merge_functions", "type_identifiers"]
 
 #: A library's declarations: ``(function name, ((overload id, member?, argument types, result type), ...))``.
 Table = tuple[tuple[str, tuple[tuple[str, bool, tuple[str, ...], str], ...]], ...]
@@ -314,6 +317,10 @@ _OPTIONAL: _Table = (
     ("unwrapOpt", (("optional_unwrapOpt", True, ("list(optional_type(V))",), "list(V)"),)),
 )
 
+#: The functions of the optional library's version 2 (``cel/library.go@v0.23.2`` ``if lib.version >= 2``):
+#: undeclared with an older cel-go (``cel.OptionalTypes()`` takes the newest version its cel-go has).
+OPTIONAL_V2_FUNCTIONS = frozenset({"last", "first", "optional.unwrap", "unwrapOpt"})
+
 # ext.Strings(ext.StringsVersion(2)) (ext/strings.go)
 _STRINGS_V2: _Table = (
     ("charAt", (("string_char_at_int", True, ("string", "int"), "string"),)),
@@ -449,25 +456,36 @@ def merge_functions(tables: tuple[Table, ...]) -> dict[str, FunctionDecl]:
     return {name: FunctionDecl(name, tuple(ovs)) for name, ovs in merged.items()}
 
 
-@functools.lru_cache(maxsize=16)
-def functions(libraries: tuple[str, ...] = ("stdlib",)) -> dict[str, FunctionDecl]:
-    """The functions of a cel-go environment made of :data:`LIBRARIES` (by name, in application order)."""
-    return merge_functions(tuple(LIBRARIES[lib] for lib in libraries))
+def library_table(lib: str, cel_go: str = DEFAULT_CEL_GO) -> Table | None:
+    """The declarations of cel-go library ``lib`` as cel-go ``cel_go`` has them; None if ``lib`` is not cel-go's."""
+    table = LIBRARIES.get(lib)
+    if table is not None and lib == "optional" and not has(cel_go, "optional_v2"):
+        return tuple(entry for entry in table if entry[0] not in OPTIONAL_V2_FUNCTIONS)
+    return table
 
 
-@functools.lru_cache(maxsize=16)
-def type_identifiers(library_types: tuple[str, ...] = ()) -> dict[str, Type]:
+@functools.lru_cache(maxsize=64)
+def functions(libraries: tuple[str, ...] = ("stdlib",), cel_go: str = DEFAULT_CEL_GO) -> dict[str, FunctionDecl]:
+    """The functions of a cel-go ``cel_go`` environment made of :data:`LIBRARIES` (by name, in application order)."""
+    return merge_functions(tuple(library_table(lib, cel_go) or LIBRARIES[lib] for lib in libraries))
+
+
+@functools.lru_cache(maxsize=64)
+def type_identifiers(library_types: tuple[str, ...] = (), cel_go: str = DEFAULT_CEL_GO) -> dict[str, Type]:
     """Identifiers that name types: ``stdlib`` ``decls.TypeVariable``, ``optional_type`` and ``library_types``.
 
     ``library_types``: further type names (in :func:`crdtool.core.celgo.types.parse_type` syntax) that the
-    environment's libraries register with ``cel.Types``. Maps the identifier to its type, ``type(T)``.
+    environment's libraries declare as identifiers. Maps the identifier to its type, ``type(T)``.
+    ``optional_type`` (registered by ``cel.OptionalTypes`` with ``cel.Types``) resolves through
+    ``provider.FindIdent``, which ``checker/env.go LookupIdent`` consults from cel-go v0.20.1 on only.
     """
     out: dict[str, Type] = {}
     for text in _STANDARD_TYPE_NAMES:
         t = parse_type(text)
         out[t.name] = type_type(t)
-    # types.OptionalType is the unparameterised opaque type
-    out["optional_type"] = type_type(opaque_type("optional_type"))
+    if has(cel_go, "type_idents_from_provider"):
+        # types.OptionalType is the unparameterised opaque type
+        out["optional_type"] = type_type(opaque_type("optional_type"))
     for text in library_types:
         t = parse_type(text)
         out[t.name] = type_type(t)

@@ -12,14 +12,15 @@ or the ``Issues.String()`` text upstream puts after ``compilation failed: ``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst, Provider, check
 from crdtool.core.celgo.decls import FunctionDecl, functions, type_identifiers
 from crdtool.core.celgo.parser import DEFAULT_OPTIONS, ParserOptions, parse
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
 
 __all__ = ["ALL_VALIDATORS", "Compiled", "Environment", "compile_expression"]
 
@@ -27,8 +28,8 @@ __all__ = ["ALL_VALIDATORS", "Compiled", "Environment", "compile_expression"]
 ALL_VALIDATORS = ("homogeneous_literals", "duration", "timestamp", "matches", "string_format")
 
 
-def _standard_type_identifiers(libraries: tuple[str, ...]) -> dict[str, T.Type]:
-    return type_identifiers()
+def _standard_type_identifiers(libraries: tuple[str, ...], cel_go: str = DEFAULT_CEL_GO) -> dict[str, T.Type]:
+    return type_identifiers(cel_go=cel_go)
 
 
 @dataclass(frozen=True)
@@ -49,18 +50,34 @@ class Environment:
     #: ``DeclTypeProvider.SetRecognizeKeywordAsFieldName``: ``self.namespace`` finds a
     #: property escaped as ``__namespace__`` (environments at compatibility 1.31+).
     recognize_keyword_as_field_name: bool = True
-    #: The functions of a tuple of library names (:func:`crdtool.core.celgo.decls.functions`: cel-go's libraries).
-    resolve_functions: Callable[[tuple[str, ...]], dict[str, FunctionDecl]] = functions
-    #: The type identifiers of a tuple of library names.
-    resolve_type_identifiers: Callable[[tuple[str, ...]], dict[str, T.Type]] = _standard_type_identifiers
+    #: The functions of a tuple of library names in a cel-go version (:func:`crdtool.core.celgo.decls.functions`:
+    #: cel-go's libraries).
+    resolve_functions: Callable[[tuple[str, ...], str], dict[str, FunctionDecl]] = functions
+    #: The type identifiers of a tuple of library names in a cel-go version.
+    resolve_type_identifiers: Callable[[tuple[str, ...], str], dict[str, T.Type]] = _standard_type_identifiers
+    #: The cel-go version whose parser, checker, validators, coster and runtime the environment answers as
+    #: (:mod:`crdtool.core.celgo.version`).
+    cel_go: str = DEFAULT_CEL_GO
+    #: The release of the libraries the host adds (opaque to cel-go; :mod:`crdtool.core.kubecel.environment`
+    #: puts the Kubernetes :class:`~crdtool.core.releases.Release` here), None: the newest.
+    release: Any = None
+
+    def effective_parser_options(self) -> ParserOptions:
+        """:attr:`parser_options` as cel-go :attr:`cel_go`'s parser applies them, with the macros of the
+        environment's libraries."""
+        opts = self.parser_options
+        macros = self.libraries if opts.macro_libraries is None else opts.macro_libraries
+        if opts.cel_go == self.cel_go and opts.macro_libraries == macros:
+            return opts
+        return replace(opts, cel_go=self.cel_go, macro_libraries=macros)
 
     def type_identifiers(self) -> dict[str, T.Type]:
         """The identifiers that name types (``int``, ``optional_type``, the libraries' object types)."""
-        return self.resolve_type_identifiers(self.libraries)
+        return self.resolve_type_identifiers(self.libraries, self.cel_go)
 
     def function_decls(self) -> dict[str, FunctionDecl]:
         """The environment's functions by name."""
-        fns = self.resolve_functions(self.libraries)
+        fns = self.resolve_functions(self.libraries, self.cel_go)
         if not self.extra_functions:
             return fns
         out = dict(fns)
@@ -80,6 +97,8 @@ class Compiled:
 
     checked: CheckedAst | None
     error: str = ""
+    #: cel-go panicked while compiling (``error`` is the panic value); upstream has no compile result at all
+    panic: bool = False
 
     @property
     def output_type(self) -> T.Type | None:
@@ -104,11 +123,12 @@ def compile_expression(
     by name; the struct type provider for the schema's object types; the
     environment. Out: :class:`Compiled`. Never raises.
     """
+    from crdtool.core.celgo.formatting import CompilerPanic
     from crdtool.core.celgo.parser import _deep_stack
     from crdtool.core.celgo.validators import validate
 
     env = env or Environment()
-    parsed = parse(source, env.parser_options)
+    parsed = parse(source, env.effective_parser_options())
     if parsed.expr is None:
         return Compiled(None, parsed.error_text())
     with _deep_stack(source):
@@ -120,10 +140,14 @@ def compile_expression(
             cross_type_numeric_comparisons=env.cross_type_numeric_comparisons,
             function_decls=env.function_decls(),
             type_idents=env.type_identifiers(),
+            cel_go=env.cel_go,
         )
         if checked.issues:
             return Compiled(None, A.format_issues(checked.issues, checked.info, checked.total_errors))
-        issues = validate(checked, env.validators)
+        try:
+            issues = validate(checked, env.validators, env.cel_go)
+        except CompilerPanic as exc:
+            return Compiled(None, str(exc), panic=True)
     if issues:
         return Compiled(None, A.format_issues(issues, checked.info))
     return Compiled(checked)

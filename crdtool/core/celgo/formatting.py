@@ -19,7 +19,7 @@ from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst
 
-__all__ = ["validate_format_calls"]
+__all__ = ["CompilerPanic", "validate_format_calls"]
 
 
 class _FormatError(Exception):
@@ -151,8 +151,19 @@ def _parse_format_string(fmt: str, chk: _Checker) -> None:
         arg_index += 1
 
 
-def validate_format_calls(checked: CheckedAst, report: Callable[[int, str], None]) -> None:
-    """``stringFormatValidator.Validate``: report through ``report(expr_id, message)``."""
+class CompilerPanic(Exception):
+    """cel-go panics inside ``env.Compile`` (a Go runtime error the apiserver does not recover from its CEL code)."""
+
+
+def validate_format_calls(checked: CheckedAst, report: Callable[[int, str], None],
+                          nonliteral_target_panics: bool = False) -> None:
+    """``stringFormatValidator.Validate``: report through ``report(expr_id, message)``.
+
+    ``nonliteral_target_panics``: cel-go v0.20.1's ``matchConstantFormatStringWithListLiteralArgs`` tests
+    ``formatString.Kind() != ast.LiteralKind && formatString.AsLiteral().Type() != cel.StringType``: for a receiver
+    that is not a literal, ``AsLiteral()`` is nil and the call panics (fixed by badfce05, ``&&`` -> ``||``, v0.21.0);
+    raises :class:`CompilerPanic`.
+    """
     for e in A.post_order(checked.expr):
         if e.kind != A.CALL or e.target is None or e.name != "format":
             continue
@@ -160,6 +171,8 @@ def validate_format_calls(checked: CheckedAst, report: Callable[[int, str], None
         if ids and "string_format" not in ids:
             continue
         target = e.target
+        if nonliteral_target_panics and target.kind != A.LITERAL:
+            raise CompilerPanic("runtime error: invalid memory address or nil pointer dereference")
         if target.kind != A.LITERAL or target.lit != A.LIT_STRING:
             continue
         if len(e.args) != 1 or e.args[0].kind != A.LIST:

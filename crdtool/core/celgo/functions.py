@@ -33,6 +33,16 @@ from crdtool.core.celgo.interpreter import (
     go_type_name,
 )
 from crdtool.core.celgo.values import Err
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has, version_key
+from crdtool.core.gostd import sprintf_no_args
+
+#: golang.org/x/text's en-US scientific pattern puts U+202F (narrow no-break space) around ``×`` until v0.22.0
+#: (``3.140000\u202f×\u202f10⁰⁰``, as apiextensions-apiserver ``celcoststability_test.go`` asserts at v0.30.14 …
+#: v0.32.13, whose apiserver pins x/text v0.14.0 … v0.19.0); from v0.23.0 none (``3.140000×10⁰⁰``, asserted at
+#: v0.33.13 … v0.37.0-beta.0). The x/text of a program is its host's (Kubernetes' ``go.mod``), not cel-go's.
+X_TEXT_NO_SPACES_AROUND_TIMES = "v0.23.0"
+DEFAULT_X_TEXT = "v0.40.0"
 
 __all__ = ["Binding", "FnSpec", "LIBRARIES", "build_runtime", "runtime"]
 
@@ -76,6 +86,34 @@ def binary(oid: str, fn: Callable[[Any, Any], Any], **kw: Any) -> Binding:
 
 def function(oid: str, fn: Callable[..., Any], **kw: Any) -> Binding:
     return Binding(oid, function=fn, **kw)
+
+
+def _resprintf(b: Binding) -> Binding:
+    """The binding with its error texts run through ``fmt.Sprintf`` without operands: ``types.NewErr(err.Error())``
+    of ``cel/library.go`` (time-zone getters) and ``ext/guards.go`` (every ext.strings error) up to cel-go v0.22.0
+    (v0.23.2: ``types.NewErrFromString``)."""
+
+    def fix(v: Any) -> Any:
+        return Err(sprintf_no_args(v.msg), v.node_id) if type(v) is Err else v
+
+    if b.unary is not None:
+        u = b.unary
+        return Binding(b.id, unary=lambda a: fix(u(a)), trait=b.trait, non_strict=b.non_strict)
+    if b.binary is not None:
+        bi = b.binary
+        return Binding(b.id, binary=lambda a, c: fix(bi(a, c)), trait=b.trait, non_strict=b.non_strict)
+    assert b.function is not None
+    fn = b.function
+    return Binding(b.id, function=lambda *a: fix(fn(*a)), trait=b.trait, non_strict=b.non_strict)
+
+
+def _resprintf_specs(specs: list[FnSpec], overloads: frozenset[str] | None = None) -> list[FnSpec]:
+    """:func:`_resprintf` on the bound overloads of ``specs`` (those in ``overloads``; None: all)."""
+    out = []
+    for spec in specs:
+        ovs = [_resprintf(b) if overloads is None or b.id in overloads else b for b in spec.overloads]
+        out.append(FnSpec(spec.name, ovs, spec.singleton, spec.disable_type_guards))
+    return out
 
 
 # --- runtime type guards (Type.IsAssignableRuntimeType) -----------------------------------------------
@@ -405,7 +443,17 @@ def _string_matches(s: Any, pat: Any) -> Any:
     return rx.search(s) is not None
 
 
-def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
+_type_of = _convert(V.TYPE_TYPE)
+#: ``types.OptionalType`` of cel-go v0.17.8: ``NewOpaqueType("optional")`` (``optional_type`` from v0.20.1)
+OPTIONAL_TYPE_V0 = V.TypeValue("optional")
+
+
+def _type_of_v0(v: Any) -> Any:
+    t = _type_of(v)
+    return OPTIONAL_TYPE_V0 if t is V.OPTIONAL_TYPE else t
+
+
+def _stdlib(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:  # noqa: C901 - the standard library table
     arith = V.ADDER
     specs = [
         FnSpec("!_", singleton=Binding("!_", unary=_logical_not)),
@@ -423,7 +471,7 @@ def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
         FnSpec("_[_]", singleton=Binding("_[_]", binary=_index, trait=V.INDEXER)),
         FnSpec("@in", singleton=Binding("@in", binary=_in_aggregate)),
         FnSpec("size", singleton=Binding("size", unary=_size, trait=V.SIZER)),
-        FnSpec("type", singleton=Binding("type", unary=_convert(V.TYPE_TYPE))),
+        FnSpec("type", singleton=Binding("type", unary=_type_of if has(cel_go, "optional_type_name") else _type_of_v0)),
         FnSpec("dyn", singleton=Binding("dyn", unary=_identity)),
         FnSpec("bool", [unary("bool_to_bool", _identity), unary("string_to_bool", _convert(V.BOOL_TYPE))]),
         FnSpec("bytes", [unary("bytes_to_bytes", _identity), unary("string_to_bytes", _convert(V.BYTES_TYPE))]),
@@ -466,9 +514,11 @@ def _stdlib() -> list[FnSpec]:  # noqa: C901 - the standard library table
     }
     dur_ids = {"getHours": "duration_to_hours", "getMinutes": "duration_to_minutes",
                "getSeconds": "duration_to_seconds", "getMilliseconds": "duration_to_milliseconds"}
+    resprintf = has(cel_go, "runtime_error_sprintf")
     for name, (plain, with_tz) in tz_ids.items():
         g = V.TIME_GETTERS[name]
-        ovs = [unary(plain, V.utc_getter(g)), binary(with_tz, V.timestamp_getter(g))]
+        tz_binding = binary(with_tz, V.timestamp_getter(g))
+        ovs = [unary(plain, V.utc_getter(g)), _resprintf(tz_binding) if resprintf else tz_binding]
         if name in dur_ids:
             ovs.append(unary(dur_ids[name], V.DURATION_GETTERS[name]))
         specs.append(FnSpec(name, ovs))
@@ -516,7 +566,7 @@ def _opt_unwrap(v: Any) -> Any:
     return V.BaseList(out)
 
 
-def _optional() -> list[FnSpec]:
+def _optional(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("optional.of", [unary("optional_of", lambda v: V.Optional(v))]),
         FnSpec("optional.ofNonZeroValue", [unary("optional_ofNonZeroValue", _of_non_zero)]),
@@ -554,28 +604,32 @@ def _char_at(s: Any, i: Any) -> Any:
     return s[i]
 
 
-def _index_of_offset(s: str, sub: str, off: int) -> Any:
+def _index_of_offset(s: str, sub: str, off: int, past_end_error: bool = False) -> Any:
+    """``indexOfOffset`` (ext/strings.go); ``past_end_error``: cel-go before v0.22.0, where an offset at or
+    past the end is ``index out of range: N`` (``off < 0 || off >= len(runes)``), not -1."""
     if sub == "":
         return off
-    if off < 0:
+    if off < 0 or (past_end_error and off >= len(s)):
         return Err(f"index out of range: {off}")
     if off >= len(s):
         return -1
     return s.find(sub, off) if len(sub) <= len(s) - off else -1
 
 
-def _last_index_of(s: str, sub: str) -> Any:
+def _last_index_of(s: str, sub: str, short_receiver: bool = True, past_end_error: bool = False) -> Any:
+    """``lastIndexOf``; ``short_receiver``: cel-go v0.26.0's ``len(str) < len(substr)`` (bytes) early -1 (before,
+    an empty receiver reached ``lastIndexOfOffset(str, substr, -1)``: ``index out of range: -1``)."""
     if sub == "":
         return len(s)
-    if len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
+    if short_receiver and len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
         return -1
-    return _last_index_of_offset(s, sub, len(s) - 1)
+    return _last_index_of_offset(s, sub, len(s) - 1, past_end_error)
 
 
-def _last_index_of_offset(s: str, sub: str, off: int) -> Any:
+def _last_index_of_offset(s: str, sub: str, off: int, past_end_error: bool = False) -> Any:
     if sub == "":
         return off
-    if off < 0:
+    if off < 0 or (past_end_error and off >= len(s)):
         return Err(f"index out of range: {off}")
     if off >= len(s):
         return -1
@@ -656,13 +710,33 @@ def strings_quote(s: str) -> str:
     return '"' + "".join(_QUOTE_ESCAPES.get(c, c) for c in _sanitize(s)) + '"'
 
 
-def _strings() -> list[FnSpec]:
-    return [
+def _format_binding(cel_go: str, x_text: str) -> Callable[[Any, Any], Any]:
+    """``string.format`` of cel-go ``cel_go`` with the host's x/text; before v0.20.1 the optional type is named
+    ``optional`` in its errors (``... was given optional``)."""
+    if has(cel_go, "optional_type_name"):
+        return lambda s, args: string_format(s, args, x_text)
+
+    def fmt_v0(s: str, args: Any) -> Any:
+        out = string_format(s, args, x_text)
+        if type(out) is Err and out.msg.endswith("was given optional_type"):
+            return Err(out.msg[: -len("optional_type")] + "optional", out.node_id)
+        return out
+
+    return fmt_v0
+
+
+def _strings(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
+    past_end = not has(cel_go, "strings_offset_past_end_minus_one")
+    short = has(cel_go, "last_index_of_short_receiver")
+    specs = [
         FnSpec("charAt", [binary("string_char_at_int", _char_at)]),
-        FnSpec("indexOf", [binary("string_index_of_string", lambda s, sub: _index_of_offset(s, sub, 0)),
-                           function("string_index_of_string_int", _index_of_offset)]),
-        FnSpec("lastIndexOf", [binary("string_last_index_of_string", _last_index_of),
-                               function("string_last_index_of_string_int", _last_index_of_offset)]),
+        FnSpec("indexOf", [binary("string_index_of_string", lambda s, sub: _index_of_offset(s, sub, 0, past_end)),
+                           function("string_index_of_string_int",
+                                    lambda s, sub, off: _index_of_offset(s, sub, off, past_end))]),
+        FnSpec("lastIndexOf", [binary("string_last_index_of_string",
+                                      lambda s, sub: _last_index_of(s, sub, short, past_end)),
+                               function("string_last_index_of_string_int",
+                                        lambda s, sub, off: _last_index_of_offset(s, sub, off, past_end))]),
         FnSpec("lowerAscii", [unary("string_lower_ascii", _lower_ascii)]),
         FnSpec("replace", [function("string_replace_string_string", lambda s, o, n: _replace(s, o, n, -1)),
                            function("string_replace_string_string_int", _replace)]),
@@ -672,10 +746,11 @@ def _strings() -> list[FnSpec]:
                              function("string_substring_int_int", _substring_range)]),
         FnSpec("trim", [unary("string_trim", go_trim_space)]),
         FnSpec("upperAscii", [unary("string_upper_ascii", _upper_ascii)]),
-        FnSpec("format", [function("string_format", lambda s, args: string_format(s, args))]),
+        FnSpec("format", [function("string_format", _format_binding(cel_go, x_text))]),
         FnSpec("strings.quote", [unary("strings_quote", strings_quote)]),
         FnSpec("join", [unary("list_join", lambda lst: _join(lst, "")), binary("list_join_string", _join)]),
     ]
+    return _resprintf_specs(specs) if has(cel_go, "runtime_error_sprintf") else specs
 
 
 # --- string.format (ext/formatting.go, the v1 formatter with locale en_US) ------------------------------
@@ -804,9 +879,10 @@ def localized_fixed(f: float, prec: int) -> str:
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def localized_scientific(f: float, width: int) -> str:
+def localized_scientific(f: float, width: int, narrow_spaces: bool = False) -> str:
     """``message.NewPrinter(en-US).Sprintf("%We", f)`` with golang.org/x/text v0.33.0 (the version Kubernetes v0.36
-    builds with): ``1.234568×10⁰⁶`` (W is a width, precision 6; v0.22.0 put U+202F around ``×``)."""
+    builds with): ``1.234568×10⁰⁶`` (W is a width, precision 6); ``narrow_spaces``: x/text before v0.23.0, which
+    puts U+202F around ``×``."""
     if f != f:
         s = "NaN"
     elif math.isinf(f):
@@ -815,7 +891,8 @@ def localized_scientific(f: float, width: int) -> str:
         m, _, e = f"{abs(f):.6e}".partition("e")
         exp = int(e)
         sign = "-" if f < 0 else ""
-        s = f"{sign}{m}×10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
+        times = "\u202f×\u202f" if narrow_spaces else "×"
+        s = f"{sign}{m}{times}10" + (("-" if exp < 0 else "") + f"{abs(exp):02d}").translate(_SUPERSCRIPT)
     return s.rjust(width)
 
 
@@ -828,11 +905,11 @@ def _fixed_clause(precision: int | None) -> Callable[[Any], str]:
     return fixed
 
 
-def _scientific_clause(precision: int | None) -> Callable[[Any], str]:
+def _scientific_clause(precision: int | None, narrow_spaces: bool = False) -> Callable[[Any], str]:
     width = 6 if precision is None else precision
 
     def sci(arg: Any) -> str:
-        return localized_scientific(_double_argument(arg, "scientific"), width)
+        return localized_scientific(_double_argument(arg, "scientific"), width, narrow_spaces)
 
     return sci
 
@@ -884,15 +961,16 @@ def _octal_clause(arg: Any) -> str:
     raise _FormatError(f"octal clause can only be used on integers, was given {V.type_name(arg)}")
 
 
-def string_format(fmt: str, args: Any) -> Any:
-    """``parseFormatString`` with the ``stringFormatter``: the formatted string, or an error value."""
+def string_format(fmt: str, args: Any, x_text: str = DEFAULT_X_TEXT) -> Any:
+    """``parseFormatString`` with the ``stringFormatter``: the formatted string, or an error value. ``x_text``: the
+    golang.org/x/text version the host links (its en-US number patterns)."""
     try:
-        return _parse_format_string(fmt, args)
+        return _parse_format_string(fmt, args, version_key(x_text) < version_key(X_TEXT_NO_SPACES_AROUND_TIMES))
     except _FormatError as exc:
         return Err(str(exc))
 
 
-def _parse_format_string(fmt: str, args: Any) -> str:  # noqa: C901 - mirrors the Go scanner
+def _parse_format_string(fmt: str, args: Any, narrow_spaces: bool = False) -> str:  # noqa: C901 - the Go scanner
     raw = fmt.encode("utf-8", "surrogatepass")
     i = 0
     arg_index = 0
@@ -940,7 +1018,7 @@ def _parse_format_string(fmt: str, args: Any) -> str:  # noqa: C901 - mirrors th
             elif r == "f":
                 clause = _fixed_clause(precision)
             elif r == "e":
-                clause = _scientific_clause(precision)
+                clause = _scientific_clause(precision, narrow_spaces)
             elif r == "b":
                 clause = _binary_clause
             elif r in ("x", "X"):
@@ -987,7 +1065,7 @@ def _sets_intersects(a: Any, b: Any) -> Any:
     return False
 
 
-def _sets() -> list[FnSpec]:
+def _sets(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("sets.contains", [binary("list_sets_contains_list", _sets_contains)]),
         FnSpec("sets.equivalent", [binary("list_sets_equivalent_list", _sets_equivalent)]),
@@ -1284,7 +1362,7 @@ def _lists_range(n: int) -> Any:
     return V.BaseList(list(range(n)))
 
 
-def _lists() -> list[FnSpec]:
+def _lists(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     sort_ids = [o.id for o in functions(("ext.lists.v3",))["sort"].overloads]
     by_ids = [o.id for o in functions(("ext.lists.v3",))["@sortByAssociatedKeys"].overloads]
     del sort_ids, by_ids
@@ -1314,7 +1392,7 @@ def _map_insert_map(target: Any, update: Any) -> Any:
     return tm
 
 
-def _two_var() -> list[FnSpec]:
+def _two_var(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
     return [
         FnSpec("cel.@mapInsert", [function("@mapInsert_map_key_value", lambda m, k, v: V.insert_map_key_value(m, k, v)),
                                   binary("@mapInsert_map_map", _map_insert_map)]),
@@ -1408,11 +1486,12 @@ def _overload_trackers(libraries: tuple[str, ...]) -> dict[str, Callable[[list[A
 
 
 #: The runtime functions of cel-go's libraries (:data:`crdtool.core.celgo.decls.LIBRARIES`), by library name.
-def _strings_v0() -> list[FnSpec]:
-    return [s for s in _strings() if s.name not in ("format", "strings.quote")]
+def _strings_v0(cel_go: str = DEFAULT_CEL_GO, x_text: str = DEFAULT_X_TEXT) -> list[FnSpec]:
+    return [s for s in _strings(cel_go, x_text) if s.name not in ("format", "strings.quote")]
 
 
-LIBRARIES: dict[str, Callable[[], list[FnSpec]]] = {
+#: Each maker takes the cel-go version and the host's golang.org/x/text version.
+LIBRARIES: dict[str, Callable[[str, str], list[FnSpec]]] = {
     "stdlib": _stdlib, "optional": _optional, "ext.strings.v2": _strings, "ext.strings.v0": _strings_v0,
     "ext.sets": _sets, "ext.lists.v3": _lists, "ext.two_var_comprehensions": _two_var,
 }
@@ -1427,6 +1506,7 @@ def build_runtime(
     estimator: Callable[[str, str, list[Any], Any], int | None] | None = None,
     estimator_functions: frozenset[str] | None = None,
     regex_functions: tuple[str, ...] = (),
+    cel_go: str = DEFAULT_CEL_GO,
 ) -> Runtime:
     """Merge the libraries' functions (``FunctionDecl.Merge``) and build the dispatcher (``FunctionDecl.Bindings``).
 
@@ -1461,10 +1541,11 @@ def build_runtime(
     trackers = _overload_trackers(libraries)
     panicking = {k: v for k, v in trackers.items() if k in panicking_trackers()}
     return Runtime(Dispatcher(overloads), type_idents, estimator, trackers, estimator_functions,
-                   regex_functions, panicking)
+                   regex_functions, panicking, cel_go)
 
 
 @functools.lru_cache(maxsize=16)
-def runtime(libraries: tuple[str, ...] = ("stdlib",)) -> Runtime:
-    """The runtime of a cel-go environment made of :data:`LIBRARIES` (by name, in application order)."""
-    return build_runtime(libraries, lambda lib: LIBRARIES[lib](), functions(libraries), dict(V.STANDARD_TYPE_IDENTS))
+def runtime(libraries: tuple[str, ...] = ("stdlib",), cel_go: str = DEFAULT_CEL_GO) -> Runtime:
+    """The runtime of a cel-go ``cel_go`` environment made of :data:`LIBRARIES` (by name, in application order)."""
+    return build_runtime(libraries, lambda lib: LIBRARIES[lib](cel_go, DEFAULT_X_TEXT), functions(libraries, cel_go),
+                         dict(V.STANDARD_TYPE_IDENTS), cel_go=cel_go)

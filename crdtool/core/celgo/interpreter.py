@@ -36,6 +36,8 @@ from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import CheckedAst
 from crdtool.core.celgo import values as V
 from crdtool.core.celgo.values import Err
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = ["Activation", "CostLimitExceeded", "PlanError", "Program", "Runtime", "plan_program"]
 
@@ -1146,10 +1148,15 @@ class Folder:
 class EvalFold(Interpretable):
     """``evalFold``: a comprehension (macros ``all``, ``exists``, ``map`` ... and the two-variable forms)."""
 
-    __slots__ = ("id", "accu_var", "iter_var", "iter_var2", "iter_range", "accu", "cond", "step", "result")
+    __slots__ = ("id", "accu_var", "iter_var", "iter_var2", "iter_range", "accu", "cond", "step", "result",
+                 "range_kind_first")
 
     def __init__(self, fid: int, accu_var: str, accu: Interpretable, iter_var: str, iter_var2: str,
-                 iter_range: Interpretable, cond: Interpretable, step: Interpretable, result: Interpretable) -> None:
+                 iter_range: Interpretable, cond: Interpretable, step: Interpretable, result: Interpretable,
+                 range_kind_first: bool = False) -> None:
+        #: cel-go v0.22.0 (``two_var_error_range``): a two-variable fold switches on the range's kind before
+        #: returning an error range, so an error is "unsupported comprehension range type: *types.Err"
+        self.range_kind_first = range_kind_first
         self.id = fid
         self.accu_var = accu_var
         self.accu = accu
@@ -1163,7 +1170,7 @@ class EvalFold(Interpretable):
     def eval(self, act: Any) -> Any:
         f = Folder(self, act)
         rng = self.iter_range.eval(act)
-        if type(rng) is Err:
+        if type(rng) is Err and not (self.iter_var2 and self.range_kind_first):
             return rng
         if self.iter_var2:
             if isinstance(rng, (V.MapValue, V.ListValue)):
@@ -1194,12 +1201,14 @@ class CostTracker:
     """
 
     __slots__ = ("cost", "ids", "vals", "positions", "limit", "estimator", "estimator_functions",
-                 "overload_trackers", "presence_test_has_cost")
+                 "overload_trackers", "presence_test_has_cost", "unwrap_optional")
 
     def __init__(self, estimator: Callable[[str, str, list[Any], Any], int | None] | None,
                  overload_trackers: dict[str, Callable[[list[Any], Any], int | None]],
                  limit: int | None, presence_test_has_cost: bool = False,
-                 estimator_functions: frozenset[str] | None = None) -> None:
+                 estimator_functions: frozenset[str] | None = None, unwrap_optional: bool = True) -> None:
+        #: ``actualSize`` of a present optional is its value's (cel-go v0.23.2+); before, 1
+        self.unwrap_optional = unwrap_optional
         self.cost = 0
         self.ids: list[int] = []
         self.vals: list[Any] = []
@@ -1269,8 +1278,9 @@ class CostTracker:
         est = self.estimator
         if est is not None and self.estimator_functions is not None and function not in self.estimator_functions:
             est = None
+        unwrap = self.unwrap_optional
         if tr is None and est is None:
-            return default_call_cost_fn(overload)
+            return default_call_cost_fn(overload, unwrap)
 
         def cost(args: list[Any], result: Any) -> int:
             if tr is not None:
@@ -1281,7 +1291,7 @@ class CostTracker:
                 c = est(function, overload, args, result)
                 if c is not None:
                     return c
-            return default_call_cost(overload, args)
+            return default_call_cost(overload, args, unwrap)
 
         return cost
 
@@ -1671,7 +1681,9 @@ class _Planner:
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, observe: bool,
                  type_idents: dict[str, Any], optimize: bool = True,
                  regex_optimizations: tuple[str, ...] = ("matches",),
-                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None) -> None:
+                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None,
+                 cel_go: str = DEFAULT_CEL_GO) -> None:
+        self.cel_go = cel_go
         self.ref_map = checked.reference_map
         self.type_map = checked.type_map
         self.disp = dispatcher
@@ -1729,7 +1741,9 @@ class _Planner:
         if t is not None and t.kind == T.Kind.TYPE:
             tv = self.type_idents.get(name)
             if tv is None:
-                tv = V.TypeValue(name)
+                # planner.go planCheckedIdent: a type-typed identifier the provider does not know (a comprehension
+                # variable ranging over types: [int].all(x, x == int)) fails program creation
+                raise PlanError(f"reference to undefined type: {name}")
             return EvalConst(eid, tv)
         return EvalAttr(AbsoluteAttribute(eid, name, self.type_idents.get(name, MISSING)))
 
@@ -1822,6 +1836,10 @@ class _Planner:
         qual: Qualifier
         if isinstance(ind, InterpretableConst):
             qual = new_qualifier(e.id, ind.value(), optional)
+            if isinstance(qual, _InvalidQualifier):
+                # planner.go planIndex: the constant qualifier's error fails program creation
+                # ("invalid qualifier type: types.Null" for d[null])
+                raise PlanError(f"invalid qualifier type: {go_type_name(qual.val)}")
         elif isinstance(ind, InterpretableAttribute):
             qual = new_qualifier(e.id, ind, optional)
         else:
@@ -1857,7 +1875,8 @@ class _Planner:
         cond = self.plan(e.loop_condition)
         step = self.plan(e.loop_step)
         result = self.plan(e.result)
-        return EvalFold(e.id, e.accu_var, accu, e.iter_var, e.iter_var2, rng, cond, step, result)
+        return EvalFold(e.id, e.accu_var, accu, e.iter_var, e.iter_var2, rng, cond, step, result,
+                        has(self.cel_go, "two_var_error_range"))
 
 
 def _literal_value(e: A.Expr) -> Any:
@@ -2008,7 +2027,7 @@ class Program:
 
     __slots__ = ("checked", "dispatcher", "type_idents", "plain", "_observed", "estimator", "overload_trackers",
                  "estimator_functions", "optimize", "regex_optimizations", "presence_test_has_cost",
-                 "panicking_trackers")
+                 "panicking_trackers", "cel_go")
 
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, type_idents: dict[str, Any],
                  estimator: Callable[[str, str, list[Any], Any], int | None] | None,
@@ -2016,7 +2035,9 @@ class Program:
                  estimator_functions: frozenset[str] | None = None, *, optimize: bool = True,
                  regex_optimizations: tuple[str, ...] = ("matches",),
                  presence_test_has_cost: bool = False,
-                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None) -> None:
+                 panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None,
+                 cel_go: str = DEFAULT_CEL_GO) -> None:
+        self.cel_go = cel_go
         self.checked = checked
         self.dispatcher = dispatcher
         self.type_idents = type_idents
@@ -2032,7 +2053,7 @@ class Program:
 
     def _plan(self, observe: bool) -> Interpretable:
         return _Planner(self.checked, self.dispatcher, observe, self.type_idents, self.optimize,
-                        self.regex_optimizations, self.panicking_trackers).plan(self.checked.expr)
+                        self.regex_optimizations, self.panicking_trackers, self.cel_go).plan(self.checked.expr)
 
     def eval(self, variables: dict[str, Any]) -> Any:
         """The value (errors as :class:`Err`), without cost tracking.
@@ -2062,7 +2083,7 @@ class Program:
         if self._observed is None:
             self._observed = self._plan(True)
         tracker = CostTracker(self.estimator, self.overload_trackers, limit, self.presence_test_has_cost,
-                              self.estimator_functions)
+                              self.estimator_functions, has(self.cel_go, "actual_size_unwraps_optional"))
         try:
             val = self._observed.eval(Activation(variables, tracker))
         except CostLimitExceeded:
@@ -2090,6 +2111,8 @@ class Runtime:
     regex_functions: tuple[str, ...] = ()
     #: the trackers that assert their arguments' types and so panic on what only ``dyn`` lets through
     panicking_trackers: dict[str, Callable[[list[Any], Any], int | None]] = field(default_factory=dict)
+    #: the cel-go version whose interpreter this is (:mod:`crdtool.core.celgo.version`)
+    cel_go: str = DEFAULT_CEL_GO
 
 
 def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True,
@@ -2116,7 +2139,8 @@ def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True
     panicking = (rt.panicking_trackers or None) if cost_tracking else None
     return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers,
                    rt.estimator_functions, optimize=optimize, regex_optimizations=regex,
-                   presence_test_has_cost=presence_test_has_cost, panicking_trackers=panicking)
+                   presence_test_has_cost=presence_test_has_cost, panicking_trackers=panicking,
+                   cel_go=rt.cel_go)
 
 
 STRING_TRAVERSAL_COST_FACTOR = 0.1
@@ -2125,14 +2149,15 @@ STRING_TRAVERSAL_COST_FACTOR = 0.1
 REGEX_STRING_LENGTH_COST_FACTOR = 0.25
 
 
-def actual_size(v: Any) -> int:
-    """``actualSize`` (runtimecost.go): sizers by size, a present optional by its value, else 1."""
+def actual_size(v: Any, unwrap_optional: bool = True) -> int:
+    """``actualSize`` (runtimecost.go): sizers by size, a present optional by its value (cel-go v0.23.2+;
+    ``unwrap_optional`` False: 1, as before), else 1."""
     t = type(v)
     if t is str or t is bytes:
         return len(v)
     if isinstance(v, (V.ListValue, V.MapValue)):
         return v.size()
-    if t is V.Optional and v.has_value:
+    if t is V.Optional and v.has_value and unwrap_optional:
         return actual_size(v.value)
     size = getattr(v, "size", None)
     if size is not None and t is not V.Optional:
@@ -2152,14 +2177,15 @@ _MIN_SIZE = frozenset({f"{op}_{t}" for op in ("less", "greater", "less_equals", 
                        for t in ("string", "bytes")} | {"equals", "not_equals"})
 
 
-def default_call_cost(overload: str, args: list[Any]) -> int:
+def default_call_cost(overload: str, args: list[Any], unwrap_optional: bool = True) -> int:
     """The default branch of ``CostTracker.costCall``."""
     if overload in _O_N:
         return _ceil(actual_size(args[0]) * STRING_TRAVERSAL_COST_FACTOR)
     if overload == "in_list":
         return actual_size(args[1])
     if overload in _MIN_SIZE:
-        return _ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
+        return _ceil(min(actual_size(args[0], unwrap_optional), actual_size(args[1], unwrap_optional))
+                     * STRING_TRAVERSAL_COST_FACTOR)
     if overload in ("add_string", "add_bytes"):
         return _ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_TRAVERSAL_COST_FACTOR)
     if overload == "matches_string":
@@ -2176,9 +2202,9 @@ def _cost_one(args: list[Any], result: Any) -> int:
     return 1
 
 
-def default_call_cost_fn(overload: str) -> Callable[[list[Any], Any], int]:
+def default_call_cost_fn(overload: str, unwrap_optional: bool = True) -> Callable[[list[Any], Any], int]:
     """:func:`default_call_cost` for one overload, as a function of (args, result)."""
     if overload in _O_N or overload in _MIN_SIZE or overload in (
             "in_list", "add_string", "add_bytes", "matches_string", "contains_string"):
-        return lambda args, result: default_call_cost(overload, args)
+        return lambda args, result: default_call_cost(overload, args, unwrap_optional)
     return _cost_one

@@ -40,6 +40,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from crdtool.core.celgo import ast as A
+from crdtool.core.gostd import sprintf_no_args
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 
 __all__ = ["ACCUMULATOR", "ParseResult", "ParserOptions", "parse"]
 
@@ -64,16 +67,30 @@ class ParserOptions:
     max_recursion_depth: int = MAX_RECURSION_DEPTH
     enable_optional_syntax: bool = True
     enable_ident_escape_syntax: bool = False
-    enable_hidden_accumulator_name: bool = True
+    #: ``EnableHiddenAccumulatorName``; None: the default of :attr:`cel_go` (on from v0.23.2).
+    enable_hidden_accumulator_name: bool | None = None
     #: The macros of ``cel.OptionalTypes``, ``ext.TwoVarComprehensions`` and ``ext.Lists`` (``sortBy``)
-    #: besides ``parser.AllMacros``.
+    #: besides the standard ones, for the libraries in :attr:`macro_libraries`.
     extended_macros: bool = True
+    #: The libraries whose macros the parser expands (an environment's libraries); None: all of them.
+    macro_libraries: tuple[str, ...] | None = None
+    #: ``parser.AllMacros`` (cel-go's own tests) rather than ``cel.StandardMacros`` (``cel.NewEnv``, so
+    #: Kubernetes): the former adds the two-argument ``existsOne`` (``parser.ExistsOneMacroNew``, v0.23.0+).
+    all_macros: bool = False
     #: ``EnableVariadicOperatorASTs``: ``a && b && c`` as one call (off in Kubernetes).
     enable_variadic_operator_asts: bool = False
+    #: The cel-go version whose parser this is (:mod:`crdtool.core.celgo.version`).
+    cel_go: str = DEFAULT_CEL_GO
+
+    @property
+    def hidden_accumulator(self) -> bool:
+        if self.enable_hidden_accumulator_name is None:
+            return has(self.cel_go, "hidden_accumulator")
+        return self.enable_hidden_accumulator_name
 
     @property
     def accumulator(self) -> str:
-        return ACCUMULATOR if self.enable_hidden_accumulator_name else LEGACY_ACCUMULATOR
+        return ACCUMULATOR if self.hidden_accumulator else LEGACY_ACCUMULATOR
 
 
 DEFAULT_OPTIONS = ParserOptions()
@@ -259,8 +276,9 @@ def _string_token(s: str, i: int) -> tuple[str, int, int] | None:
     return kind, end, died
 
 
-def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
-    """ANTLR's lexer over CEL.g4: tokens on the default channel, and recognition errors."""
+def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_LexError]]:
+    """ANTLR's lexer over CEL.g4: tokens on the default channel, and recognition errors. ``escaped_idents``: the
+    grammar has ``ESC_IDENTIFIER`` (cel-go v0.23.2+); before, a backtick starts no token."""
     tokens: list[Token] = []
     errors: list[_LexError] = []
     n = len(text)
@@ -310,7 +328,7 @@ def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
             if j - i > length:
                 word = text[i:j]
                 kind, length = (word if word in _KEYWORDS else IDENTIFIER), j - i
-        elif c == "`":
+        elif c == "`" and escaped_idents:
             j = _run(text, i + 1, lambda ch: _is_letter(ch) or _is_digit(ch) or ch in "_./- ")
             if j > i + 1 and j < n and text[j] == "`":
                 kind, length = ESC_IDENTIFIER, j + 1 - i
@@ -345,10 +363,16 @@ def _scan(text: str) -> tuple[list[Token], list[_LexError]]:
 
 
 class _SyntaxError(Exception):
-    def __init__(self, token: Token, message: str) -> None:
+    def __init__(self, token: Token, message: str, after_optional_select: bool = False,
+                 insertable: bool = False) -> None:
         super().__init__(message)
         self.token = token
         self.message = message
+        #: the offending token is where a field name must follow ``.?``
+        self.after_optional_select = after_optional_select
+        #: the offending token could follow the missing field name (ANTLR's single-token insertion, which the
+        #: grammar before ESC_IDENTIFIER allows after ``.?``: ``missing IDENTIFIER at 'X'``)
+        self.insertable = insertable
 
 
 class _RecursionLimit(Exception):
@@ -358,6 +382,11 @@ class _RecursionLimit(Exception):
 _PRIMARY_START = (
     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
 )
+
+
+#: Tokens that may follow a member expression (operators, selection, indexing, the conditional).
+_FOLLOW_MEMBER = frozenset({"<", "<=", ">=", ">", "==", "!=", "in", "&&", "||", "+", "-", "*", "/", "%", "?", ":",
+                            ".", "["})
 
 
 class _Parser:
@@ -381,6 +410,22 @@ class _Parser:
         if tok.type != EOF:
             self.pos += 1
         return tok
+
+    def can_follow_member(self, tok: Token) -> bool:
+        """Whether ``tok`` may follow a complete member expression here (an operator, a selection or index, a
+        closer of a bracket opened before, or the end of the input outside brackets): ANTLR then inserts a missing
+        token rather than reporting a mismatch."""
+        depth = 0
+        for t in self.toks[: self.pos]:
+            if t.type in ("(", "[", "{"):
+                depth += 1
+            elif t.type in (")", "]", "}"):
+                depth -= 1
+        if tok.type == EOF:
+            return depth <= 0
+        if tok.type in (")", "]", "}", ","):
+            return depth > 0
+        return tok.type in _FOLLOW_MEMBER
 
     def expect(self, t: str, expecting: str) -> Token:
         tok = self.peek()
@@ -501,9 +546,12 @@ class _Parser:
                     with self.rule("escapeIdent"):
                         ident = self.peek()
                         if ident.type not in (IDENTIFIER, ESC_IDENTIFIER):
+                            insertable = opt is not None and self.can_follow_member(ident)
                             if ident.type in ("true", "false", "null"):
-                                raise _SyntaxError(ident, f"mismatched input '{ident.text}' expecting IDENTIFIER")
-                            raise _SyntaxError(ident, f"no viable alternative at input '.{ident.text}'")
+                                raise _SyntaxError(ident, f"mismatched input '{ident.text}' expecting IDENTIFIER",
+                                                   opt is not None, insertable)
+                            raise _SyntaxError(ident, f"no viable alternative at input '.{ident.text}'",
+                                               opt is not None, insertable)
                         self.take()
                     operand = ("select", operand, dot, opt, ident)
                 elif t == "[":
@@ -648,11 +696,13 @@ class _UnescapeError(ValueError):
     pass
 
 
-def unescape(value: str, is_bytes: bool) -> str | bytes:
+def unescape(value: str, is_bytes: bool, valid_rune: bool = True) -> str | bytes:
     """``parser.unescape``: the value of a string (or, with ``is_bytes``, bytes) literal token.
 
     ``value`` excludes the ``b`` prefix of bytes literals. Raises
-    ``ValueError`` with upstream's message.
+    ``ValueError`` with upstream's message. ``valid_rune``: cel-go v0.23.2+ (``!utf8.ValidRune(v)`` is ``invalid
+    unicode code point``); before, only ``v > utf8.MaxRune`` (a Go ``rune``, so 8 hex digits may wrap negative) is
+    an error (``unable to unescape string``), and a surrogate or negative rune is encoded as U+FFFD.
     """
     value = value.replace("\r\n", "\n").replace("\r", "\n")
     n = len(value)
@@ -704,8 +754,14 @@ def unescape(value: str, is_bytes: bool) -> str | bytes:
                 raise _UnescapeError("unable to unescape string")
             v = int(digits, 16)
             i += width
-            if not is_bytes and (0xD800 <= v <= 0xDFFF or v > 0x10FFFF):
+            if not is_bytes and valid_rune and (0xD800 <= v <= 0xDFFF or v > 0x10FFFF):
                 raise _UnescapeError("invalid unicode code point")
+            if not is_bytes and not valid_rune:
+                v = v - (1 << 32) if v >= 1 << 31 else v  # rune is int32
+                if v > 0x10FFFF:
+                    raise _UnescapeError("unable to unescape string")
+                if v < 0 or 0xD800 <= v <= 0xDFFF:
+                    v = 0xFFFD  # utf8.AppendRune of an invalid rune
             if v < 0x80 or not encode:
                 out.append(v & 0xFF)
             else:
@@ -775,11 +831,25 @@ class _Visitor:
         self.info = info
         self.options = options
         self.accu = options.accumulator
+        #: the parser's own errors locate with the ``lineOffset < offset`` loop at cel-go v0.20.1 only
+        self.strict_locations = has(options.cel_go, "location_strict_lt_parser")
         self.next_id = 1
         self.issues: list[A.Issue] = []
         self.error_count = 0
         self.depth = 0
         self.macro_id = 0  # the call id while a macro expands (exprHelper.id)
+
+    def has_macro(self, key: tuple[str, int, bool]) -> bool:
+        """Whether the environment has the macro ``(function, argument count, receiver style)``."""
+        if key in _STANDARD_MACROS:
+            return True
+        opts = self.options
+        if key in _ALL_MACROS_ONLY:
+            return opts.all_macros and has(opts.cel_go, "exists_one_macro_new")
+        if not opts.extended_macros:
+            return False
+        lib = _LIBRARY_MACROS.get(key)
+        return opts.macro_libraries is None or lib in opts.macro_libraries
 
     # -- parserHelper --
     def id_at(self, offset: int) -> int:
@@ -802,7 +872,7 @@ class _Visitor:
     def report(self, offset: int, message: str) -> A.Expr:
         """``parser.reportError``: a fresh unspecified expr and an error at ``offset``."""
         eid = self.id_at(offset)
-        line, col = self.info.location_by_offset(offset) if offset >= 0 else (-1, -1)
+        line, col = self.info.location_by_offset(offset, self.strict_locations) if offset >= 0 else (-1, -1)
         self.error_count += 1
         if self.error_count <= A.MAX_ERRORS_TO_REPORT:
             self.issues.append(A.Issue(line, col, message, eid))
@@ -815,7 +885,7 @@ class _Visitor:
     # -- exprHelper (macro expansion) --
     def macro_id_next(self) -> int:
         """``exprHelper.nextMacroID``: a new id at the macro call's location."""
-        loc = self.info.start_location(self.macro_id)
+        loc = self.info.start_location(self.macro_id, False)
         offset = self.info.compute_offset(loc[0], loc[1]) if loc[0] >= 0 else -1
         return self.id_at(offset)
 
@@ -1072,7 +1142,8 @@ class _Visitor:
         if kind in (STRING, BYTES):
             is_bytes = kind == BYTES
             try:
-                value: Any = unescape(text[1:] if is_bytes else text, is_bytes)
+                value: Any = unescape(text[1:] if is_bytes else text, is_bytes,
+                                      has(self.options.cel_go, "unescape_valid_rune"))
             except _UnescapeError as exc:
                 self.report(start, str(exc))
                 value = text.encode("utf-8") if is_bytes else text
@@ -1097,16 +1168,16 @@ class _Visitor:
     def expand_macro(self, expr_id: int, fn: str, target: A.Expr | None, args: list[A.Expr]) -> A.Expr | None:
         key = (fn, len(args), target is not None)
         expander = _MACROS.get(key)
-        if expander is None or (key not in _STANDARD_MACROS and not self.options.extended_macros):
+        if expander is None or not self.has_macro(key):
             return None
         saved = self.macro_id
         self.macro_id = expr_id
         try:
             expr = expander(self, expr_id, target, args)
         except _MacroError as err:
-            loc = self.info.start_location(err.expr_id)
+            loc = self.info.start_location(err.expr_id, self.strict_locations)
             if loc[0] < 0:
-                loc = self.info.start_location(expr_id)
+                loc = self.info.start_location(expr_id, self.strict_locations)
             self.delete_id(expr_id)
             return self.report_at_location(loc, err.message)
         finally:
@@ -1142,7 +1213,8 @@ def _iter_var(v: _Visitor, arg: A.Expr, message: str) -> str:
     name = _ident_name(arg)
     if name is None:
         raise _MacroError(arg.id, message)
-    if name in (v.accu, LEGACY_ACCUMULATOR):
+    # parser/macro.go@v0.23.2 makeQuantifier/MakeMap/MakeFilter; no such check before
+    if has(v.options.cel_go, "hidden_accumulator") and name in (v.accu, LEGACY_ACCUMULATOR):
         raise _MacroError(arg.id, "iteration variable overwrites accumulator variable")
     return name
 
@@ -1331,10 +1403,23 @@ _MACROS: dict[tuple[str, int, bool], _MacroExpander] = {
 }
 
 
+#: ``cel.StandardMacros`` (``cel/macro.go``, every version): what ``cel.NewEnv`` parses with.
 _STANDARD_MACROS = frozenset(
-    {("has", 1, False), ("all", 2, True), ("exists", 2, True), ("exists_one", 2, True), ("existsOne", 2, True),
+    {("has", 1, False), ("all", 2, True), ("exists", 2, True), ("exists_one", 2, True),
      ("map", 2, True), ("map", 3, True), ("filter", 2, True)}
 )
+#: In ``parser.AllMacros`` only: ``ExistsOneMacroNew`` (``parser/macro.go@v0.23.0``+), absent from
+#: ``cel.StandardMacros``, so ``[1].existsOne(x, x > 0)`` is an undeclared reference in Kubernetes.
+_ALL_MACROS_ONLY = frozenset({("existsOne", 2, True)})
+#: The macros a library brings, by the library name an environment lists.
+_LIBRARY_MACROS: dict[tuple[str, int, bool], str] = {
+    ("optMap", 2, True): "optional",
+    ("optFlatMap", 2, True): "optional",
+    **{(fn, 3, True): "ext.two_var_comprehensions" for fn in ("all", "exists", "existsOne", "exists_one")},
+    **{(fn, n, True): "ext.two_var_comprehensions"
+       for fn in ("transformList", "transformMap", "transformMapEntry") for n in (3, 4)},
+    ("sortBy", 2, True): "ext.lists.v3",
+}
 
 
 # --- syntax errors ---------------------------------------------------------------------------------
@@ -1449,7 +1534,7 @@ def parse(text: str, options: ParserOptions = DEFAULT_OPTIONS) -> ParseResult:
     Upstream: ``cel-go parser.Parser.Parse`` with the options of
     ``cel.NewEnv`` in ``k8s.io/apiserver/pkg/cel/environment/base.go``.
     """
-    info = A.SourceInfo(text)
+    info = A.SourceInfo(text, strict_lt=has(options.cel_go, "location_strict_lt_checker"))
     n = len(text)
     if n > EXPRESSION_SIZE_CODE_POINT_LIMIT:
         msg = f"expression code point size exceeds limit: size: {n}, limit {EXPRESSION_SIZE_CODE_POINT_LIMIT}"
@@ -1458,8 +1543,43 @@ def parse(text: str, options: ParserOptions = DEFAULT_OPTIONS) -> ParseResult:
         return _parse(text, info, options)
 
 
+def _versioned_syntax_issues(issues: list[A.Issue], err: _SyntaxError | None, text: str,
+                             cel_go: str) -> list[A.Issue]:
+    """The syntax errors as cel-go ``cel_go``'s grammar and error listener word them.
+
+    The texts come from the v0.23.2+ grammar (``ESC_IDENTIFIER``). From v0.23.2 a missing field name after ``.?``
+    also fails the ``escapeIdent`` rule, which the visitor reports as ``unsupported ident kind`` at the same place
+    (``parser/parser.go`` ``VisitEscapeIdent``... default case). Before v0.23.2 the expected sets name
+    ``IDENTIFIER`` alone and ANTLR inserts the missing identifier before the end of the input (``missing
+    IDENTIFIER at '<EOF>'``); up to v0.22.0 ``parser/errors.go syntaxError`` runs the text through
+    ``fmt.Sprintf`` once more (no operands: ``%d`` -> ``%!d(MISSING)``); from v0.22.0 an empty source is reported
+    at column 0.
+    """
+    escaped = has(cel_go, "escaped_identifier_grammar")
+    tok = err.token if err is not None else None
+    out: list[A.Issue] = []
+    for issue in issues:
+        msg = issue.message
+        at_opt_select = (err is not None and err.after_optional_select and tok is not None
+                         and (issue.line, issue.column) == (tok.line, tok.col) and msg.startswith("Syntax error: "))
+        if not escaped and msg.startswith("Syntax error: "):
+            msg = msg.replace("{IDENTIFIER, ESC_IDENTIFIER}", "IDENTIFIER").replace(", ESC_IDENTIFIER}", "}")
+            if at_opt_select and tok is not None and err is not None and err.insertable:
+                msg = f"Syntax error: missing IDENTIFIER at {_tok_display(tok)}"
+        if has(cel_go, "syntax_error_sprintf") and msg.startswith("Syntax error: "):
+            msg = sprintf_no_args(msg)
+        line, col = issue.line, issue.column
+        if not text and line == 1 and col == 0 and has(cel_go, "empty_source_column_zero"):
+            col = -1
+        out.append(A.Issue(line, col, msg))
+        if at_opt_select and escaped:
+            out.append(A.Issue(line, col, "unsupported ident kind"))
+            at_opt_select = False
+    return out
+
+
 def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult:
-    tokens, lex_errors = _scan(text)
+    tokens, lex_errors = _scan(text, has(options.cel_go, "escaped_identifier_grammar"))
     lex_issues = [
         A.Issue(e.line, e.col, f"Syntax error: token recognition error at: '{e.text}'") for e in lex_errors
     ]
@@ -1470,11 +1590,20 @@ def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult
         issues = [A.Issue(-1, -1, f"expression recursion limit exceeded: {options.max_recursion_depth}")]
         return ParseResult(None, info, issues, 1)
     except _SyntaxError as err:
-        cpp = _cpp_syntax_issues(text)
+        cpp_text = text
+        if not has(options.cel_go, "escaped_identifier_grammar"):
+            # the lexer skips a backtick it cannot start a token with: cel-cpp (whose grammar has ESC_IDENTIFIER)
+            # parses the same token stream when those backticks are blanks
+            chars = list(text)
+            for e in lex_errors:
+                if e.text == "`":
+                    chars[e.start] = " "
+            cpp_text = "".join(chars)
+        cpp = _cpp_syntax_issues(cpp_text)
         if cpp is None:
             tok = err.token
             cpp = [A.Issue(tok.line, tok.col, "Syntax error: " + err.message)]
-        issues = lex_issues + cpp
+        issues = _versioned_syntax_issues(lex_issues + cpp, err, text, options.cel_go)
         return ParseResult(None, info, issues, len(issues))
     visitor = _Visitor(info, options)
     try:
@@ -1483,7 +1612,7 @@ def _parse(text: str, info: A.SourceInfo, options: ParserOptions) -> ParseResult
         visitor.error_count += 1
         visitor.issues.append(A.Issue(-1, -1, "max recursion depth exceeded"))
         expr = None
-    issues = lex_issues + visitor.issues
+    issues = _versioned_syntax_issues(lex_issues, None, text, options.cel_go) + visitor.issues
     total = len(lex_issues) + visitor.error_count
     if issues:
         return ParseResult(None, info, issues, total, visitor.next_id)

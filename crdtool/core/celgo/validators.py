@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from crdtool.core.celgo import ast as A
 from crdtool.core.celgo import types as T
-from crdtool.core.celgo.checker import CheckedAst
+from crdtool.core.celgo.checker import CheckedAst, legacy_type_names
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 from crdtool.core.gostd import go_regexp_error
 from crdtool.core.gotime import go_parse_duration, rfc3339_instant, rfc3339_parse_error
 
@@ -58,19 +60,22 @@ def _children(node: A.Expr) -> list[A.Expr]:
 
 
 class _Reporter:
-    def __init__(self, checked: CheckedAst) -> None:
+    def __init__(self, checked: CheckedAst, cel_go: str = DEFAULT_CEL_GO) -> None:
         self.checked = checked
+        self.cel_go = cel_go
         self.issues: list[A.Issue] = []
 
     def at(self, expr_id: int, message: str) -> None:
         line, col = self.checked.info.start_location(expr_id)
-        self.issues.append(A.Issue(line, col, message, expr_id))
+        self.issues.append(A.Issue(line, col, legacy_type_names(message, self.cel_go), expr_id))
 
 
 # --- homogeneous aggregate literals ---------------------------------------------------------------
 
 
-def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...]) -> None:
+def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...], any_ancestor: bool = True) -> None:
+    """``any_ancestor``: ``inExemptFunction`` climbs every ancestor (cel-go v0.20.1+); before, only through list and
+    map literal parents (``cel/validator.go@v0.17.8``)."""
     root = checked.expr
     nodes = list(A.post_order(root))
     parents = _parents(root) if exempt else {}
@@ -80,6 +85,8 @@ def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...]) -
         while p is not None:
             if p.kind == A.CALL and p.name in exempt:
                 return True
+            if not any_ancestor and p.kind not in (A.LIST, A.MAP):
+                return False
             p = parents.get(id(p))
         return False
 
@@ -172,21 +179,24 @@ def _format_validators(checked: CheckedAst, rep: _Reporter, validators: tuple[st
                 rep.at(arg.id, f"invalid {fn_name} argument")
 
 
-def validate(checked: CheckedAst, validators: tuple[str, ...]) -> list[A.Issue]:
+def validate(checked: CheckedAst, validators: tuple[str, ...], cel_go: str = DEFAULT_CEL_GO) -> list[A.Issue]:
     """Run AST validators on a checked expression; their errors, in report order.
 
     ``validators`` names them (``homogeneous_literals``, ``duration``,
     ``timestamp``, ``matches``, ``string_format``); they run in the order the
     Kubernetes environment registers them. With ``string_format`` present, the
     ``format`` function's arguments are exempt from the homogeneity check, as
-    ``stringFormatValidator.Configure`` arranges.
+    ``stringFormatValidator.Configure`` arranges (cel-go v0.20.1+); cel-go v0.17.8's homogeneous validator
+    exempts ``format`` itself (its own ``Configure``).
     """
     from crdtool.core.celgo.formatting import validate_format_calls
 
-    rep = _Reporter(checked)
+    rep = _Reporter(checked, cel_go)
     if "homogeneous_literals" in validators:
-        _homogeneous(checked, rep, ("format",) if "string_format" in validators else ())
+        any_ancestor = has(cel_go, "format_exempt_any_ancestor")
+        exempt = ("format",) if "string_format" in validators or not any_ancestor else ()
+        _homogeneous(checked, rep, exempt, any_ancestor)
     _format_validators(checked, rep, validators)
     if "string_format" in validators:
-        validate_format_calls(checked, rep.at)
+        validate_format_calls(checked, rep.at, has(cel_go, "format_validator_nonliteral_panic"))
     return rep.issues

@@ -1377,19 +1377,47 @@ def _conv_err(src: str, dst: str) -> Err:
 
 _GO_INT_RE = re.compile(r"[+-]?[0-9]+")
 _GO_FLOAT_RE = re.compile(
-    r"[+-]?(?:(?:[0-9](?:_?[0-9])*\.?(?:[0-9](?:_?[0-9])*)?|\.[0-9](?:_?[0-9])*)(?:[eE][+-]?[0-9]+)?"
-    r"|0[xX](?:[0-9a-fA-F](?:_?[0-9a-fA-F])*\.?(?:[0-9a-fA-F](?:_?[0-9a-fA-F])*)?|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+"
+    r"[+-]?(?:(?:[0-9_]*[0-9][0-9_]*\.?[0-9_]*|\.[0-9_]*[0-9][0-9_]*)(?:[eE][+-]?[0-9_]+)?"
+    r"|0[xX](?:[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*\.?[0-9a-fA-F_]*|\.[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*)"
+    r"[pP][+-]?[0-9_]+"
     r"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])"
 )
 
 
+def _underscore_ok(s: str) -> bool:
+    """Go ``strconv.underscoreOK``: underscores only between digits, or between a base prefix and a digit."""
+    saw = "^"
+    i = 0
+    if s[:1] in ("-", "+"):
+        s = s[1:]
+    hexa = False
+    if len(s) >= 2 and s[0] == "0" and s[1].lower() in "box":
+        i = 2
+        saw = "0"
+        hexa = s[1].lower() == "x"
+    while i < len(s):
+        c = s[i]
+        if "0" <= c <= "9" or (hexa and "a" <= c.lower() <= "f"):
+            saw = "0"
+        elif c == "_":
+            if saw != "0":
+                return False
+            saw = "_"
+        else:
+            if saw == "_":
+                return False
+            saw = "!"
+        i += 1
+    return saw != "_"
+
+
 def parse_go_float(s: str) -> float | None:
-    """Go ``strconv.ParseFloat(s, 64)`` (None on error, including out-of-range)."""
+    """Go ``strconv.ParseFloat(s, 64)`` (None on error, including out-of-range); digit-separating underscores are
+    accepted as Go's ``readFloat`` accepts them (``underscoreOK``), so ``double('1_000')`` is 1000.0."""
     if not _GO_FLOAT_RE.fullmatch(s):
         return None
-    body = s.lstrip("+-")
-    if "_" in s and not body[:2].lower() == "0x":
-        return None  # underscores only with a base prefix
+    if "_" in s and not _underscore_ok(s):
+        return None
     t = s.replace("_", "")
     low = t.lower().lstrip("+-")
     neg = t.startswith("-")

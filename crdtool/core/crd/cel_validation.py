@@ -21,7 +21,7 @@ from crdtool.core.errors import FieldError, Path, forbidden, internal_error, inv
 from crdtool.core.crd.internal_json import internal_validation_rule
 from crdtool.core.crd.options import PreexistingExpressions
 from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
-from crdtool.core.releases import DEFAULT_RELEASE, Release
+from crdtool.core.releases import DEFAULT_RELEASE
 from crdtool.core.schema.structural import Structural
 
 __all__ = [
@@ -141,20 +141,18 @@ class CelSchemaContext:
     max_cardinality: int | None
     parent: CelSchemaContext | None = None
     accessor: tuple[str, ...] = ()
-    release: Release = DEFAULT_RELEASE
     _info: _TypeInfo | None = None
     _error: str | None = None
     _computed: bool = False
     _child_cardinality: int | None | _Unset = _UNSET
+    #: the minor of the Kubernetes release whose CEL types (``SchemaDeclType``) the node gets
+    minor: int = DEFAULT_RELEASE.minor
 
     @staticmethod
-    def root(
-        schema: Mapping[str, Any], structural: Structural | None, release: Release = DEFAULT_RELEASE
-    ) -> CelSchemaContext:
+    def root(schema: Mapping[str, Any], structural: Structural | None, minor: int = DEFAULT_RELEASE.minor) -> CelSchemaContext:
         """``RootCELContext``."""
-        return CelSchemaContext(
-            schema, structural, bool(schema.get("x-kubernetes-validations")), TotalCost(), 1, release=release
-        )
+        return CelSchemaContext(schema, structural, bool(schema.get("x-kubernetes-validations")), TotalCost(), 1,
+                                minor=minor)
 
     def child(self, schema: Mapping[str, Any], structural: Structural | None, accessor: tuple[str, ...]) -> CelSchemaContext:
         """``childContext``."""
@@ -168,7 +166,7 @@ class CelSchemaContext:
             self._child_cardinality = cardinality
         return CelSchemaContext(
             schema, structural, self.within_scope or bool(schema.get("x-kubernetes-validations")), self.total_cost,
-            cardinality, self, accessor, self.release,
+            cardinality, self, accessor, minor=self.minor,
         )
 
     def type_info(self) -> tuple[_TypeInfo | None, str | None]:
@@ -200,7 +198,7 @@ class CelSchemaContext:
             self._error = _UNCONVERTIBLE
             return
         is_root = parent is None or bool(self.json_schema.get("x-kubernetes-embedded-resource"))
-        decl = schema_decl_type(self.structural, is_root, self.release)
+        decl = schema_decl_type(self.structural, is_root, self.minor)
         if decl is None:
             self._error = _UNCONVERTIBLE
             return

@@ -649,7 +649,7 @@ def validate_custom_resource_definition_validation(
                 if default_errs:
                     errs.extend(default_errs)
                 else:
-                    cel_context = CelSchemaContext.root(schema, root_ss, opts.release)
+                    cel_context = CelSchemaContext.root(schema, root_ss, opts.release.minor)
     schema_errs, cel_errs = validate_custom_resource_definition_open_api_schema(
         schema, schema_path, opts, root_structural=root_ss, cel_context=cel_context
     )

@@ -26,6 +26,7 @@ from crdtool.core.celgo.env import Compiled, Environment, compile_expression
 from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.kubecel.library_cost import LibraryCostEstimator
 from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
+from crdtool.core.releases import resolve_release
 
 __all__ = ["CompilationResult", "RuleSource", "compile_rule", "compile_rules", "decl_type_digest", "max_cardinality"]
 
@@ -167,11 +168,13 @@ def compile_rule(
             sizes.read.clear()
         cost = estimate_cost(
             c.checked, estimator, presence_test_has_cost=env.presence_test_has_cost,
-            overload_estimators=library_estimators(env.libraries),
+            overload_estimators=library_estimators(env.libraries), cel_go=env.cel_go,
         ).max
         return cost, tuple(sizes.read) if sizes is not None else ()
 
     compiled = compile_expression(rule.rule, variables, providers.get(env), env)
+    if compiled.panic:
+        return CompilationResult(error=("InternalError", _panic_detail(compiled.error)))
     if compiled.checked is None:
         return CompilationResult(error=("Invalid", "compilation failed: " + compiled.error))
     if not _is_bool(compiled.output_type):
@@ -187,6 +190,8 @@ def compile_rule(
     if rule.message_expression:
         msg_env = env_set.for_expression(rule.message_expression, preexisting_messages)
         msg = compile_expression(rule.message_expression, variables, providers.get(msg_env), msg_env)
+        if msg.panic:
+            return CompilationResult(message_expression_error=("InternalError", _panic_detail(msg.error)), **base)
         if msg.checked is None:
             detail = "messageExpression compilation failed: " + msg.error
             return CompilationResult(message_expression_error=("Invalid", detail), **base)
@@ -207,6 +212,12 @@ def compile_rule(
     return CompilationResult(**base)
 
 
+def _panic_detail(panic: str) -> str:
+    """What crdtool reports where cel-go panics inside ``env.Compile`` (no upstream text: the apiserver's panic
+    filter answers HTTP 500 to the request; cel-go v0.20.1, Kubernetes 1.31, ``<non-literal>.format(...)``)."""
+    return f"the apiserver's CEL compiler panics on this expression: {panic}"
+
+
 def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
     """``env.Program(ast, ...)``: (the planned program, None), or (None, cel-go's error).
 
@@ -216,11 +227,11 @@ def _program(compiled: Compiled, env: Environment) -> tuple[Any, str | None]:
     to 'int'``, before any object is seen.
     """
     from crdtool.core.celgo.interpreter import PlanError, plan_program
-    from crdtool.core.kubecel.environment import runtime
+    from crdtool.core.kubecel.environment import runtime_of
 
     assert compiled.checked is not None
     try:
-        return plan_program(compiled.checked, runtime(env.libraries)), None
+        return plan_program(compiled.checked, runtime_of(env)), None
     except PlanError as exc:
         return None, str(exc)
 
@@ -270,7 +281,7 @@ def compile_rules(
         return [r for r in results if r is not None]
     scoped = decl_type.maybe_assign_type_name(SELF_TYPE_NAME)
     providers = _Providers(scoped)
-    estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type))
+    estimator = LibraryCostEstimator(SchemaSizeEstimator(decl_type), _release_minor(env_set.new))
     cardinality = max_cardinality(decl_type.min_serialized_size)
     self_type = scoped.cel_type
     plain = {"self": self_type, "oldSelf": self_type}
@@ -283,6 +294,11 @@ def compile_rules(
             _COMPILED.put(key, env_set, hit)
         out.append(hit)
     return out
+
+
+def _release_minor(env: Environment) -> int:
+    """The Kubernetes release of an environment's libraries (their cost functions)."""
+    return resolve_release(env.release).minor
 
 
 def decl_type_digest(decl: DeclType) -> bytes:

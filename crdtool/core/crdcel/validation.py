@@ -60,7 +60,7 @@ from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
 from crdtool.core.kubecel.equality import CorrelatedObject, make_map_list
 from crdtool.core.kubecel.decltype import with_type_and_object_meta as _with_type_and_object_meta
 from crdtool.core.kubecel.unstructured import unstructured_to_val
-from crdtool.core.releases import Release, resolve_release
+from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 from crdtool.core.schema.structural import NestedValueValidation, Structural
 
 __all__ = [
@@ -185,6 +185,8 @@ class _Node:
     additional: _Node | None = None
     all_of: list[_Node] = field(default_factory=list)
     with_old_self: bool = False
+    #: the minor of the Kubernetes release whose apiserver validates (its unstructured values)
+    minor: int = DEFAULT_RELEASE.minor
 
 
 def _has_x_validations(ss: Structural | None) -> bool:
@@ -224,7 +226,7 @@ def _build(
             init_error = "failed to convert to declType for CEL validation rules"
         else:
             rules = _compile_rules(validation, node, decl, release)
-    out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error)
+    out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error, minor=release.minor)
     out.with_old_self = any(r.uses_old_self for r in rules)
     elem = decl.elem_type if decl is not None else None
     if validation.items is not None and node.items is not None:
@@ -239,7 +241,7 @@ def _build(
                 continue  # fields with unknown types are omitted from CEL validation entirely
             field_type: DeclType | None = decl.fields[escaped].type
         else:
-            field_type = schema_decl_type(nprop, nprop.extensions.x_embedded_resource)
+            field_type = schema_decl_type(nprop, nprop.extensions.x_embedded_resource, release.minor)
             if field_type is None:
                 continue
         child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type, release)
@@ -272,7 +274,7 @@ def _validator(ss: Structural, is_root: bool, new_validator: bool = True, releas
         hit = _TREE_CACHE.get(key)
         if hit is not None and hit[0] is ss:
             return hit[1]
-    tree = (_build(ss, ss, is_root, schema_decl_type(ss, is_root), release)
+    tree = (_build(ss, ss, is_root, schema_decl_type(ss, is_root, release.minor), release)
             if _has_x_validations(ss) or not new_validator else None)
     with _TREE_LOCK:
         if len(_TREE_CACHE) >= _TREE_CACHE_SIZE:
@@ -445,14 +447,14 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
         state.errors.append(invalid(path, sts.type, _BUDGET_MSG))
         state.remaining = -1
         return
-    schema = _with_type_and_object_meta(sts) if node.is_resource_root else sts
-    self_val = unstructured_to_val(obj, schema)
+    schema = _with_type_and_object_meta(sts, node.minor) if node.is_resource_root else sts
+    self_val = unstructured_to_val(obj, schema, node.minor)
     activation: dict[str, Any] = {"self": self_val}
     optional_activation = activation
     if node.with_old_self:
         optional_activation = {"self": self_val, "oldSelf": V.OPTIONAL_NONE}
         if old is not None:
-            old_val = unstructured_to_val(old, schema)
+            old_val = unstructured_to_val(old, schema, node.minor)
             activation = {"self": self_val, "oldSelf": old_val}
             optional_activation = {"self": self_val, "oldSelf": V.Optional(old_val)}
     for rule in node.rules:
@@ -515,9 +517,20 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
                 return
         if detail is None:
             detail = _rule_message_or_default(rule.rule)
-        bad: Any = OMIT if sts.type in ("object", "array") else obj
+        bad: Any
+        if node.minor >= _FAILED_RULE_VALUE_SINCE:
+            bad = OMIT if sts.type in ("object", "array") else obj
+        else:
+            bad = sts.type
         reason = rule.rule.get("reason")
         add(_field_error_for_reason(current, bad, detail, str(reason) if reason else None))
+
+
+#: The error of a rule that evaluated to false carries the value (scalars) or no value (objects, arrays) from
+#: v0.35.0 (``pkg/apiserver/schema/cel/validation.go``: ``value := obj; if sts.Type == "object" || sts.Type ==
+#: "array" { value = field.OmitValueType{} }``); until v0.34 the schema's type string (``fieldErrorForReason(
+#: currentFldPath, sts.Type, ...)``), ``""`` for untyped nodes.
+_FAILED_RULE_VALUE_SINCE = 35
 
 
 def _map_is_correlatable(map_type: str | None) -> bool:

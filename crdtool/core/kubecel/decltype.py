@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.checker import NoStructs
-from crdtool.core.releases import DEFAULT_RELEASE, Release
+from crdtool.core.releases import DEFAULT_RELEASE
 from crdtool.core.schema.structural import Generic, Structural, ValueValidation
 
 _REGISTRY = NoStructs()
@@ -185,29 +185,36 @@ STRING_DECL = _simple("string", T.STRING, MIN_STRING_SIZE)
 _STRING_SCHEMA = Structural(generic=Generic(type="string"))
 
 
-#: ``nameMaxLength`` (``apimachineryvalidation.DNS1123SubdomainMaxLength``) of ``model/schemas.go``.
-NAME_MAX_LENGTH = 253
-#: apiextensions ``model/schemas.go@v0.37.0-beta.0``: the first release whose ``WithTypeAndObjectMeta`` caps
-#: ``metadata.name``/``generateName`` (before, both are unbounded strings: 3 MiB of estimated size).
-_CAPPED_METADATA_NAMES_SINCE = 37
+#: ``model.WithTypeAndObjectMeta`` caps ``metadata.name`` at ``maxLength`` 253 (``DNS1123SubdomainMaxLength``) and
+#: ``metadata.generateName`` at 252, keeping a smaller ``maxLength`` the schema declares, from v0.37.0-beta.0
+#: (apiextensions-apiserver ``pkg/apiserver/schema/cel/model/schemas.go``, ``cappedLengthStringType``); until v0.36
+#: both are plain strings (sized by the request limit).
+_NAME_CAPS_SINCE = 37
+_NAME_MAX_LENGTH = 253
+
+#: ``x-kubernetes-int-or-string`` takes its ``MaxElements`` from ``maxLength`` (×4) when it has one, from v0.34.0
+#: (k8s.io/apiserver ``pkg/cel/common/schemas.go``, commit 76004fdd7); until v0.33 always the request size − 2.
+_INT_OR_STRING_MAX_LENGTH_SINCE = 34
+
+_NEWEST = DEFAULT_RELEASE.minor
 
 
-def _capped_length_string_type(existing: Structural | None, max_length: int) -> Structural:
-    """``cappedLengthStringType``: a string of at most ``max_length``, or the existing schema's shorter maxLength."""
-    declared = _max_length(existing) if existing is not None else None
-    if declared is not None and declared < max_length:
-        max_length = declared
+def _capped_length_string(existing: Structural | None, max_length: int) -> Structural:
+    """``cappedLengthStringType``."""
+    if existing is not None and existing.value_validation is not None:
+        declared = existing.value_validation.max_length
+        if declared is not None and declared < max_length:
+            max_length = declared
     return Structural(generic=Generic(type="string"), value_validation=ValueValidation(max_length=max_length))
 
 
-def with_type_and_object_meta(s: Structural, release: Release = DEFAULT_RELEASE) -> Structural:
-    """``model.WithTypeAndObjectMeta``: declare ``kind``, ``apiVersion`` and ``metadata.{name,generateName}``.
+def with_type_and_object_meta(s: Structural, minor: int = _NEWEST) -> Structural:
+    """``model.WithTypeAndObjectMeta`` of Kubernetes 1.``minor``: declare ``kind``, ``apiVersion`` and
+    ``metadata.{name,generateName}``.
 
     Returns ``s`` itself when it already declares them all as strings (and
     ``metadata`` as an object); otherwise a copy with those properties set
-    (``metadata`` replaced by an object with only ``name`` and ``generateName``).
-    From 1.37 (``model/schemas.go@v0.37.0-beta.0``) those two are capped at 253 and 252 characters
-    (or the schema's own smaller ``maxLength``) for cost estimation; before, plain strings.
+    (``metadata`` replaced by an object with only ``name`` and ``generateName``, capped in length from 1.37).
     """
     props = s.properties
     meta = props.get("metadata")
@@ -225,11 +232,10 @@ def with_type_and_object_meta(s: Structural, release: Release = DEFAULT_RELEASE)
     new_props = dict(props)
     new_props["kind"] = _STRING_SCHEMA
     new_props["apiVersion"] = _STRING_SCHEMA
-    if release.at_least(_CAPPED_METADATA_NAMES_SINCE):
+    if minor >= _NAME_CAPS_SINCE:
         meta_props = meta.properties if meta is not None else {}
-        name = _capped_length_string_type(meta_props.get("name"), NAME_MAX_LENGTH)
-        # "The generated suffix is at least 1 byte"
-        generate_name = _capped_length_string_type(meta_props.get("generateName"), NAME_MAX_LENGTH - 1)
+        name = _capped_length_string(meta_props.get("name"), _NAME_MAX_LENGTH)
+        generate_name = _capped_length_string(meta_props.get("generateName"), _NAME_MAX_LENGTH - 1)
     else:
         name = generate_name = _STRING_SCHEMA
     new_props["metadata"] = Structural(
@@ -275,10 +281,9 @@ def _estimate_max_string_length_per_request(s: Structural) -> int:
     return MAX_REQUEST_SIZE_BYTES - 2
 
 
-def schema_decl_type(
-    s: Structural | None, is_resource_root: bool, release: Release = DEFAULT_RELEASE
-) -> DeclType | None:
-    """``common.SchemaDeclType``: the CEL type of a structural schema node, or None if CEL cannot describe it.
+def schema_decl_type(s: Structural | None, is_resource_root: bool, minor: int = _NEWEST) -> DeclType | None:
+    """``common.SchemaDeclType`` of Kubernetes 1.``minor``: the CEL type of a structural schema node, or None if CEL
+    cannot describe it.
 
     ``is_resource_root``: the node is a resource root or an embedded resource
     (``apiVersion``, ``kind`` and ``metadata.name``/``generateName`` added, as ``release`` adds them).
@@ -296,14 +301,15 @@ def schema_decl_type(
             continue
         view = views.get(key)
         if view is None:
-            view = with_type_and_object_meta(orig, release) if root and not orig.extensions.x_int_or_string else orig
+            view = with_type_and_object_meta(orig, minor) if root and not orig.extensions.x_int_or_string else orig
             views[key] = view
         children = _decl_children(view)
         if not expanded:
             stack.append((orig, root, True))
             stack.extend((c, c.extensions.x_embedded_resource, False) for c in children)
             continue
-        done[key] = _decl_node(view, {id(c): done[(id(c), c.extensions.x_embedded_resource)] for c in children})
+        done[key] = _decl_node(view, {id(c): done[(id(c), c.extensions.x_embedded_resource)] for c in children},
+                               minor)
     return done[(id(s), is_resource_root)]
 
 
@@ -320,11 +326,13 @@ def _decl_children(s: Structural) -> list[Structural]:
     return []
 
 
-def _decl_node(s: Structural, child: dict[int, DeclType | None]) -> DeclType | None:  # noqa: C901 - one case per type
+def _decl_node(  # noqa: C901 - one case per type
+    s: Structural, child: dict[int, DeclType | None], minor: int = _NEWEST
+) -> DeclType | None:
     """One node of ``SchemaDeclType``, its children's types given (``s`` already has type/object meta)."""
     if s.extensions.x_int_or_string:
         max_length = _max_length(s)
-        if max_length is not None:
+        if max_length is not None and minor >= _INT_OR_STRING_MAX_LENGTH_SINCE:
             max_el = _zero_if_negative(max_length) * 4
         else:
             max_el = _estimate_max_string_length_per_request(s)

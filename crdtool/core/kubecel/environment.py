@@ -24,12 +24,14 @@ from crdtool.core.celgo.decls import FunctionDecl
 from crdtool.core.celgo.env import Environment
 from crdtool.core.celgo.interpreter import Runtime
 from crdtool.core.celgo.types import Type
+from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
+from crdtool.core.celgo.version import has
 from crdtool.core.kubecel import library, library_decls
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
 __all__ = [
     "EnvSet", "KUBERNETES", "KUBERNETES_ENV_SET", "KUBERNETES_LIBRARIES", "base_env_set", "base_environment",
-    "functions", "kubernetes_environment", "release_env_set", "runtime", "type_identifiers",
+    "functions", "kubernetes_environment", "release_env_set", "runtime", "runtime_of", "type_identifiers",
 ]
 
 #: The libraries of the CRD environment, in the order ``environment/base.go`` (v0.36) applies them.
@@ -40,38 +42,65 @@ KUBERNETES_LIBRARIES: tuple[str, ...] = (
 )
 
 
-@functools.lru_cache(maxsize=16)
-def functions(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES) -> dict[str, FunctionDecl]:
+@functools.lru_cache(maxsize=64)
+def functions(
+    libraries: tuple[str, ...] = KUBERNETES_LIBRARIES, cel_go: str = DEFAULT_CEL_GO
+) -> dict[str, FunctionDecl]:
     """Every function of an environment by name, overloads merged across its libraries in order.
 
     In: library names of :data:`crdtool.core.celgo.decls.LIBRARIES` and
-    :data:`crdtool.core.kubecel.library_decls.LIBRARIES`, in application order.
+    :data:`crdtool.core.kubecel.library_decls.LIBRARIES`, in application order; the cel-go version (its
+    libraries' declarations, e.g. the optional library's version).
     """
-    tables = tuple(celgo_decls.LIBRARIES.get(lib) or library_decls.LIBRARIES[lib] for lib in libraries)
+    tables = tuple(celgo_decls.library_table(lib, cel_go) or library_decls.LIBRARIES[lib] for lib in libraries)
     return celgo_decls.merge_functions(tables)
 
 
-def type_identifiers(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES) -> dict[str, Type]:
-    """The identifiers that name types: the standard library's and every Kubernetes library object type."""
-    return celgo_decls.type_identifiers(library_decls.TYPE_NAMES)
+def type_identifiers(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES, cel_go: str = DEFAULT_CEL_GO) -> dict[str, Type]:
+    """The identifiers that name types: the standard library's, ``optional_type`` (cel-go v0.20.1+) and the
+    object types of the IP and CIDR libraries when they are in the environment
+    (:data:`crdtool.core.kubecel.library_decls.TYPE_NAMES`)."""
+    names = tuple(n for lib in libraries for n in library_decls.TYPE_NAMES.get(lib, ()))
+    return celgo_decls.type_identifiers(names, cel_go)
 
 
-def _specs(lib: str) -> list[Any]:
+#: The golang.org/x/text version k8s.io/apiserver's ``go.mod`` pins at each release's tag (v0.30.14 … v0.37.0-beta.0):
+#: its en-US number patterns format ``string.format``'s ``%e``.
+X_TEXT: dict[int, str] = {
+    30: "v0.14.0", 31: "v0.16.0", 32: "v0.19.0", 33: "v0.23.0", 34: "v0.23.0", 35: "v0.31.0", 36: "v0.33.0",
+    37: "v0.40.0",
+}
+
+
+def _specs(lib: str, cel_go: str, minor: int) -> list[Any]:
     make = celgo_functions.LIBRARIES.get(lib)
-    return make() if make is not None else library.library_specs(lib)
+    return make(cel_go, X_TEXT[minor]) if make is not None else library.library_specs(lib, minor)
 
 
-@functools.lru_cache(maxsize=16)
-def runtime(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES) -> Runtime:
-    """The runtime of an environment of these libraries: dispatcher, type identifiers, costs (``env.Program``)."""
+def runtime(libraries: tuple[str, ...] = KUBERNETES_LIBRARIES, release: Release | int | None = None) -> Runtime:
+    """The runtime of an environment of these libraries as ``release``'s apiserver builds it (default: the
+    newest): dispatcher, type identifiers, costs (``env.Program``); the functions behave as that release's
+    libraries and the cel-go it pins (:attr:`crdtool.core.releases.Release.cel_go`)."""
+    return _runtime(libraries, resolve_release(release).minor)
+
+
+def runtime_of(env: Environment) -> Runtime:
+    """The runtime of ``env`` (its libraries, at its release)."""
+    return runtime(env.libraries, env.release)
+
+
+@functools.lru_cache(maxsize=64)
+def _runtime(libraries: tuple[str, ...], minor: int) -> Runtime:
+    cel_go = resolve_release(minor).cel_go
     type_idents: dict[str, Any] = dict(V.STANDARD_TYPE_IDENTS)
     type_idents.update(library.type_idents(libraries))
     k8s = any(lib.startswith("k8s.") for lib in libraries)
     return celgo_functions.build_runtime(
-        libraries, _specs, functions(libraries), type_idents,
-        estimator=library.call_cost if k8s else None,
+        libraries, lambda lib: _specs(lib, cel_go, minor), functions(libraries, cel_go), type_idents,
+        estimator=library.call_cost_for(minor) if k8s else None,
         estimator_functions=library.CALL_COST_FUNCTIONS if k8s else None,
         regex_functions=("find", "findAll") if "k8s.regex" in libraries else (),
+        cel_go=cel_go,
     )
 
 
@@ -164,7 +193,7 @@ def base_environment(minor: int | None, release: Release | None = None) -> Envir
     if minor is None or minor >= 29:
         validators += ["duration", "timestamp", "matches"]
     # ext.Strings' format-string AST validator arrived with cel-go v0.20 (Kubernetes 1.31)
-    if "ext.strings.v2" in libs and release.at_least(31):
+    if "ext.strings.v2" in libs and has(release.cel_go, "string_format_validator"):
         validators.append("string_format")
     keywords = release.at_least(31) and (minor is None or minor >= 31)
     return kubernetes_environment(
@@ -172,6 +201,8 @@ def base_environment(minor: int | None, release: Release | None = None) -> Envir
         cross_type_numeric_comparisons=minor is None or minor >= 28,
         validators=tuple(validators),
         recognize_keyword_as_field_name=keywords,
+        cel_go=release.cel_go,
+        release=release,
     )
 
 

@@ -30,6 +30,7 @@ from crdtool.core import gostd
 from crdtool.core.celgo.functions import FnSpec, binary, function, unary
 from crdtool.core.celgo.interpreter import REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR
 from crdtool.core.celgo.values import Err
+from crdtool.core.releases import DEFAULT_RELEASE
 
 __all__ = ["CALL_COST_FUNCTIONS", "call_cost", "library_specs", "type_idents"]
 
@@ -94,9 +95,12 @@ class Quantity:
         self.dec = dec
         self.pointer = pointer
 
-    def copy(self, pointer: bool) -> Quantity:
-        """``copy := *q`` (the ``inf.Dec`` pointer is shared)."""
-        return Quantity(self.i_value, self.i_scale, self.dec, pointer)
+    def copy(self, pointer: bool, deep: bool = False) -> Quantity:
+        """``copy := *q`` (the ``inf.Dec`` pointer is shared), or ``q.DeepCopy()`` (``deep``: its own ``inf.Dec``)."""
+        dec = self.dec
+        if deep and dec is not None:
+            dec = _Dec(dec.unscaled, dec.scale)
+        return Quantity(self.i_value, self.i_scale, dec, pointer)
 
     def as_dec(self) -> tuple[int, int]:
         if self.dec is not None:
@@ -450,24 +454,32 @@ def _q_as_integer(q: Quantity) -> Any:
     return v
 
 
-def _q_add(q: Quantity, q2: Quantity, sign: int = 1) -> Any:
-    c = q.copy(pointer=True)
+#: ``quantityAdd``/``quantityAddInt``/``quantitySub``/``quantitySubInt`` copy the receiver with ``q.DeepCopy()`` from
+#: v0.37.0-beta.0 (commit aada2b1f1 "Fix bug where CEL quantity add would mutate the receiver"); until v0.36
+#: ``copy := *q`` shares the receiver's ``inf.Dec``, so adding to a quantity held as an ``inf.Dec`` (beyond int64)
+#: changes the receiver and every earlier result sharing it (``library/quantity.go@v0.36.3`` and ``@v0.37.0-beta.0``).
+_QUANTITY_DEEP_COPY_SINCE = 37
+
+
+def _q_add(q: Quantity, q2: Quantity, sign: int = 1, deep: bool = True) -> Any:
+    c = q.copy(pointer=True, deep=deep)
     c.add_in_place(q2.copy(False), sign)
     return c
 
 
-def _q_add_int(arg: Any, other: Any, sign: int = 1) -> Any:
+def _q_add_int(arg: Any, other: Any, sign: int = 1, deep: bool = True) -> Any:
     q = _q(arg)
     if q is None:
         return _mnso(arg)
     if type(other) is not int:
         return _mnso(arg)
-    c = q.copy(pointer=True)
+    c = q.copy(pointer=True, deep=deep)
     c.add_in_place(Quantity(other, 0), sign)
     return c
 
 
-def _quantity_specs() -> list[FnSpec]:
+def _quantity_specs(minor: int = DEFAULT_RELEASE.minor) -> list[FnSpec]:
+    deep = minor >= _QUANTITY_DEEP_COPY_SINCE
     return [
         FnSpec("quantity", [unary("string_to_quantity", _string_to_quantity)]),
         FnSpec("isQuantity", [unary("is_quantity_string", _is_quantity)]),
@@ -478,9 +490,10 @@ def _quantity_specs() -> list[FnSpec]:
         FnSpec("asApproximateFloat", [unary("quantity_get_float", _q_unary(lambda q: q.approximate_float()))]),
         FnSpec("asInteger", [unary("quantity_get_int", _q_unary(_q_as_integer))]),
         FnSpec("isInteger", [unary("quantity_is_integer", _q_unary(lambda q: q.as_int64() is not None))]),
-        FnSpec("add", [binary("quantity_add", _q_binary(_q_add)), binary("quantity_add_int", _q_add_int)]),
-        FnSpec("sub", [binary("quantity_sub", _q_binary(lambda a, b: _q_add(a, b, -1))),
-                       binary("quantity_sub_int", lambda a, b: _q_add_int(a, b, -1))]),
+        FnSpec("add", [binary("quantity_add", _q_binary(lambda a, b: _q_add(a, b, 1, deep))),
+                       binary("quantity_add_int", lambda a, b: _q_add_int(a, b, 1, deep))]),
+        FnSpec("sub", [binary("quantity_sub", _q_binary(lambda a, b: _q_add(a, b, -1, deep))),
+                       binary("quantity_sub_int", lambda a, b: _q_add_int(a, b, -1, deep))]),
     ]
 
 
@@ -849,12 +862,25 @@ def _cidr_contains_ip(arg: Any, other: Any) -> Any:
     return arg.prefix.contains(other.addr)
 
 
-def _cidr_contains_cidr(arg: Any, other: Any) -> Any:
+#: ``cidrContainsCIDR`` tests ``cidr.Overlaps(containsCIDR.Prefix)`` from v0.33.0 and v0.32.4 (``library/cidr.go``);
+#: v0.30.x, v0.31.x and v0.32.0–v0.32.3 compare the masked receiver with ``netip.PrefixFrom(<the argument's
+#: address>, <the receiver's bits>)``, which is not masked: false whenever the argument's address is not the
+#: receiver's base address. Release 1.32 is its newest patch here (fixed).
+_CONTAINS_CIDR_OVERLAPS_SINCE = 32
+
+
+def _cidr_contains_cidr(arg: Any, other: Any, overlaps: bool = True) -> Any:
     if type(arg) is not CIDR:
         return _mnso(arg)
     if type(other) is not CIDR:
         return _mnso(other)
-    return arg.prefix.overlaps(other.prefix) and arg.prefix.bits <= other.prefix.bits
+    if overlaps:
+        return arg.prefix.overlaps(other.prefix) and arg.prefix.bits <= other.prefix.bits
+    # cidr.go@v0.31.14: cidr.Prefix.Masked() == netip.PrefixFrom(containsCIDR.Prefix.Addr(), cidr.Prefix.Bits());
+    # PrefixFrom gives bits -1 (an invalid prefix) beyond the address's length
+    bits = arg.prefix.bits if arg.prefix.bits <= other.prefix.addr.bit_len() else -1
+    equal_masked = arg.prefix.masked() == gostd.Prefix(other.prefix.addr, bits)
+    return equal_masked and arg.prefix.bits <= other.prefix.bits
 
 
 def _cidr_unary(fn: Callable[[gostd.Prefix], Any]) -> Callable[[Any], Any]:
@@ -889,14 +915,15 @@ def _ip_specs() -> list[FnSpec]:
     ]
 
 
-def _cidr_specs() -> list[FnSpec]:
+def _cidr_specs(minor: int = DEFAULT_RELEASE.minor) -> list[FnSpec]:
+    overlaps = minor >= _CONTAINS_CIDR_OVERLAPS_SINCE
     return [
         FnSpec("cidr", [unary("string_to_cidr", _string_to_cidr)]),
         FnSpec("containsIP", [binary("cidr_contains_ip_string", lambda a, o: _cidr_contains_ip(a, _string_to_ip(o))),
                               binary("cidr_contains_ip_ip", _cidr_contains_ip)]),
         FnSpec("containsCIDR", [binary("cidr_contains_cidr_string",
-                                       lambda a, o: _cidr_contains_cidr(a, _string_to_cidr(o))),
-                                binary("cidr_contains_cidr", _cidr_contains_cidr)]),
+                                       lambda a, o: _cidr_contains_cidr(a, _string_to_cidr(o), overlaps)),
+                                binary("cidr_contains_cidr", lambda a, o: _cidr_contains_cidr(a, o, overlaps))]),
         FnSpec("ip", [unary("cidr_ip", _cidr_unary(lambda p: IP(p.addr)))]),
         FnSpec("prefixLength", [unary("cidr_prefix_length", _cidr_unary(lambda p: p.bits))]),
         FnSpec("masked", [unary("cidr_masked", _cidr_unary(lambda p: CIDR(p.masked())))]),
@@ -1215,7 +1242,7 @@ def _semver_specs() -> list[FnSpec]:
 # --- library registry --------------------------------------------------------------------------------------------
 
 
-def library_specs(lib: str) -> list[FnSpec]:
+def library_specs(lib: str, minor: int = DEFAULT_RELEASE.minor) -> list[FnSpec]:
     """The runtime functions of a Kubernetes library (names of :data:`crdtool.core.kubecel.library_decls.LIBRARIES`)."""
     if lib == "k8s.urls":
         return _url_specs()
@@ -1226,11 +1253,11 @@ def library_specs(lib: str) -> list[FnSpec]:
     if lib == "k8s.lists.v1":
         return [*_lists_specs(), FnSpec("includes", [binary("list_includes_dyn_dyn", _includes)])]
     if lib == "k8s.quantity":
-        return _quantity_specs()
+        return _quantity_specs(minor)
     if lib == "k8s.ip":
         return _ip_specs()
     if lib == "k8s.cidr":
-        return _cidr_specs()
+        return _cidr_specs(minor)
     if lib == "k8s.format":
         return _format_specs()
     if lib == "k8s.semver":
@@ -1254,14 +1281,12 @@ def _jsonpatch_escape(arg: Any) -> Any:
     return arg.translate(_JSONPATCH_ESCAPES)
 
 
-_LIB_TYPES = {
-    "k8s.urls": (URL_TYPE,), "k8s.quantity": (QUANTITY_TYPE,), "k8s.ip": (IP_TYPE,), "k8s.cidr": (CIDR_TYPE,),
-    "k8s.format": (FORMAT_TYPE,), "k8s.semver": (SEMVER_TYPE,),
-}
+_LIB_TYPES = {"k8s.ip": (IP_TYPE,), "k8s.cidr": (CIDR_TYPE,)}
 
 
 def type_idents(libraries: tuple[str, ...]) -> dict[str, V.TypeValue]:
-    """The type names the libraries register (``cel.Types``)."""
+    """The runtime values of the type identifiers the libraries declare
+    (:data:`crdtool.core.kubecel.library_decls.TYPE_NAMES`: ``net.IP``, ``net.CIDR``)."""
     out: dict[str, V.TypeValue] = {}
     for lib in libraries:
         for t in _LIB_TYPES.get(lib, ()):
@@ -1388,6 +1413,23 @@ def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int
         return None
     return None
 
+
+
+#: ``library/cost.go@v0.32.0`` added the ``_==_`` case (equality of Kubernetes object types costs 1, estimated and
+#: actual); before (v0.30, v0.31) the equality of those types takes cel-go's default cost.
+_EQUALITY_COST_SINCE = 32
+
+
+def _call_cost_without_equality(function: str, overload: str, args: list[Any], result: Any) -> int | None:
+    """:func:`call_cost` of ``library/cost.go@v0.31.14``: no ``_==_`` case."""
+    if function == "_==_":
+        return None
+    return call_cost(function, overload, args, result)
+
+
+def call_cost_for(minor: int) -> Callable[[str, str, list[Any], Any], int | None]:
+    """``CostEstimator.CallCost`` of Kubernetes 1.``minor``."""
+    return call_cost if minor >= _EQUALITY_COST_SINCE else _call_cost_without_equality
 
 
 #: every function :func:`call_cost` may price (for the others it always answers None)

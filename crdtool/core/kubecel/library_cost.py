@@ -28,6 +28,7 @@ from crdtool.core.celgo.cost import (
     SizeEstimate,
     fixed_cost,
 )
+from crdtool.core.releases import DEFAULT_RELEASE
 
 __all__ = ["LibraryCostEstimator", "SizeEstimator"]
 
@@ -74,11 +75,19 @@ def _selector_cost(length: SizeEstimate) -> CostEstimate:
     return fixed_cost(_LIST_CREATE).add(parse_cost).add(requirement_cost)
 
 
-class LibraryCostEstimator:
-    """``library.CostEstimator{SizeEstimator: ...}``."""
+#: ``library/cost.go@v0.32.0``: ``EstimateCallCost`` prices ``_==_`` of the Kubernetes types (1, or by the format or
+#: URL size) and gives ``url`` a result size; in v0.30/v0.31 the equality falls to cel-go's default estimate (the
+#: operands' sizes, unknown for library results: ``{1, 1844674407370955264}`` plus the operands) and ``url``
+#: has no result size.
+_EQUALITY_AND_URL_SIZE_SINCE = 32
 
-    def __init__(self, size_estimator: SizeEstimator | None = None) -> None:
+
+class LibraryCostEstimator:
+    """``library.CostEstimator{SizeEstimator: ...}`` of Kubernetes 1.``minor`` (default: the newest)."""
+
+    def __init__(self, size_estimator: SizeEstimator | None = None, minor: int = DEFAULT_RELEASE.minor) -> None:
         self.size_estimator = size_estimator
+        self.minor = minor
 
     def estimate_size(self, node: AstNode) -> SizeEstimate | None:
         if self.size_estimator is not None:
@@ -128,6 +137,8 @@ class LibraryCostEstimator:
         if function in ("url", "jsonpatch.escapeKey"):
             if len(args) == 1:
                 sz = self._size(args[0])
+                if self.minor < _EQUALITY_AND_URL_SIZE_SINCE:
+                    return CallEstimate(sz.multiply_by_cost_factor(f))
                 return CallEstimate(sz.multiply_by_cost_factor(f), sz)
             return None
         if function in ("lowerAscii", "upperAscii", "substring", "trim"):
@@ -217,7 +228,7 @@ class LibraryCostEstimator:
                     )
                 )
             return None
-        if function == "_==_" and len(args) == 2:
+        if function == "_==_" and len(args) == 2 and self.minor >= _EQUALITY_AND_URL_SIZE_SINCE:
             return self._equality(args[0], args[1])
         return None
 

@@ -363,7 +363,7 @@ def _schema_costs(
         except StructuralError as exc:
             return f"the schema is not structural ({exc}): the apiserver compiles none of its rules"
     env_set = _env_set(kubernetes_version)
-    root = CelSchemaContext.root(schema, root_ss, resolve_release(kubernetes_version))
+    root = CelSchemaContext.root(schema, root_ss, resolve_release(kubernetes_version).minor)
     log: list[tuple[Path, int]] = []
     root.total_cost.log = log
     out = _Costs()
@@ -476,7 +476,7 @@ def _follow(
             f = cur_decl.fields.get(name) if cur_decl.fields is not None else None
             if f is None:
                 return None
-            view = with_type_and_object_meta(cur, release) if _is_resource_root(cur, root) else cur
+            view = with_type_and_object_meta(cur, release.minor) if _is_resource_root(cur, root) else cur
             prop = next((p for p in view.properties if escape(p) == name), None)
             if prop is None:
                 return None
@@ -555,7 +555,7 @@ class _Drivers:
             return None
         hit = self._decls.get(id(ss), False)
         if hit is False:
-            hit = self._decls[id(ss)] = schema_decl_type(ss, is_root or ss.extensions.x_embedded_resource, self.release)
+            hit = self._decls[id(ss)] = schema_decl_type(ss, is_root or ss.extensions.x_embedded_resource, self.release.minor)
         return hit if isinstance(hit, DeclType) else None
 
 

@@ -43,6 +43,7 @@ def _run(case: dict[str, Any]) -> tuple[Any, str]:
     parser_opts = ParserOptions(
         enable_optional_syntax=bool(opts.get("optional_syntax")),
         extended_macros=False,
+        all_macros=True,  # parser.NewParser(parser.Macros(parser.AllMacros...))
         enable_variadic_operator_asts=bool(opts.get("variadic_operator_asts")),
     )
     parsed = parse(case["expr"], parser_opts)

@@ -32,7 +32,7 @@ def _functions() -> dict[str, FunctionDecl]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_cost(case: dict[str, Any]) -> None:
-    parsed = parse(case["expr"], ParserOptions(enable_optional_syntax=False, extended_macros=False))
+    parsed = parse(case["expr"], ParserOptions(enable_optional_syntax=False, extended_macros=False, all_macros=True))
     assert parsed.expr is not None, parsed.error_text()
     variables = {name: T.parse_type(t) for name, t in (case.get("vars") or {}).items()}
     checked = check(parsed.expr, parsed.info, variables, _PROVIDER, cross_type_numeric_comparisons=False,

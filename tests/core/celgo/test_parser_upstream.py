@@ -43,6 +43,7 @@ def _options(case: dict[str, Any]) -> ParserOptions:
         enable_ident_escape_syntax=bool(o.get("enable_ident_escape_syntax")),
         enable_hidden_accumulator_name=o.get("enable_hidden_accumulator_name", True),
         extended_macros=False,
+        all_macros=True,  # newTestParser: parser.Macros(parser.AllMacros...)
     )
 
 

@@ -438,7 +438,7 @@ LIBRARY_TRUE = [
     "quantity('50Mi').compareTo(quantity('50M')) == 1", "quantity('150Mi').isGreaterThan(quantity('100Mi'))",
     "!quantity('50Mi').isGreaterThan(quantity('100Mi'))", "quantity('50M').isLessThan(quantity('100M'))",
     "!quantity('100M').isLessThan(quantity('50M'))", "quantity('1Gi') == quantity('1024Mi')",
-    "sign(quantity('-5')) == -1", "type(quantity('1')) == kubernetes.Quantity",
+    "sign(quantity('-5')) == -1", "type(quantity('1')) == type(quantity('2'))",
     # ip.go
     "isIP('127.0.0.1')", "isIP('::1')", "!isIP('127.0.0.256')", "!isIP(':::1')", "!isIP('::ffff:1.2.3.4')",
     "!isIP('fe80::1%eth0')", "ip.isCanonical('127.0.0.1')", "ip.isCanonical('2001:db8::abcd')",
@@ -513,6 +513,17 @@ def test_environment_has_no_bindings_math_or_encoders() -> None:
     assert len(details) == 3
     assert all(d.startswith("rule compile error: compilation failed: ERROR: <input>:1:1: undeclared reference to")
                for d in details)
+
+
+def test_only_ip_and_cidr_types_are_identifiers() -> None:
+    """Only ``ip.go``/``cidr.go`` register their types (``cel.Types``); the other libraries declare functions only
+    (k8s.io/apiserver ``pkg/cel/library/*.go`` ``CompileOptions`` at v0.30.0 … v0.37.0-beta.0), and cel-go resolves
+    an identifier from declared identifiers, ``FindStructType`` and the registry's registered types only
+    (``checker/env.go LookupIdent``, ``common/types/provider.go FindIdent`` at v0.26.0)."""
+    assert holds("type(ip('::1')) == net.IP") and holds("type(cidr('::1/128')) == net.CIDR")
+    assert rule_error("type(quantity('1')) == kubernetes.Quantity") == (
+        "rule compile error: compilation failed: ERROR: <input>:1:24: undeclared reference to 'kubernetes' "
+        "(in container '')\n | type(quantity('1')) == kubernetes.Quantity\n | .......................^")
 
 
 @pytest.mark.parametrize("expr", LIBRARY_TRUE)

@@ -64,12 +64,13 @@ def with_rule(schema: dict[str, Any], rule: str) -> dict[str, Any]:
 
 def run(schema: dict[str, Any], obj: Any, old: Any = None, *, root: bool, new: bool,
         budget: int = RUNTIME_CEL_COST_BUDGET, ratcheting: bool = False,
-        per_call_limit: int = PER_CALL_LIMIT) -> CelResult:
+        per_call_limit: int = PER_CALL_LIMIT, release: int | None = None) -> CelResult:
     """``validator(&s, &s, root, SchemaDeclType(&s, root), limit)`` (``new=False``) or ``NewValidator(&s, root,
-    limit)`` (``new=True``), then ``Validate(ctx, field.NewPath("root"), &s, obj, old, budget[, WithRatcheting])``."""
+    limit)`` (``new=True``), then ``Validate(ctx, field.NewPath("root"), &s, obj, old, budget[, WithRatcheting])``,
+    in release 1.``release``'s apiserver (default: the newest)."""
     return validate_cel(go_value(obj), new_structural(schema), Path("root"), old_obj=go_value(old),
                         is_resource_root=root, budget=budget, ratcheting=ratcheting, per_call_limit=per_call_limit,
-                        new_validator=new)
+                        new_validator=new, release=release)
 
 
 def ids(cases: list[dict[str, Any]]) -> list[str]:
@@ -285,6 +286,57 @@ def test_validate_field_path(case: dict[str, Any]) -> None:
         assert err is None and f"[].{path.text}" == case["validFieldPath"]
 
 
+# --- the v0.34.10 expectations (eval_k8s_validation_v0_34.yaml): release 1.34 ----------------------------
+
+V034 = load("eval_k8s_validation_v0_34.yaml")
+
+
+def _v034_cases(test: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    by_name = {c["name"]: c for c in DOC[test]}
+    return [(by_name[name], want) for name, want in V034[test].items()]
+
+
+def _v034_schema(case: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    text = json.dumps(case["schema"])
+    for old, new in want.get("schema_text", ()):
+        assert old in text
+        text = text.replace(old, new)
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+LEVELS_34 = _v034_cases("TestValidationExpressionsAtSchemaLevels")
+
+
+@pytest.mark.parametrize("case,want", LEVELS_34, ids=[c["name"] for c, _ in LEVELS_34])
+def test_validation_expressions_at_schema_levels_1_34(case: dict[str, Any], want: dict[str, Any]) -> None:
+    """``validateExpressions`` until v0.34: a false rule's error carries ``sts.Type`` (``"object"``, ``"string"``)."""
+    res = run(_v034_schema(case, want), case["obj"], case["oldObj"], root=True, new=False, budget=MAX_INT,
+              release=34)
+    assert_all_contained(res, want.get("errors") or [])
+    # and the same case in 1.35 gives v0.36.3's expectations (the value itself, or none)
+    res = run(case["schema"], case["obj"], case["oldObj"], root=True, new=False, budget=MAX_INT, release=35)
+    assert_all_contained(res, case["errors"] or [])
+
+
+RATCHETING_34 = _v034_cases("TestRatcheting")
+
+
+@pytest.mark.parametrize("case,want", RATCHETING_34, ids=[c["name"] for c, _ in RATCHETING_34])
+def test_ratcheting_1_34(case: dict[str, Any], want: dict[str, Any]) -> None:
+    budget = case["runtimeCostBudget"] or RUNTIME_CEL_COST_BUDGET
+    res = run(_v034_schema(case, want), case["newObj"], case["oldObj"], root=False, new=True, budget=budget,
+              ratcheting=True, release=34)
+    errors, warnings = want.get("errors") or [], want.get("warnings") or []
+    assert len(res.errors) == len(errors), [str(e) for e in res.errors]
+    assert len(res.warnings) == len(warnings), res.warnings
+    for w in errors:
+        assert any(w in str(e) for e in res.errors), w
+    for w in warnings:
+        assert w in res.warnings
+
+
 def test_every_case_is_run() -> None:
     """Every transcribed case is run above; the only one cut short is counted here."""
     counts = {t: len(DOC[t]) for t in DOC["upstream"]["tests"]}
@@ -435,8 +487,17 @@ def test_values_lister(case: dict[str, Any]) -> None:
         assert lister.contains(unstructured_to_val(x, item_schema)) is True
     for x in case["notContains"]:
         assert lister.contains(unstructured(x)) is False
-    added = lister.add(unstructured_to_val(go_value(case["addition"]), schema))
+    # the v0.36.3 harness: reflect.DeepEqual(lister.Add(addition).Value(), expectAdded) (Kubernetes 1.36)
+    lister36 = unstructured_to_val(data, schema, 36)
+    added = lister36.add(unstructured_to_val(go_value(case["addition"]), schema, 36))
     assert V.native_value(added) == go_value(case["expectAdded"])
+    # the v0.37.0-beta.0 harness: Add returns a list of CEL values, compared element by element with
+    # UnstructuredToVal(expectAdded[i], itemSchema).Equal (Kubernetes 1.37)
+    added = lister.add(unstructured_to_val(go_value(case["addition"]), schema))
+    expect = go_value(case["expectAdded"])
+    assert added.size() == len(expect)
+    for i, e in enumerate(expect):
+        assert V.value_equal(unstructured_to_val(e, item_schema), added.get(i)) is True
 
 
 @pytest.mark.parametrize("case", VALUES["TestMapper"], ids=ids(VALUES["TestMapper"]))
@@ -463,3 +524,64 @@ def test_values_counts() -> None:
     assert {t: len(VALUES[t]) for t in VALUES["upstream"]["tests"]} == {"TestEquality": 22, "TestLister": 3,
                                                                         "TestMapper": 2}
     assert len(CORRELATION) == 23
+
+
+# --- celcoststability_test.go at older tags (eval_k8s_cost_stability_per_release.yaml) ----------------------
+
+PER_RELEASE_STABILITY = load("eval_k8s_cost_stability_per_release.yaml")["tags"]
+
+
+def _stability_at(tag: str, test: str) -> list[tuple[dict[str, Any], list[tuple[str, int]]]]:
+    """The tag's table: the v0.36.3 cases and rules, less what the tag lacks, with its own texts and costs."""
+    spec = PER_RELEASE_STABILITY[tag][test]
+    out = []
+    for case in STABILITY[test]:
+        if case["name"] in spec.get("drop_cases", ()):
+            continue
+        dropped = set(spec.get("drop_rules", {}).get(case["name"], ()))
+        replaced = spec.get("replace", {}).get(case["name"], {})
+        rules = []
+        for rule, cost in (case["expectCost"] or {}).items():
+            if rule in dropped:
+                continue
+            if rule in replaced:
+                rule, cost = replaced[rule]["rule"], replaced[rule]["cost"]
+            rules.append((rule, cost))
+        out.append((case, rules))
+    return out
+
+
+def _stability_params(test: str) -> list[Any]:
+    return [pytest.param(case, rules, minor, id=f"1.{minor}:{case['source']['line']}:{case['name']}")
+            for tag, spec in PER_RELEASE_STABILITY.items() for minor in spec["releases"][-1:]
+            for case, rules in _stability_at(tag, test)]
+
+
+@pytest.mark.parametrize(("case", "rules", "minor"), _stability_params("TestCelCostStability"))
+def test_cel_cost_stability_per_release(case: dict[str, Any], rules: list[tuple[str, int]], minor: int) -> None:
+    """TestCelCostStability at the tag of release ``minor`` (exact cost path)."""
+    for rule, cost in rules:
+        res = run(with_rule(case["schema"], rule), case["obj"], root=True, new=True, release=minor)
+        assert [str(e) for e in res.errors] == [], rule
+        assert RUNTIME_CEL_COST_BUDGET - res.remaining_budget == cost, rule
+
+
+@pytest.mark.parametrize(("case", "rules", "minor"), _stability_params("TestCelEstimatedCostStability"))
+def test_cel_estimated_cost_stability_per_release(case: dict[str, Any], rules: list[tuple[str, int]],
+                                                  minor: int) -> None:
+    """TestCelEstimatedCostStability at the tag of release ``minor``: ``MustBaseEnvSet(DefaultCompatibilityVersion())``
+    of that release, its ``SchemaDeclType``."""
+    from crdtool.core.crdcel.compilation import RuleSource, compile_rules
+    from crdtool.core.kubecel.decltype import schema_decl_type
+    from crdtool.core.kubecel.environment import release_env_set
+    from crdtool.core.releases import RELEASES
+
+    for rule, cost in rules:
+        s = with_rule(case["schema"], rule)
+        decl = schema_decl_type(new_structural(s), False, minor)
+        assert decl is not None
+        (result,) = compile_rules([RuleSource.of(r) for r in s["x-kubernetes-validations"]], decl,
+                                  release_env_set(RELEASES[minor]))
+        assert result.error is None, (rule, result.error)
+        if cost > 0:
+            assert result.max_cost == cost, rule

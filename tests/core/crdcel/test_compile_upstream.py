@@ -74,3 +74,44 @@ def test_cost_estimation(case: dict[str, Any], variant: str) -> None:
         assert result.max_cost == spec["expected_max_cost"]
     if spec.get("expected_max_cost_at_least"):
         assert result.max_cost >= spec["expected_max_cost_at_least"]
+
+
+# --- per release (compile_k8s_per_release.yaml) ----------------------------------------------------------------
+
+PER_RELEASE = load("compile_k8s_per_release.yaml")["cases"]
+
+
+def _per_release_params() -> list[Any]:
+    return [pytest.param(c, m, e, id=f"1.{m}:{c['source']['test']}:{c['source']['case']}")
+            for c in PER_RELEASE for e in c["expect"] for m in e["releases"]]
+
+
+@pytest.mark.parametrize(("case", "minor", "expect"), _per_release_params())
+def test_per_release(case: dict[str, Any], minor: int, expect: dict[str, Any]) -> None:
+    """``Compile`` in release ``minor``'s ``MustBaseEnvSet(DefaultCompatibilityVersion())``, with that release's
+    ``SchemaDeclType``."""
+    from crdtool.core.kubecel.environment import release_env_set
+    from crdtool.core.releases import RELEASES
+
+    env_set = release_env_set(RELEASES[minor])
+    env = env_set.stored if case["env_loader"] == "StoredExpressionsEnvLoader" else env_set.new
+    ss = new_structural(case["schema"])
+    decl = schema_decl_type(ss, case["is_resource_root"], minor)
+    assert decl is not None
+    results = compile_rules([RuleSource.of(r) for r in case["schema"]["x-kubernetes-validations"]], decl, env)
+    if "results" in expect:
+        assert len(results) == len(expect["results"])
+        for result, matchers in zip(results, expect["results"]):
+            for m in matchers:
+                if m.get("no_error"):
+                    assert result.error is None, result.error
+                if "error" in m:
+                    assert result.error is not None and m["error"]["type"] == "Rule" + result.error[0]
+                    assert m["error"]["contains"] in result.error[1], result.error[1]
+        return
+    [result] = results
+    assert result.error is None, result.error
+    if "max_cost" in expect:
+        assert result.max_cost == expect["max_cost"]
+    if "max_cost_at_most" in expect:
+        assert 0 < result.max_cost <= expect["max_cost_at_most"], result.max_cost
