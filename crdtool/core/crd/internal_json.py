@@ -177,7 +177,9 @@ def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
     """
     out = _convert(rule, "ValidationRule")
     assert isinstance(out, GoStruct)
-    return go_typed(out, _go_validation_rule(out))
+    typed = go_typed(out, _go_validation_rule(out))
+    assert isinstance(typed, GoStruct)  # go_typed makes a dict an _GoMap, a GoStruct
+    return typed
 
 
 def _go_validation_rule(rule: GoStruct) -> str | None:

@@ -38,6 +38,7 @@ from typing import Any
 
 from crdtool.core.errors import FieldError, Path, internal_error
 from crdtool.core.kubecel.equality import CorrelatedObject, DictSchema
+from crdtool.core.kubecel.equality import go_kind as _go_kind
 from crdtool.core.releases import Release
 
 # kube-openapi SchemaValidator as value_validation ports it: one node's validation, its error
@@ -47,7 +48,6 @@ from crdtool.core.validation.value_validation import (
     NIL_PATH,
     ValueRules,
     _add,
-    _go_kind,
     _to_field_error,
     _validate,
     value_rules,
