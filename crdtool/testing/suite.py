@@ -45,7 +45,7 @@ from typing import Any
 from crdtool.yaml import Document, InputError, load_documents, load_path
 
 __all__ = [
-    "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "Suite", "SuiteError", "TestCase",
+    "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Suite", "SuiteError", "TestCase",
     "is_suite_file", "load_suite", "SUITE_GLOB",
 ]
 
@@ -173,6 +173,24 @@ class TestCase:
     __test__ = False  # not a pytest class
 
 
+@dataclass(frozen=True)
+class InlineCrd:
+    """A CRD written inside a suite (``crds: [{apiVersion: apiextensions.k8s.io/v1, ...}]``): a
+    :class:`~crdtool.yaml.Document` look-alike whose positions are those of the suite file."""
+
+    file: str
+    index: int
+    line: int
+    data: dict[str, Any]
+    suite_doc: Document | None = None
+    prefix: str = ""
+
+    def position(self, path: str) -> tuple[int, int] | None:
+        if self.suite_doc is None:
+            return (self.line, 1)
+        return self.suite_doc.position(f"{self.prefix}.{path}" if path else self.prefix)
+
+
 @dataclass
 class Suite:
     """A suite file read: its CRD documents, its cases, and what could not be read."""
@@ -180,7 +198,7 @@ class Suite:
     file: str
     crd_paths: tuple[str, ...]
     cases: list[TestCase] = field(default_factory=list)
-    crds: list[Document] = field(default_factory=list)
+    crds: list[Any] = field(default_factory=list)  # Document or InlineCrd
     errors: list[SuiteError] = field(default_factory=list)
     kubernetes_versions: tuple[str, ...] | None = None
     form: str = "suite"
@@ -233,7 +251,7 @@ def _resolve(base_file: str, rel: str) -> str:
 
 
 def _load_crds(suite: Suite, cache: dict[str, list[Document | InputError]]) -> None:
-    if not suite.crd_paths and not suite.errors:
+    if not suite.crd_paths and not suite.crds and not suite.errors:
         suite.errors.append(SuiteError(suite.file, 1, "no CRD given (crds: in a suite, '# crd: PATH' in a manifest)"))
     for path in suite.crd_paths:
         key = os.path.abspath(path)
@@ -288,10 +306,16 @@ def _read_suite(path: str, doc: Document) -> Suite:
     crds = data.get("crds")
     if isinstance(crds, str):
         crds = [crds]
-    if not isinstance(crds, list) or not crds or not all(isinstance(c, str) for c in crds):
-        bad("crds", "crds: a list of paths to CRD files or directories, relative to this file")
+    if not isinstance(crds, list) or not crds or not all(isinstance(c, (str, dict)) for c in crds):
+        bad("crds", "crds: a list of paths to CRD files or directories (relative to this file), or CRD manifests")
         crds = []
-    suite.crd_paths = tuple(_resolve(path, c) for c in crds)
+    suite.crd_paths = tuple(_resolve(path, c) for c in crds if isinstance(c, str))
+    for i, c in enumerate(crds):
+        if isinstance(c, dict):
+            if c.get("kind") != "CustomResourceDefinition":
+                bad(f"crds[{i}]", f"crds[{i}]: not a CustomResourceDefinition")
+                continue
+            suite.crds.append(InlineCrd(path, i, line(f"crds[{i}]"), c, doc, f"crds[{i}]"))
     try:
         suite.kubernetes_versions = _versions(data.get("kubernetesVersions"), "kubernetesVersions")
         defaults = {
