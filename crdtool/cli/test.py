@@ -30,7 +30,7 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
         elif os.path.isdir(path):
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
-                found.extend(os.path.join(root, f) for f in sorted(files) if is_suite_file(f))
+                found.extend(os.path.normpath(os.path.join(root, f)) for f in sorted(files) if is_suite_file(f))
         else:
             missing.append(path)
     return list(dict.fromkeys(found)), missing
