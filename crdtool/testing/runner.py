@@ -7,7 +7,6 @@ rule coverage. Every judging call goes through :func:`_judge` (one place for the
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from dataclasses import dataclass, field
@@ -28,11 +27,10 @@ __all__ = ["CaseResult", "CrdEntry", "RunResult", "Session", "Verdict", "case_id
 
 @dataclass
 class CrdEntry:
-    """One CRD document of a suite, prepared on first use (and its status-update variant, and rule indexes)."""
+    """One CRD document of a suite, prepared on first use, and the rule indexes of its versions."""
 
     doc: Document
     _prepared: Any = None
-    _status_prepared: Any = None
     _indexes: dict[str, ItemIndex] = field(default_factory=dict)
 
     @property
@@ -65,21 +63,6 @@ class CrdEntry:
 
             self._prepared = prepare_crd(self.manifest)
         return self._prepared
-
-    def status_prepared(self) -> Any:
-        """The CRD as the status subresource's update strategy sees the request (see :func:`_judge`)."""
-        if self._status_prepared is None:
-            from crdtool import prepare_crd
-
-            crd = copy.deepcopy(self.manifest)
-            spec = crd.get("spec") or {}
-            if isinstance(spec.get("subresources"), dict):
-                spec["subresources"].pop("status", None)
-            for v in spec.get("versions") or ():
-                if isinstance(v, dict) and isinstance(v.get("subresources"), dict):
-                    v["subresources"].pop("status", None)
-            self._status_prepared = prepare_crd(crd)
-        return self._status_prepared
 
     def index(self, version: str) -> ItemIndex:
         """The validations of ``version`` (rules by rule-dict identity in the prepared CRD)."""
@@ -155,28 +138,17 @@ def _with_resource_version(obj: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _status_request(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
-    """The status strategy's ``PrepareForUpdate``: the old object with the request's status (or none)."""
-    out = copy.deepcopy(old)
-    if "status" in new:
-        out["status"] = copy.deepcopy(new["status"])
-    else:
-        out.pop("status", None)
-    return out
-
-
 def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
     """Run ``case`` through the apiserver's create or update path of ``entry``'s CRD under ``release``.
 
     The one place that calls the judging API. ``release`` is accepted and, until the API's
     ``kubernetes_version=`` keyword (issue #19) lands, not passed on: every release is judged as the default
-    one (1.37). A ``status`` subresource update is judged as ``statusStrategy`` does it
-    (``registry/customresource/status_strategy.go``): the old object with the request's status, validated
-    as an update of the whole object (schema with ratcheting, CEL rules with ``oldSelf``), modelled as a main
-    resource update of the CRD without its status subresource.
+    one (1.37). A ``status`` subresource update runs the status strategy
+    (:func:`crdtool.core.customresource.status_update.apply_status_update`).
     """
     from crdtool import CustomResourceError, apply_create, apply_update
     from crdtool.core.crdcel.validation import RULE_OBSERVER
+    from crdtool.core.customresource.status_update import apply_status_update
 
     del release  # see the docstring: wired when kubernetes_version= lands
     verdict = Verdict(version=case.version)
@@ -191,10 +163,8 @@ def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
         else:
             old = _with_resource_version(case.old_object)
             new = _with_resource_version(case.object)
-            prepared = entry.prepared()
-            if case.subresource == "status":
-                new, prepared = _status_request(new, old), entry.status_prepared()
-            update = apply_update(new, old, prepared, case.version, field_validation=case.field_validation,
+            judge_update = apply_status_update if case.subresource == "status" else apply_update
+            update = judge_update(new, old, entry.prepared(), case.version, field_validation=case.field_validation,
                                   duplicate_fields=case.duplicate_fields)
             verdict.errors, verdict.warnings = list(update.errors), list(update.warnings)
             verdict.stored, verdict.pruned = update.stored, list(update.pruned)
