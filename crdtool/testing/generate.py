@@ -6,7 +6,8 @@ looks for a small object the rule accepts and one it rejects — for a transitio
 old/new pair judged as an UPDATE — and hypothesis shrinks each to a minimal one. The search reaches the rule's
 node directly (the value there is drawn from the node's own strategy, its parents filled in when absent). A
 candidate counts only when crdtool's validator confirms it: a passing case has no error at all and the rule
-evaluated to true; a failing case's errors all come from that rule (so the case says what it tests).
+evaluated to true; a failing case's rule evaluated to false and every error is a CEL rule's (no schema error
+hides the rules), each error written in the expectation.
 
 The suite is re-run before it is returned: a case that would not pass as written is dropped and said so. Rules
 no search could exercise are listed with the reason (it does not compile, no example in the budget, ...).
@@ -79,27 +80,33 @@ def _targeted(base: dict[str, Any], root: Any, steps: list[tuple[str, str]], nam
 
     from crdtool.core.fuzz.strategies import value_strategy
 
+    # built once: a strategy's construction (validation, emptiness checks) costs more than its draws
+    strategies: list[Any] = []
+    node = root
+    for step in steps:
+        node = _child(node, step)
+        strategies.append(value_strategy(node))
+
     @st.composite
     def draw_object(draw: Any) -> dict[str, Any]:
         obj = copy.deepcopy(base)
         obj["metadata"] = {**obj.get("metadata", {}), "name": name}
         container: Any = obj
-        node = root
         for i, step in enumerate(steps):
-            child = _child(node, step)
+            strategy = strategies[i]
             last = i == len(steps) - 1
             kind, key = step
             if kind == "prop":
                 if not isinstance(container, dict):
                     break
                 if last or not isinstance(container.get(key), (dict, list)):
-                    container[key] = draw(value_strategy(child))
+                    container[key] = draw(strategy)
                 container = container[key]
             elif kind == "item":
                 if not isinstance(container, list):
                     break
                 if not container or last:
-                    value = draw(value_strategy(child))
+                    value = draw(strategy)
                     if container:
                         container[0] = value
                     else:
@@ -111,9 +118,8 @@ def _targeted(base: dict[str, Any], root: Any, steps: list[tuple[str, str]], nam
                 if last:
                     container.clear()
                 if not container:
-                    container["key"] = draw(value_strategy(child))
+                    container["key"] = draw(strategy)
                 container = next(iter(container.values()))
-            node = child
         return obj
 
     return draw_object()
@@ -146,22 +152,39 @@ def _replace_at(obj: dict[str, Any], steps: list[tuple[str, str]], value: Any) -
     return out
 
 
+class _TimeUp(Exception):
+    """A search's time budget is spent."""
+
+
+def _search(find: Any, strategy: Any, timed: Any, predicate: Any, opts: Any, rnd: Any) -> Any:
+    """``hypothesis.find`` under a time budget: the shrunk example, the best one found when time ran out, or
+    ``NoSuchExample``."""
+    from hypothesis.errors import NoSuchExample
+
+    best: list[Any] = []
+    try:
+        return find(strategy, timed(predicate, best), settings=opts, random=rnd)
+    except _TimeUp:
+        if best:
+            return best[1]
+        raise NoSuchExample("time budget spent") from None
+
+
 def _outcome(verdict: Any, rule: Any) -> tuple[str | None, bool]:
-    """(the rule's outcome on the object, every error came from the rule)."""
+    """(the rule's outcome on the object, every error is a CEL rule's: no schema or decoding error)."""
     outcome = None
-    own = set()
+    from_rules = set()
     for r, _, result, err in verdict.events:
-        if r is rule:
-            if result in ("pass", "fail", "error") and outcome != "fail":
-                outcome = result
-            if err is not None and result in ("fail", "error"):
-                own.add(id(err))
-    only = bool(verdict.errors) and all(id(e) in own for e in verdict.errors)
-    return outcome, only
+        if r is rule and result in ("pass", "fail", "error") and outcome != "fail":
+            outcome = result
+        if err is not None and result in ("fail", "error"):
+            from_rules.add(id(err))
+    only_rules = bool(verdict.errors) and all(id(e) in from_rules for e in verdict.errors)
+    return outcome, only_rules
 
 
 def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None = None, *, seed: int = 0,
-                   max_examples: int = 200, time_budget: float = 4.0, version: str | None = None) -> GeneratedSuite:
+                   max_examples: int = 100, time_budget: float = 2.0, version: str | None = None) -> GeneratedSuite:
     """A starter suite for ``crd``'s CEL rules (its storage version, or ``version``).
 
     ``crd_path`` is written in the suite's ``crds`` (relative to ``output_path``'s directory when given).
@@ -213,19 +236,26 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
     except (NoSuchExample, Unsatisfiable):
         raise ValueError(f"{crd_path}: no valid object of version {ver.name} found to start from") from None
 
-    def timed(predicate: Any) -> Any:
-        """The predicate, answering no for new candidates once the search's time is spent (hypothesis then
-        stops); a candidate seen before gets its first answer again, as hypothesis requires."""
+    def timed(predicate: Any, best: list[Any]) -> Any:
+        """The predicate under the search's time budget: a candidate seen before gets its first answer again (as
+        hypothesis requires); once the budget is spent with nothing found, or three times over while shrinking,
+        the search is stopped (:class:`_TimeUp`) and ``best`` holds the smallest example found."""
         import json
         import time
 
-        deadline = time.monotonic() + time_budget
+        start = time.monotonic()
         seen: dict[str, bool] = {}
 
         def check(value: Any) -> bool:
             key = json.dumps(value, sort_keys=True, default=str)
-            if key not in seen:
-                seen[key] = time.monotonic() < deadline and bool(predicate(value))
+            if key in seen:
+                return seen[key]
+            spent = time.monotonic() - start
+            if (spent > time_budget and not best) or spent > 3 * time_budget:
+                raise _TimeUp()
+            seen[key] = bool(predicate(value))
+            if seen[key] and (not best or len(key) < best[0]):
+                best[:] = [len(key), copy.deepcopy(value)]
             return seen[key]
 
         return check
@@ -247,13 +277,14 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
                                              "an update of subresource: status"))
             continue
         targeted = _targeted(base, ver.structural, steps, obj_name)
+        node_values = value_strategy(node) if transition else None
         found: dict[str, Any] = {}
         for want in ("pass", "fail"):
             rnd = random.Random(f"{seed}:{key}:{want}")
             try:
                 if transition:
-                    pairs = targeted.flatmap(lambda old: st.tuples(st.just(old), st.one_of(
-                        st.just(old), value_strategy(node).map(lambda v, old=old: _replace_at(old, steps, v)))))
+                    pairs = st.tuples(targeted, st.booleans(), node_values).map(
+                        lambda t: (t[0], t[0] if t[1] else _replace_at(t[0], steps, t[2])))
 
                     def ok_pair(pair: Any, want: str = want) -> bool:
                         old, new = pair
@@ -262,25 +293,25 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
                         outcome, only = _outcome(verdict := judge(new, old), rule)
                         return outcome == want and (not verdict.errors if want == "pass" else only)
 
-                    found[want] = find(pairs, timed(ok_pair), settings=opts, random=rnd)
+                    found[want] = _search(find, pairs, timed, ok_pair, opts, rnd)
                 else:
                     def ok(obj: Any, want: str = want) -> bool:
                         verdict = judge(obj)
                         outcome, only = _outcome(verdict, rule)
                         return outcome == want and (not verdict.errors if want == "pass" else only)
 
-                    found[want] = find(targeted, timed(ok), settings=opts, random=rnd)
+                    found[want] = _search(find, targeted, timed, ok, opts, rnd)
             except (NoSuchExample, Unsatisfiable):
                 continue
         if not found:
-            reason = "no object within the search budget makes it pass or fail alone"
+            reason = "no object within the search budget makes it pass or fail (with a schema-valid object)"
             if item.text and "compile" in item.text:
                 reason = "it does not compile"
             out.not_exercised.append((label, reason))
             continue
         missing = [w for w in ("pass", "fail") if w not in found]
         if missing:
-            out.not_exercised.append((label, f"no object within the search budget makes it {missing[0]} alone "
+            out.not_exercised.append((label, f"no object within the search budget makes it {missing[0]} "
                                              f"(found one that makes it {'fail' if missing[0] == 'pass' else 'pass'})"))
         else:
             out.exercised.append(label)
