@@ -363,7 +363,12 @@ def _versions(value: Any, where: str) -> tuple[str, ...] | None:
         return None
     from crdtool.testing.releases import ReleaseError, parse_kubernetes_versions
 
-    spec = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    items = value if isinstance(value, list) else [value]
+    floats = [v for v in items if isinstance(v, float)]
+    if floats:
+        # YAML reads 1.30 as the number 1.3: the release must be a string
+        raise _Bad(where, f"{where}: {floats[0]!r} is a number; quote Kubernetes releases: '1.30'")
+    spec = ",".join(str(v) for v in items)
     try:
         return parse_kubernetes_versions(spec)
     except ReleaseError as exc:

@@ -96,3 +96,17 @@ def test_junit_and_github(samples: Path) -> None:
     assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("14", "1")
     code, out = invoke("--output", "github")
     assert code == 1 and out.startswith("::error file=crontab-too-many-replicas.crdtest.yaml,line=4,")
+
+
+def test_sarif_is_valid(samples: Path) -> None:
+    import jsonschema
+
+    schema = json.loads((ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    (samples / "crontab-too-many-replicas.crdtest.yaml").write_text(
+        (samples / "crontab-too-many-replicas.crdtest.yaml").read_text().replace("replicas: 12", "replicas: 2"))
+    code, out = invoke("--output", "sarif")
+    assert code == 1
+    log = json.loads(out)
+    jsonschema.validate(log, schema, cls=jsonschema.Draft4Validator)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["TestFailure"]

@@ -205,3 +205,9 @@ def test_a_failure_explains_itself(tmp_path: Path) -> None:
     assert "expected" in text and "| got" in text
     assert "spec: Invalid value: too big" in text
     assert "rule: self.size <= 10" in text and f"{tmp_path / 'crd.yaml'}:{rule_line(tmp_path)}" in text
+
+
+def test_a_release_written_as_a_number_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, [{"name": "c", "object": widget(size=2), "expect": {"valid": True}}])
+    path.write_text(path.read_text().replace("cases:", "kubernetesVersions: [1.30]\ncases:"))
+    assert any("quote Kubernetes releases" in str(e) for e in load_suite(str(path)).errors)
