@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -144,6 +144,22 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    test)
+        case "$prev" in
+        -k) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --fail-under) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --generate) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -12,6 +12,7 @@ _crdtool() {
         'schema:Export each CRD version'\''s structural schema as JSON Schema (draft 2020-12), for editors and other validators.'
         'serve:Serve a conversion function as a Kubernetes CRD conversion webhook (HTTPS, ConversionReview v1 and v1beta1).'
         'sort-versions:Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings).'
+        'test:Run unit tests of CRD validation rules (*.crdtest.yaml) on the apiserver'\''s create and update paths, offline.'
         'upgrade-manifest:Convert CRD manifests between apiextensions.k8s.io v1beta1 and v1, keeping comments and layout.'
         'validate:Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.'
     )
@@ -132,6 +133,20 @@ _crdtool() {
         _arguments -s \
             '(--crd)'--crd'[Sort the spec.versions of the CRD in this file.]:file:_files' \
             '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    test)
+        _arguments -s \
+            '(-k)'-k'[Run only the cases whose name matches, as pytest -k\: '\''immutable and not tls'\''.]:file:_files' \
+            '(--kubernetes-version)'--kubernetes-version'[Run every case under these Kubernetes releases\: 1.33, 1.30-1.37, 1.31,1.33 or supported (default\: each case'\''s kubernetesVersions, else 1.37).]:file:_files' \
+            '(--coverage)'--coverage'[Print rule coverage\: each validation some case made pass and fail.]' \
+            '(--fail-under)'--fail-under'[Exit 1 when rule coverage is below PERCENT.]:file:_files' \
+            '(--generate)'--generate'[Write a starter suite for the CRD'\''s rules instead of running suites.]:file:_files' \
+            '(-o --output-file)'{-o,--output-file}'[With --generate\: write the suite here (default\: stdout).]:file:_files' \
+            '(--seed)'--seed'[With --generate\: the search'\''s seed (the same seed gives the same suite).]:file:_files' \
+            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--quiet -q)'{--quiet,-q}'[Text output\: only suites with failures, and the summary.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.customresource",),  # custom resources
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
-    ("crdtool", "crdtool.loading"),  # the public API
+    ("crdtool", "crdtool.loading", "crdtool.testing"),  # the public API; test suites of CRD rules
     ("crdtool.server",),
     ("crdtool.cli", "crdtool.__main__"),
 )

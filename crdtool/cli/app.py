@@ -609,6 +609,53 @@ def schema(
     return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict, kubernetes_version=release.name)
 
 
+@app.command("test", cls=_Command, epilog=EXIT_CODES)
+@handled
+def test(
+    paths: Optional[list[str]] = typer.Argument(
+        None, metavar="[PATH...]", show_default=False,
+        help="Suite files, or directories searched for *.crdtest.yaml (default: the current directory).",
+    ),
+    select: Optional[str] = typer.Option(
+        None, "-k", metavar="EXPRESSION", help="Run only the cases whose name matches, as pytest -k: 'immutable and not tls'."
+    ),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="RELEASES",
+        help="Run every case under these Kubernetes releases: 1.33, 1.30-1.37, 1.31,1.33 or supported "
+        "(default: each case's kubernetesVersions, else 1.37).",
+    ),
+    coverage: bool = typer.Option(False, "--coverage", help="Print rule coverage: each validation some case made pass and fail."),
+    fail_under: Optional[float] = typer.Option(
+        None, "--fail-under", metavar="PERCENT", min=0, max=100, help="Exit 1 when rule coverage is below PERCENT."
+    ),
+    generate: Optional[str] = typer.Option(
+        None, "--generate", metavar="CRD", help="Write a starter suite for the CRD's rules instead of running suites."
+    ),
+    output_file: Optional[str] = typer.Option(
+        None, "-o", "--output-file", metavar="FILE", help="With --generate: write the suite here (default: stdout)."
+    ),
+    seed: int = typer.Option(0, "--seed", help="With --generate: the search's seed (the same seed gives the same suite)."),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Text output: only suites with failures, and the summary."),
+) -> int:
+    """Run unit tests of CRD validation rules (*.crdtest.yaml) on the apiserver's create and update paths, offline.
+
+    Exit 0 when every case passes, 1 when a case fails (or coverage is below --fail-under), 2 on usage or
+    input errors (no suite found, a suite that cannot be read).
+    """
+    if generate is not None:
+        from crdtool.cli import test_generate
+
+        return test_generate.run(generate, output_file=output_file, seed=seed)
+    from crdtool.cli import test as test_cmd
+    from crdtool.cli.reporters import choose_output
+
+    return test_cmd.run(
+        paths or [], choose_output(output.value if output is not None else None), select=select,
+        kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet,
+    )
+
+
 class Shell(str, enum.Enum):
     bash = "bash"
     zsh = "zsh"

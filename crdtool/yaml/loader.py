@@ -1536,6 +1536,8 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
 DIRECTORY_EXTENSIONS = (".yaml", ".yml", ".json")
 #: Directories a walk does not enter (besides hidden ones): package trees, never manifests.
 SKIPPED_DIRECTORIES = frozenset({"node_modules"})
+#: Files a walk passes over: ``crdtool test`` suites, whose objects are meant to be invalid (named, they are read).
+SKIPPED_SUFFIXES = (".crdtest.yaml", ".crdtest.yml")
 
 
 def expand_path(arg: str) -> Iterator[str | InputError]:
@@ -1562,9 +1564,9 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
     Iterative (a stack of sorted entry lists); symlinked directories are not
     entered, as ``filepath.Walk`` uses ``Lstat``. Hidden files and directories
     (names starting with ``.``: ``.git/``, ``.github/workflows/``,
-    ``.crdtool.yaml``) and ``node_modules/`` directories below ``root`` are
-    passed over (not manifests); ``root`` itself, and any file named on the
-    command line, is always read.
+    ``.crdtool.yaml``), ``node_modules/`` directories and ``crdtool test``
+    suites (``*.crdtest.yaml``) below ``root`` are passed over (not manifests);
+    ``root`` itself, and any file named on the command line, is always read.
     """
     listing = _list_directory(root)
     if isinstance(listing, InputError):
@@ -1592,7 +1594,7 @@ def _walk_directory(root: str) -> Iterator[str | InputError]:
             else:
                 stack.append(sub)
             continue
-        if entry.name.endswith(DIRECTORY_EXTENSIONS):
+        if entry.name.endswith(DIRECTORY_EXTENSIONS) and not entry.name.endswith(SKIPPED_SUFFIXES):
             yield entry.path
 
 

@@ -42,8 +42,9 @@ evaluation is cancelled) and the request budget (``RuntimeCELCostBudget``,
 from __future__ import annotations
 
 import threading
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from crdtool.core.errors import (
     OMIT,
@@ -66,6 +67,7 @@ from crdtool.core.schema.structural import NestedValueValidation, Structural
 __all__ = [
     "CelResult",
     "PER_CALL_LIMIT",
+    "RULE_OBSERVER",
     "RUNTIME_CEL_COST_BUDGET",
     "escape",
     "validate_cel",
@@ -85,6 +87,17 @@ _MSG_BUDGET = ("messageExpression evaluation failed due to running out of cost b
 _COST_LIMIT_ERR = "operation cancelled: actual cost limit exceeded"
 #: ``(*field.Path)(nil).String()``.
 NIL_PATH = "<nil>"
+
+#: A rule outcome observer: ``observer(rule, path, outcome, error)`` for each rule evaluation of a
+#: :func:`validate_cel` call, in evaluation order, once the call is done. ``rule`` is the
+#: ``x-kubernetes-validations`` entry (the schema's own dict), ``path`` the value's field path, ``outcome`` one of
+#: ``pass``, ``fail`` (the rule gave false: ``error`` is the :class:`FieldError` reported), ``ratcheted`` (false on
+#: an unchanged value: ``error`` is the warning's text), ``error`` (a compile, runtime or cost error: ``error``
+#: reported) and ``skipped`` (a transition rule without an old value). Not upstream's: it lets rule-coverage
+#: tools (``crdtool.testing``) attribute outcomes to rules; set it with ``RULE_OBSERVER.set(...)`` around a call
+#: and reset it after. It changes nothing that is validated or reported.
+RuleObserver = Callable[[Mapping[str, Any], str, str, Any], None]
+RULE_OBSERVER: ContextVar[RuleObserver | None] = ContextVar("crdtool_rule_observer", default=None)
 
 
 @dataclass(frozen=True)
@@ -369,6 +382,8 @@ class _State:
     skipped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     nil_root: bool = False
+    #: (rule, path, outcome, error) events for :data:`RULE_OBSERVER`; None when nobody observes
+    events: list[tuple[Mapping[str, Any], str, str, Any]] | None = None
 
 
 def _go_trim_space(s: str) -> str:
@@ -457,14 +472,19 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
             old_val = unstructured_to_val(old, schema, node.minor)
             activation = {"self": self_val, "oldSelf": old_val}
             optional_activation = {"self": self_val, "oldSelf": V.Optional(old_val)}
+    events = state.events
     for rule in node.rules:
         if rule.error:
             state.errors.append(invalid(path, sts.type, f"rule compile error: {rule.error}"))
+            if events is not None:
+                events.append((rule.rule, str(path), "error", state.errors[-1]))
             continue
         if rule.program is None:
             continue
         if rule.uses_old_self and old is None and not rule.optional_old_self:
             state.skipped.append(str(skip_path))
+            if events is not None:
+                events.append((rule.rule, str(path), "skipped", None))
             continue
         variables = optional_activation if rule.optional_old_self else activation
         value, cost, cancelled = _run(rule.program, variables, state, rule.max_cost)
@@ -475,6 +495,7 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
         state.remaining -= cost
         if type(value) is V.Err:
             msg = value.msg
+            n_errors = len(state.errors)
             if msg.startswith("no such overload"):
                 state.errors.append(invalid(path, sts.type, f"'{msg}': call arguments did not match a supported "
                                             f"operator, function or macro signature for rule: "
@@ -483,11 +504,17 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
                 state.errors.append(invalid(path, sts.type, f"'{msg}': no further validation rules will be run due to "
                                             f"call cost exceeds limit for rule: {_rule_error_string(rule.rule)}"))
                 state.remaining = -1
+                if events is not None:
+                    events.append((rule.rule, str(path), "error", state.errors[-1]))
                 return
             else:
                 state.errors.append(invalid(path, sts.type, f"{msg} evaluating rule: {_rule_error_string(rule.rule)}"))
+            if events is not None and len(state.errors) > n_errors:
+                events.append((rule.rule, str(path), "error", state.errors[-1]))
             continue
         if value is True:
+            if events is not None:
+                events.append((rule.rule, str(path), "pass", None))
             continue
         current = Path(skip_path).child(rule.field_path) if rule.field_path else path
         ratcheted = not rule.uses_old_self and ratchet.should_ratchet()
@@ -497,6 +524,9 @@ def _validate_expressions(node: _Node, obj: Any, old: Any, path: Path, ratchet: 
                 state.warnings.append(str(e))
             else:
                 state.errors.append(e)
+            if events is not None:
+                events.append((rule.rule, str(path), "ratcheted" if ratcheted else "fail",
+                               str(e) if ratcheted else e))
 
         detail: str | None = None
         if rule.message is not None:
@@ -641,14 +671,17 @@ def validate_cel(
     ratchet = _NO_RATCHET
     if old_obj is not None and ratcheting:
         ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-    state = _State(remaining=start, exact=exact, per_call_limit=per_call_limit, nil_root=nil_root)
+    observer = RULE_OBSERVER.get()
+    state = _State(remaining=start, exact=exact, per_call_limit=per_call_limit, nil_root=nil_root,
+                   events=None if observer is None else [])
     try:
         try:
             _walk(tree, obj, old_obj, path, ratchet, state)
         except _NeedExact:
             if old_obj is not None and ratcheting:
                 ratchet = _Ratchet(CorrelatedObject(obj, old_obj, ss), None)
-            state = _State(remaining=start, exact=True, per_call_limit=per_call_limit, nil_root=nil_root)
+            state = _State(remaining=start, exact=True, per_call_limit=per_call_limit, nil_root=nil_root,
+                           events=None if observer is None else [])
             _walk(tree, obj, old_obj, path, ratchet, state)
     except RecursionError:
         state.errors.append(internal_error(NIL_PATH if nil_root else path,
@@ -657,6 +690,9 @@ def validate_cel(
         # upstream would build the value and exhaust memory; crdtool stops with an internal error
         state.errors.append(internal_error(NIL_PATH if nil_root else path, f"CEL evaluation stopped: {exc}"))
         state.remaining = -1
+    if observer is not None and state.events:
+        for event in state.events:
+            observer(*event)
     return CelResult(errors=state.errors, skipped_transition_rules=state.skipped, remaining_budget=state.remaining,
                      warnings=state.warnings, exact_cost=state.exact, log=state.log)
 

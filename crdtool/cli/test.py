@@ -1,0 +1,220 @@
+"""``crdtool test [PATH...]``: run ``*.crdtest.yaml`` suites of a CRD's validation rules, without a cluster.
+
+Suites are discovered under the paths (default ``.``; directories are walked for ``*.crdtest.yaml``,
+hidden directories and ``node_modules`` passed over; a file named is always read); every selected case runs
+on the apiserver's create or update path under each requested Kubernetes release
+(:mod:`crdtool.testing.runner`), and the results go through the reporters (text, json, github, sarif,
+junit). ``--coverage`` adds the rule-coverage table; ``--generate CRD`` writes a starter suite instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, TextIO
+
+from crdtool.cli.reporters import Case, CheckRun, Finding, report, write_text
+
+SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
+
+
+def discover(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Suite files under ``paths`` (sorted within each directory) and the paths that do not exist."""
+    from crdtool.testing.suite import is_suite_file
+
+    found: list[str] = []
+    missing: list[str] = []
+    for path in paths:
+        if os.path.isfile(path):
+            found.append(path)
+        elif os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
+                found.extend(os.path.normpath(os.path.join(root, f)) for f in sorted(files) if is_suite_file(f))
+        else:
+            missing.append(path)
+    return list(dict.fromkeys(found)), missing
+
+
+def run(
+    paths: list[str],
+    output: str,
+    *,
+    select: str | None = None,
+    kubernetes_version: str | None = None,
+    coverage: bool = False,
+    fail_under: float | None = None,
+    quiet: bool = False,
+    stream: TextIO | None = None,
+) -> int:
+    """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
+    fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read)."""
+    from crdtool.testing.releases import ReleaseError, parse_kubernetes_versions
+    from crdtool.testing.runner import Session, compile_selector
+    from crdtool.testing.runner import run as run_suites
+    from crdtool.testing.suite import load_suite
+
+    out = stream or sys.stdout
+    try:
+        releases = parse_kubernetes_versions(kubernetes_version) if kubernetes_version else None
+    except ReleaseError as exc:
+        print(f"crdtool test: --kubernetes-version: {exc}", file=sys.stderr)
+        return 2
+    try:
+        selector = compile_selector(select) if select else None
+    except ValueError as exc:
+        print(f"crdtool test: {exc}", file=sys.stderr)
+        return 2
+    files, missing = discover(paths or ["."])
+    for path in missing:
+        print(f"crdtool test: {path}: no such file or directory", file=sys.stderr)
+    if not files:
+        where = ", ".join(paths or ["."])
+        print(f"crdtool test: no test suite found in {where} (looked for *.crdtest.yaml)", file=sys.stderr)
+        return 2
+    session = Session()
+    suites = [load_suite(f, crd_cache=session.crd_cache) for f in files]
+    result = run_suites(suites, releases=releases, select=selector, session=session)
+    percent = result.coverage.percent()
+    low_coverage = fail_under is not None and percent < fail_under
+    check = _check_run(result, coverage or fail_under is not None, quiet, out, percent, fail_under)
+    report(check, output, out)
+    if missing or result.suite_errors:
+        return 2
+    return 1 if result.failed or low_coverage else 0
+
+
+def _summary(result: Any) -> str:
+    counts = {"passed": 0, "failed": 0, "error": 0}
+    for r in result.results:
+        counts[r.outcome] += 1
+    total = len(result.results)
+    text = f"{total} case{'s' if total != 1 else ''}: {counts['passed']} passed, {counts['failed']} failed"
+    if counts["error"]:
+        text += f", {counts['error']} error{'s' if counts['error'] != 1 else ''}"
+    if result.deselected:
+        text += f", {result.deselected} deselected"
+    if result.suite_errors:
+        text += f"; {len(result.suite_errors)} suite error{'s' if len(result.suite_errors) != 1 else ''}"
+    return text
+
+
+def _cases(result: Any) -> list[Case]:
+    cases: list[Case] = []
+    for error in result.suite_errors:
+        finding = Finding("InputError", "error", error.message, error.file, error.line or None)
+        cases.append(Case(os.path.basename(error.file), error.file, error.line or None, "error", (finding,)))
+    for r in result.results:
+        findings: tuple[Finding, ...] = ()
+        if r.outcome != "passed":
+            findings = (Finding("TestFailure" if r.outcome == "failed" else "TestError", "error",
+                                f"{r.name}: " + "; ".join(r.problems), r.case.file, r.case.line),)
+        cases.append(Case(r.name, r.case.file, r.case.line, r.outcome, findings))
+    return cases
+
+
+def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
+    from crdtool.testing.runner import status_message
+
+    rows = []
+    for r in result.results:
+        v = r.verdict
+        rows.append({
+            "file": r.case.file, "line": r.case.line, "name": r.case.name, "release": r.release,
+            "operation": r.case.operation, "outcome": r.outcome, "problems": r.problems,
+            "errors": [dict(e.to_dict(), **({"rule": _rule_json(r.rules[id(e)])} if id(e) in r.rules else {}))
+                       for e in (v.errors if v else [])],
+            "warnings": list(v.warnings) if v else [],
+            "message": status_message(v) if v else "",
+        })
+    counts = {k: sum(r.outcome == k for r in result.results) for k in ("passed", "failed", "error")}
+    payload: dict[str, Any] = {
+        "summary": {"cases": len(result.results), **counts, "deselected": result.deselected,
+                    "suiteErrors": len(result.suite_errors)},
+        "cases": rows,
+        "suiteErrors": [{"file": e.file, "line": e.line, "message": e.message} for e in result.suite_errors],
+    }
+    if with_coverage:
+        payload["coverage"] = {"percent": round(percent, 2), "items": result.coverage.rows()}
+    return payload
+
+
+def _rule_json(item: Any) -> dict[str, Any]:
+    return {"rule": item.text, "file": item.file, "line": item.line, "path": item.path}
+
+
+def _check_run(result: Any, with_coverage: bool, quiet: bool, out: TextIO, percent: float,
+               fail_under: float | None) -> CheckRun:
+    def render_text() -> None:
+        write_text(out, render_text_report(result, with_coverage, quiet, percent, fail_under))
+
+    return CheckRun(
+        command="test", cases=_cases(result), render_text=render_text,
+        json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result),
+        rules={"TestFailure": "A test case's expectation does not hold.",
+               "TestError": "A test case could not be run (no CRD of its kind, a version not served)."},
+    )
+
+
+def render_text_report(result: Any, with_coverage: bool, quiet: bool, percent: float, fail_under: float | None) -> str:
+    lines: list[str] = []
+    for error in result.suite_errors:
+        lines.append(f"{error}")
+    by_file: dict[str, list[Any]] = {}
+    for r in result.results:
+        by_file.setdefault(r.case.file, []).append(r)
+    for file, results in by_file.items():
+        failed = sum(not r.passed for r in results)
+        if quiet and not failed:
+            continue
+        marks = "".join("." if r.passed else ("F" if r.outcome == "failed" else "E") for r in results)
+        lines.append(f"{file} {marks}")
+    failures = [r for r in result.results if not r.passed]
+    if failures:
+        lines.append("")
+        lines.append("FAILURES")
+        for r in failures:
+            lines.append("")
+            lines.append(r.explain())
+    if with_coverage:
+        lines.append("")
+        lines.extend(coverage_table(result.coverage, percent, fail_under))
+    lines.append("")
+    lines.append(_summary(result))
+    return "\n".join(lines) + "\n"
+
+
+def coverage_table(cov: Any, percent: float, fail_under: float | None) -> list[str]:
+    """The coverage report: one line per CRD version, then every validation not both passed and failed."""
+    lines = ["RULE COVERAGE (a validation is covered when some case made it pass and some case made it fail)"]
+    groups: dict[tuple[str, str, str], list[Any]] = {}
+    for item in cov.items.values():
+        groups.setdefault((item.file, item.crd, item.version), []).append(item)
+    for (file, crd, version), items in sorted(groups.items()):
+        rules = [i for i in items if i.kind == "rule"]
+        schema = [i for i in items if i.kind != "rule"]
+        lines.append(f"  {crd} {version} ({file}): CEL rules {_ratio(cov, rules)}, schema validations {_ratio(cov, schema)}")
+    gaps = [i for i in sorted(cov.items.values(), key=lambda i: (i.file, i.line, i.path)) if not cov.covered(i.key)]
+    if gaps:
+        lines.append("")
+        lines.append("  not covered (never failed / never passed by any case):")
+        for item in gaps:
+            missing = []
+            if item.key not in cov.failed:
+                missing.append("never failed")
+            if item.key not in cov.passed:
+                missing.append("never passed")
+            lines.append(f"    {item.file}:{item.line}: {item.kind}: {item.text} ({', '.join(missing)})")
+    total = len(cov.items)
+    line = f"  total: {sum(cov.covered(k) for k in cov.items)}/{total} covered, {percent:.1f}%"
+    if fail_under is not None:
+        line += f" (--fail-under {fail_under:g}: {'ok' if percent >= fail_under else 'FAILED'})"
+    lines.append(line)
+    return lines
+
+
+def _ratio(cov: Any, items: list[Any]) -> str:
+    if not items:
+        return "none"
+    covered = sum(cov.covered(i.key) for i in items)
+    return f"{covered}/{len(items)} ({100.0 * covered / len(items):.0f}%)"

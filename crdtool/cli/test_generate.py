@@ -1,0 +1,38 @@
+"""``crdtool test --generate CRD``: write a starter suite for a CRD's CEL rules (:mod:`crdtool.testing.generate`)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_examples: int = 150) -> int:
+    """Write the suite to ``output_file`` (atomically) or stdout; the rules not exercised go to stderr.
+
+    Exit 0 when a suite was written, 2 when the CRD cannot be read.
+    """
+    from crdtool.loading import UsageError, load_crd
+    from crdtool.testing.generate import generate_suite, render
+
+    try:
+        crd = load_crd(crd_path)
+    except UsageError as exc:
+        print(f"crdtool test --generate: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = generate_suite(crd, crd_path, output_file, seed=seed, max_examples=max_examples)
+    except ValueError as exc:
+        print(f"crdtool test --generate: {exc}", file=sys.stderr)
+        return 2
+    text = render(result)
+    if output_file:
+        from crdtool.cli.atomic import atomic_write_text
+
+        atomic_write_text(output_file, text)
+        print(f"wrote {output_file}: {len(result.suite['cases'])} cases for {result.rules} CEL rules", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    for label, reason in result.not_exercised:
+        print(f"not exercised: {label}: {reason}", file=sys.stderr)
+    for name, why in result.dropped:
+        print(f"dropped (would not pass as written): {name}: {why}", file=sys.stderr)
+    return 0

@@ -1,0 +1,540 @@
+"""Running test cases: each object through the apiserver's create or update path, judged against its expectation.
+
+A :class:`Session` prepares each CRD once (:func:`crdtool.prepare_crd`) and is shared by every suite of a
+run; :func:`run_case` judges one case under one Kubernetes release; :func:`run` runs suites and keeps the
+rule coverage. Every judging call goes through :func:`_judge` (one place for the release; see there).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from crdtool.testing.coverage import Coverage, ItemIndex, constraint_outcomes, index_version, schema_root
+from crdtool.testing.releases import DEFAULT_RELEASE
+from crdtool.testing.suite import ExpectedError, Expectation, Suite, TestCase
+from crdtool.yaml import Document
+
+__all__ = ["CaseResult", "CrdEntry", "RunResult", "Session", "Verdict", "case_id", "compile_selector", "run",
+           "run_case", "status_message"]
+
+
+# --------------------------------------------------------------------------------------------------
+# CRDs
+
+
+@dataclass
+class CrdEntry:
+    """One CRD document of a suite, prepared on first use, and the rule indexes of its versions."""
+
+    doc: Document
+    _prepared: dict[str, Any] = field(default_factory=dict)
+    _indexes: dict[tuple[str, str], ItemIndex] = field(default_factory=dict)
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return self.doc.data
+
+    @property
+    def name(self) -> str:
+        meta = self.manifest.get("metadata")
+        return str(meta.get("name", "")) if isinstance(meta, dict) else ""
+
+    @property
+    def group(self) -> str:
+        spec = self.manifest.get("spec")
+        return str(spec.get("group", "")) if isinstance(spec, dict) else ""
+
+    @property
+    def kind(self) -> str:
+        spec = self.manifest.get("spec")
+        names = spec.get("names") if isinstance(spec, dict) else None
+        return str(names.get("kind", "")) if isinstance(names, dict) else ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.doc.file}:{self.doc.line}"
+
+    def prepared(self, release: str = DEFAULT_RELEASE) -> Any:
+        """The CRD prepared for ``release`` (``"1.33"``), once per release."""
+        found = self._prepared.get(release)
+        if found is None:
+            from crdtool import prepare_crd
+
+            found = self._prepared[release] = prepare_crd(self.manifest, release)
+        return found
+
+    def index(self, version: str, release: str = DEFAULT_RELEASE) -> ItemIndex:
+        """The validations of ``version`` (rules by rule-dict identity in the CRD prepared for ``release``; the
+        items' keys are the same under every release, so coverage adds up across them)."""
+        found = self._indexes.get((version, release))
+        if found is None:
+            ver = self.prepared(release).version(version)
+            schema = ver.schema if ver is not None else None
+            found = index_version(schema, self.manifest, self.name, version, self.doc.file, self.doc.position)
+            self._indexes[(version, release)] = found
+        return found
+
+
+class Session:
+    """CRDs prepared once for a whole run (several suites naming the same files share them)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, int, int], CrdEntry] = {}
+        self.crd_cache: dict[str, Any] = {}
+
+    def entries(self, suite: Suite) -> list[CrdEntry]:
+        out = []
+        for doc in suite.crds:
+            key = (os.path.abspath(doc.file), doc.index, id(doc.data))
+            entry = self._entries.get(key)
+            if entry is None:
+                entry = self._entries[key] = CrdEntry(doc)
+            out.append(entry)
+        return out
+
+    def crd_for(self, suite: Suite, obj: Mapping[str, Any]) -> CrdEntry | None:
+        """The suite's CRD of ``obj``'s group and kind (the first one; a single CRD serves any object)."""
+        entries = self.entries(suite)
+        api_version = obj.get("apiVersion")
+        group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
+        for entry in entries:
+            if entry.group == group and entry.kind == obj.get("kind"):
+                return entry
+        return entries[0] if len(entries) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------------
+# Judging
+
+
+@dataclass
+class Verdict:
+    """What the apiserver did with a case's request.
+
+    ``errors`` (``FieldError`` values, decoding findings first), ``warnings`` (texts), ``stored`` (the object
+    as stored: pruned, defaulted), ``pruned`` (field paths), ``request_error`` (the request could not be
+    judged: no such version, no CRD of that kind; the text), ``events`` (each CEL rule evaluation:
+    ``(rule, path, outcome, error)``), ``version`` (the CRD version used).
+    """
+
+    errors: list[Any] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    stored: Any = None
+    pruned: list[str] = field(default_factory=list)
+    request_error: str | None = None
+    events: list[tuple[Mapping[str, Any], str, str, Any]] = field(default_factory=list)
+    version: str | None = None
+    group_kind: str = ""
+    name: str = ""
+
+
+def _with_resource_version(obj: dict[str, Any]) -> dict[str, Any]:
+    """An update's object carries the stored resourceVersion (kubectl edit/apply/replace send it)."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict) and meta.get("resourceVersion") not in (None, "", "0"):
+        return obj
+    out = dict(obj)
+    out["metadata"] = {**(meta if isinstance(meta, dict) else {}), "resourceVersion": "1"}
+    return out
+
+
+def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
+    """Run ``case`` through the apiserver's create or update path of ``entry``'s CRD under ``release``.
+
+    The one place that calls the judging API, with the CRD prepared for ``release`` (the apiserver of that
+    release: its CEL environment, schema rules and error texts). A ``status`` subresource update runs the status strategy
+    (:func:`crdtool.core.customresource.status_update.apply_status_update`).
+    """
+    from crdtool import CustomResourceError, apply_create, apply_update
+    from crdtool.core.crdcel.validation import RULE_OBSERVER
+    from crdtool.core.customresource.status_update import apply_status_update
+
+    verdict = Verdict(version=case.version)
+    events = verdict.events
+    token = RULE_OBSERVER.set(lambda rule, path, outcome, err: events.append((rule, path, outcome, err)))
+    try:
+        if case.old_object is None:
+            create = apply_create(case.object, entry.prepared(release), case.version, field_validation=case.field_validation,
+                                  duplicate_fields=case.duplicate_fields)
+            verdict.errors, verdict.warnings = list(create.errors), list(create.warnings)
+            verdict.stored, verdict.pruned = create.stored, list(create.pruned)
+        else:
+            old = _with_resource_version(case.old_object)
+            new = _with_resource_version(case.object)
+            judge_update = apply_status_update if case.subresource == "status" else apply_update
+            update = judge_update(new, old, entry.prepared(release), case.version, field_validation=case.field_validation,
+                                  duplicate_fields=case.duplicate_fields)
+            verdict.errors, verdict.warnings = list(update.errors), list(update.warnings)
+            verdict.stored, verdict.pruned = update.stored, list(update.pruned)
+    except CustomResourceError as exc:
+        verdict.request_error = str(exc)
+    finally:
+        RULE_OBSERVER.reset(token)
+    if verdict.version is None:
+        api_version = case.object.get("apiVersion")
+        if isinstance(api_version, str):
+            verdict.version = api_version.rpartition("/")[2]
+    verdict.group_kind = f"{entry.kind}.{entry.group}" if entry.group else entry.kind
+    meta = case.object.get("metadata")
+    verdict.name = str(meta.get("name") or meta.get("generateName") or "") if isinstance(meta, dict) else ""
+    return verdict
+
+
+def status_message(verdict: Verdict) -> str:
+    """The message of the apiserver's answer to the request, as a client (envtest, kubectl) sees it.
+
+    Invalid: ``<Kind>.<group> "<name>" is invalid: <errors>`` (``apierrors.NewInvalid``: the errors'
+    ``ToAggregate``, duplicates dropped, several in ``[a, b]``); strict decoding findings: ``strict decoding
+    error: <findings>``; nothing when the request succeeds.
+    """
+    if verdict.request_error:
+        return verdict.request_error
+    decode = [e for e in verdict.errors if e.type in ("UnknownField", "DuplicateField")]
+    if decode:
+        return "strict decoding error: " + ", ".join(str(e) for e in decode)
+    messages = list(dict.fromkeys(str(e) for e in verdict.errors))
+    if not messages:
+        return ""
+    body = messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]"
+    return f"{verdict.group_kind} {_go_quote(verdict.name)} is invalid: {body}"
+
+
+def _go_quote(s: str) -> str:
+    from crdtool.core.errors import go_quote
+
+    return go_quote(s)
+
+
+# --------------------------------------------------------------------------------------------------
+# Expectations
+
+
+def _error_matches(want: ExpectedError, got: Any, ignore_case: bool) -> bool:
+    if want.field is not None and want.field != got.field:
+        return False
+    if want.type is not None and want.type != got.type:
+        return False
+    return want.text.matches(str(got), ignore_case)
+
+
+def _assign(wants: tuple[ExpectedError, ...], gots: list[Any], ignore_case: bool) -> list[int | None]:
+    """For each expected error the index of a distinct reported error it matches (a maximum matching)."""
+    options = [[j for j, g in enumerate(gots) if _error_matches(w, g, ignore_case)] for w in wants]
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in options[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in range(len(wants)):
+        augment(i, set())
+    out: list[int | None] = [None] * len(wants)
+    for j, i in owner.items():
+        out[i] = j
+    return out
+
+
+def _subset(want: Any, got: Any) -> bool:
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and _subset(v, got[k]) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(got, list) and len(want) == len(got) and all(_subset(a, b) for a, b in zip(want, got))
+    if isinstance(want, bool) or isinstance(got, bool):
+        return type(want) is type(got) and want == got
+    return bool(want == got)
+
+
+def check(expect: Expectation, verdict: Verdict) -> list[str]:
+    """What in ``verdict`` contradicts ``expect`` (empty: the case passes); one line each."""
+    problems: list[str] = []
+    if verdict.request_error is not None:
+        return [f"the request was refused before validation: {verdict.request_error}"]
+    errors = verdict.errors
+    if expect.expects_valid:
+        if errors:
+            problems.append(f"expected the object to be valid, got {len(errors)} error{'s' if len(errors) != 1 else ''}")
+    else:
+        if not errors:
+            problems.append("expected the object to be invalid, but it is valid")
+        assigned = _assign(expect.errors, errors, expect.ignore_case)
+        for want, got in zip(expect.errors, assigned):
+            if got is None:
+                problems.append(f"expected error not reported: {want.describe()}")
+        if expect.errors and not expect.allow_other_errors:
+            used = {j for j in assigned if j is not None}
+            extra = [e for j, e in enumerate(errors) if j not in used]
+            for e in extra:
+                problems.append(f"unexpected error: {e}")
+        message = status_message(verdict)
+        for text in expect.status_message:
+            if not text.matches(message, expect.ignore_case):
+                problems.append(f"the apiserver's message does not contain {text.describe()}")
+    for text in expect.warnings:
+        if not any(text.matches(w, expect.ignore_case) for w in verdict.warnings):
+            problems.append(f"expected warning not given: {text.describe()}")
+    if expect.has_object and not _subset(expect.object, verdict.stored):
+        problems.append("the stored object does not contain the object expected")
+    if expect.pruned is not None and sorted(expect.pruned) != sorted(verdict.pruned):
+        problems.append(f"pruned fields: expected {sorted(expect.pruned)}, got {sorted(verdict.pruned)}")
+    return problems
+
+
+# --------------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class CaseResult:
+    """One case under one release: ``outcome`` is ``passed``, ``failed`` or ``error`` (could not be run)."""
+
+    case: TestCase
+    release: str
+    outcome: str
+    problems: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+    rules: dict[int, Any] = field(default_factory=dict)
+    multi_release: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.case.name} [{self.release}]" if self.multi_release else self.case.name
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "passed"
+
+    def explain(self) -> str:
+        """The failure, self-described: the problems, then expected vs got side by side, each error with the
+        rule that produced it and where that rule is written."""
+        return explain(self)
+
+
+def case_id(case: TestCase) -> str:
+    return f"{case.file}::{case.name}"
+
+
+def run_case(session: Session, suite: Suite, case: TestCase, release: str, coverage: Coverage | None = None,
+             multi_release: bool = False) -> CaseResult:
+    """Judge ``case`` under ``release`` and check it against its expectation; record coverage."""
+    entry = session.crd_for(suite, case.object)
+    if entry is None:
+        kinds = ", ".join(f"{e.kind}.{e.group}" for e in session.entries(suite)) or "none"
+        return CaseResult(case, release, "error", [
+            f"no CRD of the suite defines {case.object.get('kind')!r} of {case.object.get('apiVersion')!r} (CRDs: {kinds})"
+        ], multi_release=multi_release)
+    verdict = _judge(case, entry, release)
+    result = CaseResult(case, release, "passed", verdict=verdict, multi_release=multi_release)
+    if verdict.request_error is not None and not case.expect.expects_valid and _request_error_expected(case.expect, verdict):
+        return result
+    result.problems = check(case.expect, verdict)
+    if result.problems:
+        result.outcome = "error" if verdict.request_error is not None else "failed"
+    if verdict.version and verdict.request_error is None:
+        index = entry.index(verdict.version, release)
+        for rule, _, _, err in verdict.events:
+            if err is not None:
+                key = index.rules.get(id(rule))
+                if key is not None:
+                    result.rules[id(err)] = index.items[key]
+        if coverage is not None:
+            _record(coverage, entry, index, verdict, case_id(case), release)
+    return result
+
+
+def _request_error_expected(expect: Expectation, verdict: Verdict) -> bool:
+    """A request refused before validation (``no matches for kind``) passes a case that expects exactly that text."""
+    texts = [*expect.status_message, *(e.text for e in expect.errors if e.field is None and e.type is None)]
+    return bool(texts) and all(t.matches(verdict.request_error or "", expect.ignore_case) for t in texts)
+
+
+def _record(coverage: Coverage, entry: CrdEntry, index: ItemIndex, verdict: Verdict, name: str, release: str) -> None:
+    coverage.add_items(index)
+    for rule, _, outcome, _ in verdict.events:
+        key = index.rules.get(id(rule))
+        if key is None or outcome == "skipped":
+            continue
+        coverage.record(key, outcome == "pass", name)
+    version = verdict.version or ""
+    root = schema_root(entry.manifest, version)
+    ver = entry.prepared(release).version(version)
+    if root is None or ver is None or verdict.stored is None:
+        return
+    prefix = f"{entry.doc.file}#{entry.name}/{version}:"
+    for path, held in constraint_outcomes(ver.schema, verdict.stored, root):
+        key = prefix + path
+        if key in index.items:
+            coverage.record(key, held, name)
+
+
+@dataclass
+class RunResult:
+    """Every case result of a run, the suites' reading problems, and the coverage."""
+
+    results: list[CaseResult] = field(default_factory=list)
+    suite_errors: list[Any] = field(default_factory=list)
+    coverage: Coverage = field(default_factory=Coverage)
+    deselected: int = 0
+
+    @property
+    def failed(self) -> list[CaseResult]:
+        return [r for r in self.results if r.outcome != "passed"]
+
+
+def releases_for(case: TestCase, suite: Suite, override: tuple[str, ...] | None) -> tuple[str, ...]:
+    """``--kubernetes-version`` wins; else the case's, else the suite's ``kubernetesVersions``; else the default."""
+    return override or case.kubernetes_versions or suite.kubernetes_versions or (DEFAULT_RELEASE,)
+
+
+def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
+        session: Session | None = None, on_result: Callable[[CaseResult], None] | None = None) -> RunResult:
+    """Run every (selected) case of ``suites`` under its releases; coverage over all of them."""
+    session = session or Session()
+    out = RunResult()
+    for suite in suites:
+        out.suite_errors.extend(suite.errors)
+        if suite.errors and not suite.crds:
+            continue
+        for case in suite.cases:
+            if select is not None and not select(f"{os.path.basename(suite.file)} {case.name}"):
+                out.deselected += 1
+                continue
+            wanted = releases_for(case, suite, releases)
+            for release in wanted:
+                result = run_case(session, suite, case, release, out.coverage, multi_release=len(wanted) > 1)
+                out.results.append(result)
+                if on_result is not None:
+                    on_result(result)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# -k expressions
+
+
+_TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
+
+
+def compile_selector(expression: str) -> Callable[[str], bool]:
+    """pytest's ``-k``: ``words``, ``and``, ``or``, ``not`` and parentheses; a word matches when it is a
+    case-insensitive substring of the case's id (the suite file's name and the case's name).
+
+    Raises ``ValueError`` for a malformed expression.
+    """
+    tokens = _TOKEN.findall(expression)
+    pos = 0
+
+    def peek() -> str | None:
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take() -> str:
+        nonlocal pos
+        if pos >= len(tokens):
+            raise ValueError(f"-k {expression!r}: unexpected end of the expression")
+        pos += 1
+        return tokens[pos - 1]
+
+    def expr() -> Callable[[str], bool]:
+        left = term()
+        while peek() == "or":
+            take()
+            right = term()
+            left = (lambda a, b: lambda s: a(s) or b(s))(left, right)
+        return left
+
+    def term() -> Callable[[str], bool]:
+        left = factor()
+        while peek() == "and":
+            take()
+            right = factor()
+            left = (lambda a, b: lambda s: a(s) and b(s))(left, right)
+        return left
+
+    def factor() -> Callable[[str], bool]:
+        token = take()
+        if token == "not":
+            inner = factor()
+            return lambda s: not inner(s)
+        if token == "(":
+            inner = expr()
+            if take() != ")":
+                raise ValueError(f"-k {expression!r}: ')' expected")
+            return inner
+        if token in (")", "and", "or"):
+            raise ValueError(f"-k {expression!r}: unexpected {token!r}")
+        word = token.lower()
+        return lambda s: word in s.lower()
+
+    if not tokens:
+        return lambda s: True
+    matcher = expr()
+    if pos != len(tokens):
+        raise ValueError(f"-k {expression!r}: unexpected {tokens[pos]!r}")
+    return matcher
+
+
+# --------------------------------------------------------------------------------------------------
+# Explaining a failure
+
+
+def _rule_note(result: CaseResult, err: Any) -> str | None:
+    item = result.rules.get(id(err))
+    if item is None:
+        return None
+    return f"rule: {item.text}  ({item.file}:{item.line})"
+
+
+def explain(result: CaseResult) -> str:
+    """A failing case in words: what went wrong, then expected (left) against got (right)."""
+    case, verdict = result.case, result.verdict
+    lines = [f"{case.file}:{case.line}: {case.operation} {result.name!r}"]
+    lines.extend(f"  {p}" for p in result.problems)
+    if verdict is None or verdict.request_error is not None:
+        return "\n".join(lines)
+    expect = case.expect
+    left: list[str] = []
+    if expect.expects_valid:
+        left.append("valid")
+    for e in expect.errors:
+        left.append(e.describe())
+    for t in expect.status_message:
+        left.append(f"message contains {t.describe()}")
+    if not expect.expects_valid and not expect.errors and not expect.status_message:
+        left.append("some error")
+    right: list[str] = []
+    for e in verdict.errors:
+        right.append(str(e))
+        note = _rule_note(result, e)
+        if note:
+            right.append("  " + note)
+    if not verdict.errors:
+        right.append("valid")
+    for w in verdict.warnings:
+        right.append(f"warning: {w}")
+    lines.append(_side_by_side(left, right))
+    return "\n".join(lines)
+
+
+def _side_by_side(left: list[str], right: list[str], width: int = 44) -> str:
+    out = [f"  {'expected':<{width}} | got"]
+    out.append(f"  {'-' * width}-+-{'-' * width}")
+    wrapped_left = [piece for line in left for piece in _wrap(line, width)]
+    for i in range(max(len(wrapped_left), len(right))):
+        a = wrapped_left[i] if i < len(wrapped_left) else ""
+        b = right[i] if i < len(right) else ""
+        out.append(f"  {a:<{width}} | {b}".rstrip())
+    return "\n".join(out)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    if len(text) <= width:
+        return [text]
+    return [text[i:i + width] for i in range(0, len(text), width)]
