@@ -56,6 +56,7 @@ from crdtool.core.errors import (
 from crdtool.core.gourl import go_url_parse
 from crdtool.core.objectmeta import validate_object_meta
 from crdtool.core.releases import DEFAULT_RELEASE, Release
+from crdtool.core.schema.formats import supported_string_formats
 from crdtool.core.schema.fieldpath import (
     FieldPathError,
     NilSchemaError,
@@ -88,15 +89,6 @@ _CONVERSION_STRATEGIES = ["None", "Webhook"]
 
 # apiserver/validation/formats.go supportedVersionedFormats (v0.34.0 … v0.37.0-beta.0): the minor of the
 # compatibility version that introduced each group, names normalized as go-openapi does (no dashes).
-_SUPPORTED_VERSIONED_FORMATS: tuple[tuple[int, frozenset[str]], ...] = (
-    (0, frozenset({
-        "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
-        "uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
-        "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration", "datetime",
-    })),
-    (34, frozenset({"k8sshortname", "k8slongname"})),
-)
-
 # How WarningsOnCreate/WarningsOnUpdate judge a format, from the first release of each rule (the strategy
 # builds spec.Schema{Format, Type: []string{s.Type}} and asks formats.go GetUnrecognizedFormats):
 # - none before 1.34 (strategy.go@v0.33.13: `WarningsOnCreate ... { return nil }`);
@@ -281,15 +273,6 @@ def _crd_schemas(spec: Obj) -> list[dict[str, Any]]:
     return schemas
 
 
-def supported_string_formats(compatibility_minor: int) -> frozenset[str]:
-    """``supportedFormatsAtVersion(1.<compatibility_minor>).supported``: normalized string format names."""
-    out: frozenset[str] = frozenset()
-    for introduced, formats in _SUPPORTED_VERSIONED_FORMATS:
-        if compatibility_minor >= introduced:
-            out |= formats
-    return out
-
-
 def _format_warning_rule(release: Release) -> str | None:
     rule = None
     for since, name in _FORMAT_WARNING_RULES:
@@ -308,7 +291,7 @@ def unrecognized_formats(spec: Obj, release: Release = DEFAULT_RELEASE) -> list[
     rule = _format_warning_rule(release)
     if rule is None:
         return []
-    supported = supported_string_formats(release.compatibility_minor)
+    supported = supported_string_formats(release)  # formats.go supportedFormatsAtVersion, one table
     found: list[str] = []
     for root in _crd_schemas(spec):
         for node in walk(root):
