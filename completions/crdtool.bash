@@ -137,9 +137,10 @@ _crdtool() {
         --skip-kind) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

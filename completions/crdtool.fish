@@ -88,4 +88,5 @@ complete -c crdtool -n '__fish_seen_subcommand_from validate' -l skip-kind -r -F
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l exit-zero -l no-exit-zero -d 'Exit 0 even when there are findings (input errors still exit 2).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation, as kubectl\'s: unknown and duplicate fields are errors (Strict, the default), warnings (Warn: the verdict is validation\'s alone) or ignored (Ignore).'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

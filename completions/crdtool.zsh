@@ -125,6 +125,7 @@ _crdtool() {
             '(--exit-zero --no-exit-zero)'{--exit-zero,--no-exit-zero}'[Exit 0 even when there are findings (input errors still exit 2).]' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(--field-validation)'--field-validation'[Server-side field validation, as kubectl'\''s\: unknown and duplicate fields are errors (Strict, the default), warnings (Warn\: the verdict is validation'\''s alone) or ignored (Ignore).]:value:(Strict Warn Ignore)' \
+            '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

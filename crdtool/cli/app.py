@@ -78,6 +78,7 @@ EXCLUDE_HELP = "Skip files matching this glob, like a .gitignore line (e.g. temp
 SKIP_KIND_HELP = "Skip documents of this kind (Kind or apiVersion/Kind); repeatable."
 EXIT_ZERO_HELP = "Exit 0 even when there are findings (input errors still exit 2)."
 CONFIG_HELP = "Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards)."
+JOBS_HELP = "Worker processes judging the documents (default: one per core); 1 judges them in this process."
 
 
 class FieldValidation(str, enum.Enum):
@@ -180,6 +181,7 @@ def validate(
         help="Server-side field validation, as kubectl's: unknown and duplicate fields are errors (Strict, "
         "the default), warnings (Warn: the verdict is validation's alone) or ignored (Ignore).",
     ),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -201,6 +203,7 @@ def validate(
         skip_kinds=kinds,
         exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
         progress=DelayedProgress("validating"),
+        jobs=jobs,
     )
 
 

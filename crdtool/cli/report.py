@@ -62,6 +62,8 @@ class DocumentResult:
     errors: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     note: str | None = None  # why a document was skipped (text output only)
+    #: a ``v1`` ``List``: the status of each item (the summary and the progress bar count items as documents)
+    item_statuses: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,10 +83,15 @@ STATUSES = ("valid", "invalid", "skipped", "error")
 
 
 def summary(results: list[DocumentResult]) -> dict[str, int]:
-    """``{"documents", "valid", "invalid", "skipped", "errors"}``; ``errors`` counts documents in status error."""
-    counts = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
+    """``{"documents", "valid", "invalid", "skipped", "errors"}``; ``errors`` counts documents in status error.
+
+    The items of a ``v1`` ``List`` count as documents (what ``kubectl get -o yaml`` prints is a List of
+    the objects), each with its own status; an empty List counts as itself.
+    """
+    statuses = [s for r in results for s in (r.item_statuses or (r.status,))]
+    counts = {s: statuses.count(s) for s in STATUSES}
     return {
-        "documents": len(results),
+        "documents": len(statuses),
         "valid": counts["valid"],
         "invalid": counts["invalid"],
         "skipped": counts["skipped"],
