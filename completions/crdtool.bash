@@ -23,9 +23,10 @@ _crdtool() {
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -38,9 +39,10 @@ _crdtool() {
         --fail-on) COMPREPLY=($(compgen -W "error breaking warning info" -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -20,6 +20,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from default' -l no-prune -d 'App
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l show-pruned -d 'List the pruned paths on stderr.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l in-place -d 'Rewrite each object file atomically in place.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l only-custom-resources -d 'Leave out documents that are not custom resources of the given CRDs.'
+complete -c crdtool -n '__fish_seen_subcommand_from default' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -F
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l base -r -F -d 'Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main.'
@@ -28,6 +29,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from diff' -l stored-versions -r 
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l fail-on -x -a 'error breaking warning info' -d 'Exit 1 when something this severe or worse is found (error > breaking > warning > info).'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.'
+complete -c crdtool -n '__fish_seen_subcommand_from diff' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -F
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l crd -r -F -d 'The CRD manifest whose version schemas generate the objects.'

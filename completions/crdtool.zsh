@@ -33,6 +33,7 @@ _crdtool() {
             '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
             '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
             '(--only-custom-resources)'--only-custom-resources'[Leave out documents that are not custom resources of the given CRDs.]' \
+            '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -44,6 +45,7 @@ _crdtool() {
             '(--fail-on)'--fail-on'[Exit 1 when something this severe or worse is found (error > breaking > warning > info).]:value:(error breaking warning info)' \
             '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--field-validation)'--field-validation'[Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.]:value:(Strict Warn Ignore)' \
+            '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

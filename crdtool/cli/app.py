@@ -239,6 +239,7 @@ def diff(
         FieldValidation.Strict, "--field-validation", case_sensitive=False,
         help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
     ),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Check a CRD update as kube-apiserver would: is it accepted, what breaks for clients, which stored objects stop validating.
 
@@ -250,6 +251,7 @@ def diff(
     return diff_cmd.run(
         paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value,
         output=choose_output(output.value if output is not None else None), field_validation=field_validation.value,
+        jobs=jobs,
     )
 
 
@@ -326,6 +328,7 @@ def default(
     only_custom_resources: bool = typer.Option(
         False, "--only-custom-resources", help="Leave out documents that are not custom resources of the given CRDs."
     ),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
@@ -337,7 +340,7 @@ def default(
 
     return default_cmd.run(
         objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned,
-        in_place=in_place, only_custom_resources=only_custom_resources,
+        in_place=in_place, only_custom_resources=only_custom_resources, jobs=jobs,
     )
 
 

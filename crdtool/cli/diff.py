@@ -72,12 +72,15 @@ def run(
     fail_on: str,
     output: str,
     field_validation: str = "Strict",
+    jobs: int | None = None,
 ) -> int:
     """Compare OLD and NEW (or each PATH with ``base``), report, and return the exit status.
 
     ``output`` names a reporter (``text``, ``json``, ``github``, ``sarif``,
     ``junit``). 0: nothing at or above ``fail_on``; 1: something is; 2: usage
     or input errors (messages on stderr, the rest is still reported).
+    ``jobs``: worker processes judging the ``--objects`` (None: one per core,
+    1: none); the report does not depend on it.
     """
     err = console(stderr=True)
     try:
@@ -98,7 +101,7 @@ def run(
         news = _crd_documents(new_items, input_errors)
         reports.extend(_compare(olds, news, stored, field_validation, input_errors))
     if objects:
-        _check_objects(objects, reports, input_errors)
+        _check_objects(objects, reports, input_errors, jobs)
     for problem in input_errors:
         err.print(f"crdtool diff: {problem}", markup=False)
     if not reports and not input_errors:
@@ -287,8 +290,19 @@ def _where_doc(doc: Document | None) -> dict[str, Any] | None:
 # --- objects ----------------------------------------------------------------------------------
 
 
-def _check_objects(paths: list[str], reports: list[PairReport], input_errors: list[InputError]) -> None:
-    """A no-op update of every object of ``paths`` under the new CRD of its group and kind."""
+#: With at least this many objects, ``--objects`` are judged by worker processes (``--jobs``).
+PARALLEL_MIN_OBJECTS = 64
+
+
+def _check_objects(
+    paths: list[str], reports: list[PairReport], input_errors: list[InputError], jobs: int | None = None
+) -> None:
+    """A no-op update of every object of ``paths`` under the new CRD of its group and kind.
+
+    Many objects are judged by ``jobs`` forked workers (which inherit the
+    loaded objects and the prepared CRDs), in ranges, the entries in order.
+    """
+    from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.core.customresource import CustomResourceError, prepare_crd
 
     by_group_kind: dict[tuple[str, str], tuple[PairReport, Any]] = {}
@@ -305,6 +319,7 @@ def _check_objects(paths: list[str], reports: list[PairReport], input_errors: li
         except CustomResourceError as exc:
             prepared = exc
         by_group_kind[key] = (report, prepared)
+    work: list[tuple[Document, str, dict[str, Any], PairReport, Any]] = []
     for item in load_inputs(paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError):
             input_errors.append(item)
@@ -318,7 +333,22 @@ def _check_objects(paths: list[str], reports: list[PairReport], input_errors: li
             if found is None:
                 continue
             report, prepared = found
-            report.objects.append(_check_object(item, prefix, obj, prepared))
+            work.append((item, prefix, obj, report, prepared))
+    workers = resolve_jobs(jobs) if len(work) >= PARALLEL_MIN_OBJECTS else 1
+    if workers > 1:
+        for _, prepared in by_group_kind.values():  # compiled once, before the workers fork
+            for version in getattr(prepared, "versions", ()):
+                if version.served and version.cel_validator is not None:
+                    version.cel_validator.get()
+
+    def judge(numbers: range) -> list[dict[str, Any]]:
+        return [_check_object(*work[i][:3], work[i][4]) for i in numbers]
+
+    done = 0
+    for entries in ordered_map(judge, index_ranges(len(work), workers, per_worker=8), workers):
+        for entry in entries:
+            work[done][3].objects.append(entry)
+            done += 1
 
 
 def _objects_of(doc: Document) -> list[tuple[str, dict[str, Any]]]:
