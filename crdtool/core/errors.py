@@ -14,7 +14,6 @@ A :class:`FieldError` renders exactly like upstream's ``Error()``::
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from dataclasses import field as dc_field

@@ -32,7 +32,6 @@ from crdtool.core.errors import (
     FieldError,
     Path,
     forbidden,
-    internal_error,
     invalid,
     not_supported,
     required,
