@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
-from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
+from crdtool.cli.report import DocumentResult, OutputFormat, ResultLog, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
 from crdtool.core.errors import FieldError, Path, go_quote, invalid
 from crdtool.yaml.loader import Document, InputError
@@ -359,7 +359,7 @@ def _ticked(result: DocumentResult, progress: Any, n: int = 1) -> DocumentResult
 
 #: A file (or stdin) of at least this many bytes holding several YAML documents is read document by
 #: document and its documents judged in batches by the workers (:func:`_judge_stream`).
-STREAM_MIN_BYTES = 1 << 20
+STREAM_MIN_BYTES = 512 << 10
 #: About this many bytes of documents go to a worker at a time.
 STREAM_BATCH_BYTES = 256 << 10
 #: Before a stream's workers fork, every CRD of the catalog is prepared when there are at most this many.
@@ -665,33 +665,37 @@ def run(
             streams[i] = stream
         elif replacement is not None:
             stdin = replacement
+    results = ResultLog()
     try:
         try:
-            results = _judge_all(selected, streams, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
-                                 progress, workers)
+            results.extend(_judge_all(selected, streams, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
+                                      progress, workers))
         except _CrdOutsideTheCatalog:
             # a document the scan did not foresee: the streams are judged again, loaded whole
+            results.close()
+            results = ResultLog()
             for i, stream in streams.items():
                 if stream.spool is not None:
                     stdin = stream.spool
                     stdin.seek(0)
-            results = _judge_all(selected, {}, stdin, crd_paths or [], field_validation, tuple(skip_kinds), progress,
-                                 workers)
+            results.extend(_judge_all(selected, {}, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
+                                      progress, workers))
+        if progress is not None:
+            progress.stop()
+        name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
+        report(validate_run(results, quiet=quiet), name)
     except NoCrdFound as exc:
         if progress is not None:
             progress.stop()
         console(stderr=True).print(f"crdtool: {exc}", markup=False)
         return 2
     finally:
+        results.close()
         for stream in streams.values():
             stream.close()
-    if progress is not None:
-        progress.stop()
-    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
-    report(validate_run(results, quiet=quiet), name)
-    if any(r.status == "error" for r in results):
+    if results.statuses.get("error"):
         return 2
-    if any(r.status == "invalid" for r in results):
+    if results.statuses.get("invalid"):
         return 0 if exit_zero else 1
     return 0
 
@@ -705,8 +709,8 @@ def _judge_all(
     skip_kinds: tuple[str, ...],
     progress: Any,
     jobs: int,
-) -> list[DocumentResult]:
-    """Every document's result, in input order (``--crd``'s input errors first); see :func:`run`.
+) -> Iterator[DocumentResult]:
+    """Every document's result, in input order (``--crd``'s input errors first), as judged; see :func:`run`.
 
     The inputs of ``streams`` (by number in ``selected``) are read document by
     document; the others are loaded whole (:func:`_load_entries`). Raises
@@ -727,10 +731,10 @@ def _judge_all(
     for (stream, k, _), result in zip(stream_crds, judge_documents([d for _, _, d in stream_crds], field_validation, progress, jobs)):
         stream.crd_results[k] = result
     catalog = CrdCatalog()
-    results: list[DocumentResult] = []
+    flag_errors: list[DocumentResult] = []
     for crd_item in _load_crd_flags(crd_paths):
         if isinstance(crd_item, InputError):
-            results.append(input_error_result(crd_item))
+            flag_errors.append(input_error_result(crd_item))
         else:
             catalog.add(crd_item, from_flag=True)
     for i in range(len(selected)):
@@ -751,13 +755,14 @@ def _judge_all(
         sources = catalog.sources()
         for source in sources if len(sources) <= WARM_MOST_CRDS else [s for s in sources if s.from_flag]:
             source.warm((len(selected), 0))
+    yield from flag_errors
     for i in range(len(selected)):
         if i in streams:
-            results.extend(_judge_stream(streams[i], i, ctx, progress, jobs))
+            yield from _judge_stream(streams[i], i, ctx, progress, jobs)
             continue
         for k, item in entries[i]:
-            results.append(_judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs))
-    return results
+            yield _judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs)
+        entries[i] = []  # judged: its documents can go
 
 
 def _judge_item(

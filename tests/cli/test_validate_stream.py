@@ -290,3 +290,41 @@ def test_the_progress_bar_counts_list_items_and_stream_documents(tmp_path: Path,
         progress = DelayedProgress("validating", enabled=False)
         _in_process(monkeypatch, [str(streamed)], whole=False, jobs=jobs, progress=progress)
         assert progress.total == progress.done == 102 + 500
+
+
+def test_results_kept_on_disk_report_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past SPILL_AFTER results go to a temporary file: the text and JSON reports are the same bytes."""
+    from crdtool.cli import report
+
+    path = tmp_path / "stream.yaml"
+    path.write_text(_crontab_list(30) + "".join(f"---\n{_cronjob(f'd{i}', i % 12)}" for i in range(700)))
+    outputs = {}
+    for spill_after in (7, 1 << 30):
+        monkeypatch.setattr(report, "SPILL_AFTER", spill_after)
+        for output in ("json", "text"):
+            with monkeypatch.context() as m:
+                m.setattr(validate, "STREAM_MIN_BYTES", 64 << 10)
+                buffer = io.StringIO()
+                with contextlib.redirect_stdout(buffer):
+                    status = validate.run([str(path)], output, crd_paths=[str(SAMPLES / "crontab-v1.yaml")], jobs=2)
+            outputs[spill_after, output] = (status, buffer.getvalue())
+    assert outputs[7, "json"] == outputs[1 << 30, "json"] and outputs[7, "text"] == outputs[1 << 30, "text"]
+    status, text = outputs[7, "json"]
+    data = json.loads(text)
+    assert status == 1 and data["summary"]["documents"] == 32 + 700 == len(data["documents"]) + 31  # a 32-item List
+
+
+def test_the_json_report_written_in_pieces_is_the_whole_payloads_text() -> None:
+    from crdtool.cli.report import DocumentResult, write_validate_json
+    from crdtool.core.gojson import go_json_dumps
+
+    results = [DocumentResult("a.yaml", i, i + 1, "v1", "X", f"n{i}", "invalid" if i % 2 else "valid",
+                              errors=[{"type": "FieldValueInvalid", "badValue": 1e-7, "message": "m\nn"}] if i % 2 else [],
+                              warnings=["w"]) for i in range(5)]
+    for chosen in (results, results[:1], []):
+        buffer = io.StringIO()
+        write_validate_json(chosen, buffer)
+        from crdtool.cli.report import summary
+
+        payload = {"summary": summary(chosen), "documents": [r.to_dict() for r in chosen]}
+        assert buffer.getvalue() == go_json_dumps(payload, indent=2) + "\n"

@@ -80,6 +80,8 @@ class CheckRun:
         json_payload: returns the command's own JSON document.
         summary: one line, e.g. ``3 documents: 1 valid, 2 invalid, ...``.
         rules: descriptions of rule ids (SARIF ``shortDescription``), optional.
+        write_json: writes the command's JSON document to a stream itself (a long report, in pieces),
+            instead of ``write_json(json_payload())``; optional.
     """
 
     command: str
@@ -88,6 +90,7 @@ class CheckRun:
     json_payload: Callable[[], Any]
     summary: str = ""
     rules: dict[str, str] = field(default_factory=dict)
+    write_json: Callable[[TextIO], None] | None = None
 
     @property
     def findings(self) -> list[Finding]:
