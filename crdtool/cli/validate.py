@@ -599,6 +599,8 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
                 _tick(progress, counted)
             if k not in stream.loaded and takes_index != (stream.kinds[k] == _TAKES_INDEX):
                 raise _CrdOutsideTheCatalog(f"{stream.name}: chunk {k}: the scan took it for another kind of chunk")
+            if got is None or isinstance(got, InputError) and stream.kinds[k] != _NO_INDEX:
+                _tick(progress)  # a document that failed to load, or a null one: counted by the scan
             if takes_index:
                 if isinstance(got, InputError):
                     got = replace(got, index=index)

@@ -284,12 +284,13 @@ def test_the_progress_bar_counts_list_items_and_stream_documents(tmp_path: Path,
     _in_process(monkeypatch, [str(listed)], whole=True, progress=progress)
     assert progress.total == progress.done == 102
     streamed = tmp_path / "stream.yaml"
-    streamed.write_text(_crontab_list(100) + "---\n" + "".join(f"---\n{_cronjob(f'd{i}', 1)}" for i in range(500)))
+    odd = "---\n~\n---\n# a comment\n---\nkind: {broken\n--- not a separator\n"
+    streamed.write_text(_crontab_list(100) + "---\n" + "".join(f"---\n{_cronjob(f'd{i}', 1)}" for i in range(500)) + odd)
     assert streamed.stat().st_size >= 64 << 10
     for jobs in (1, 2):
         progress = DelayedProgress("validating", enabled=False)
         _in_process(monkeypatch, [str(streamed)], whole=False, jobs=jobs, progress=progress)
-        assert progress.total == progress.done == 102 + 500
+        assert progress.total == progress.done == 102 + 500 + 3  # the null, the comment and the broken chunks
 
 
 def test_results_kept_on_disk_report_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
