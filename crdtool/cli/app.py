@@ -513,4 +513,24 @@ def main(argv: list[str] | None = None) -> None:
     # counting; at CPython's default threshold (700) the cyclic collector ran thousands of times and took
     # ~14% of `validate` on the corpus. mypy does the same (mypy/build.py: gc.set_threshold(200 * 1000, 30, 30)).
     gc.set_threshold(100_000, 30, 30)
-    app(args=argv, prog_name="crdtool")
+    args = sys.argv[1:] if argv is None else list(argv)
+    _only_the_command_run(args)(args=args, prog_name="crdtool")
+
+
+def _only_the_command_run(args: list[str]) -> typer.Typer:
+    """The application, with only the subcommand ``args`` name when they name one.
+
+    Typer builds the Click command of every registered command, reading each
+    function's signature and type hints, on every run (about 20 ms for our ten);
+    one command's parsing, help and errors do not depend on the others. The
+    top-level help, ``--version`` and unknown commands get the whole application.
+    """
+    import copy
+
+    name = args[0] if args else None
+    chosen = [info for info in app.registered_commands if info.name == name]
+    if len(chosen) != 1:
+        return app
+    light = copy.copy(app)
+    light.registered_commands = chosen
+    return light
