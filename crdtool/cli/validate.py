@@ -360,8 +360,8 @@ def _ticked(result: DocumentResult, progress: Any, n: int = 1) -> DocumentResult
 #: A file (or stdin) of at least this many bytes holding several YAML documents is read document by
 #: document and its documents judged in batches by the workers (:func:`_judge_stream`).
 STREAM_MIN_BYTES = 512 << 10
-#: About this many bytes of documents go to a worker at a time.
-STREAM_BATCH_BYTES = 256 << 10
+#: About this many bytes of documents go to a worker at a time (small enough for the workers to finish together).
+STREAM_BATCH_BYTES = 64 << 10
 #: Before a stream's workers fork, every CRD of the catalog is prepared when there are at most this many.
 WARM_MOST_CRDS = 16
 #: A chunk containing this text may hold a CRD: it is loaded (and judged) here, before the custom resources,
@@ -534,11 +534,41 @@ class _CrdOutsideTheCatalog(Exception):
 
 @dataclass
 class _Judging:
-    """What judging a custom resource needs (inherited by the forked workers)."""
+    """What judging a custom resource needs (inherited by the forked workers).
+
+    ``defer_validity``: the warning that a custom resource's CRD is itself
+    invalid is left to the parent (an :class:`_InvalidCrdWarning` in the
+    result's warnings), which validates the CRD while the workers judge.
+    """
 
     catalog: CrdCatalog
     field_validation: str
     skip_kinds: tuple[str, ...]
+    defer_validity: bool = False
+
+
+@dataclass(frozen=True)
+class _InvalidCrdWarning:
+    """A warning to be: "CRD ... is itself invalid" if the CRD (``source``: its number in the catalog) is."""
+
+    source: int
+    at: At
+
+    def resolve(self, catalog: CrdCatalog) -> str | None:
+        source = catalog._all[self.source]
+        return None if source.is_valid(self.at) else _invalid_crd_warning(source)
+
+
+def _invalid_crd_warning(source: CrdSource) -> str:
+    return f"CRD {source.name} ({source.where}) is itself invalid: the apiserver would not create it"
+
+
+def _resolve_warnings(result: DocumentResult, catalog: CrdCatalog) -> DocumentResult:
+    """The :class:`_InvalidCrdWarning` of a worker's result replaced by their text (or dropped)."""
+    if any(isinstance(w, _InvalidCrdWarning) for w in result.warnings):
+        resolved = (w.resolve(catalog) if isinstance(w, _InvalidCrdWarning) else w for w in result.warnings)
+        result.warnings = [w for w in resolved if w is not None]
+    return result
 
 
 def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jobs: int) -> Iterator[DocumentResult]:
@@ -566,7 +596,7 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
             if isinstance(item, Document):
                 if _has_crds(item.data):
                     raise _CrdOutsideTheCatalog(f"{stream.name}:{chunk.line}: a CRD the scan did not see")
-                item = _judge_item(item, ctx, (number, k), None, None, 1)
+                item = _judge_item(item, ctx, (number, k), None, None, 1, deferring=True)
             out.append((k, loaded.takes_index, item))
         return out
 
@@ -581,7 +611,7 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
 
     index = 0
     hinted = False
-    for answers in ordered_map(judge_batch, tasks(), jobs):
+    for answers in ordered_map(judge_batch, tasks(), jobs, in_flight=4):
         for k, takes_index, got in answers:
             if k in stream.loaded:
                 loaded = stream.loaded[k]
@@ -593,6 +623,7 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
                     got = _judge_item(got, ctx, (number, k), stream.crd_results.get(k), None, 1)
                     _tick(progress, weight)
             elif isinstance(got, DocumentResult):
+                got = _resolve_warnings(got, ctx.catalog)
                 counted = len(got.item_statuses) if got.item_statuses else 1
                 if progress is not None and counted > 1:  # a List: its items count, not the chunk
                     progress.set_total((progress.total or 0) + counted - 1)
@@ -753,10 +784,12 @@ def _judge_all(
                     catalog.add(item_doc, from_flag=False)
     ctx = _Judging(catalog, field_validation, skip_kinds)
     if streams and jobs > 1:
-        # the stream's workers fork with the CRDs ready (all of them when few, else those of --crd)
+        # the stream's workers fork with the CRDs ready (all of them when few, else those of --crd); whether a
+        # CRD is itself valid is left to this process, while the workers judge (_InvalidCrdWarning)
         sources = catalog.sources()
         for source in sources if len(sources) <= WARM_MOST_CRDS else [s for s in sources if s.from_flag]:
-            source.warm((len(selected), 0))
+            source.warm(validity=False)
+        ctx.defer_validity = True
     yield from flag_errors
     for i in range(len(selected)):
         if i in streams:
@@ -768,12 +801,19 @@ def _judge_all(
 
 
 def _judge_item(
-    item: Document | InputError, ctx: _Judging, at: At, crd_result: DocumentResult | None, progress: Any, jobs: int
+    item: Document | InputError,
+    ctx: _Judging,
+    at: At,
+    crd_result: DocumentResult | None,
+    progress: Any,
+    jobs: int,
+    deferring: bool = False,
 ) -> DocumentResult:
     """One input's result: an input error, a skipped kind, a CRD's verdict (``crd_result``), a custom resource's.
 
     ``at``: where the item sits among the inputs. ``crd_result``: the verdict
-    of its CRDs (a CRD, or a List holding CRDs), judged before.
+    of its CRDs (a CRD, or a List holding CRDs), judged before. ``deferring``:
+    in a worker of a stream whose parent resolves :class:`_InvalidCrdWarning`.
     """
     from crdtool.cli.selection import helm_value_hint
 
@@ -793,7 +833,8 @@ def _judge_item(
             crd_result, judge_custom_resource(item, ctx.catalog, ctx.field_validation, at, jobs, progress)
         )
     else:
-        result = judge_custom_resource(item, ctx.catalog, ctx.field_validation, at, jobs, progress)
+        defer = deferring and ctx.defer_validity
+        result = judge_custom_resource(item, ctx.catalog, ctx.field_validation, at, jobs, progress, defer)
     if item.warnings:
         # the input's own warnings (size limits) come first, whatever the document's verdict
         result.warnings[:0] = item.warnings
@@ -884,6 +925,7 @@ class CrdSource:
     error: str | None = None  # why it cannot be prepared
     #: the verdicts of its create as an input, by where the input is (:meth:`is_valid`)
     verdicts: list[tuple[At, bool]] = field(default_factory=list)
+    number: int = -1  # its place in its catalog (:meth:`CrdCatalog.sources`)
 
     @property
     def where(self) -> str:
@@ -905,16 +947,22 @@ class CrdSource:
                 self.error = str(exc)
         return self.prepared
 
-    def warm(self, at: At | None = None) -> None:
+    def warm(self, at: At | None = None, validity: bool = True) -> None:
         """Do now what the first custom resource would (prepare, compile the CEL rules, :meth:`is_valid` at
-        ``at``): before worker processes fork, so that they inherit it instead of each doing it."""
+        ``at`` unless not ``validity``): before worker processes fork, so that they inherit it instead of
+        each doing it."""
         prepared = self.prepare()
         if prepared is None:
             return
         for version in prepared.versions:
             if version.served and version.cel_validator is not None:
                 version.cel_validator.get()
-        self.is_valid(at)
+        if validity:
+            self.is_valid(at)
+
+    def knows_validity(self, at: At | None = None) -> bool:
+        """:meth:`is_valid` at ``at`` is answered without validating the CRD (recorded, or validated already)."""
+        return self.valid is not None or any(at is None or where < at for where, _ in self.verdicts)
 
     def is_valid(self, at: At | None = None) -> bool:
         """Whether the apiserver would create this CRD, as a custom resource at ``at`` among the inputs sees it.
@@ -939,6 +987,7 @@ class CrdCatalog:
     def __init__(self) -> None:
         self._by_gk: dict[tuple[str, str], list[CrdSource]] = {}
         self._by_doc: dict[int, CrdSource] = {}
+        self._all: list[CrdSource] = []
 
     def add(self, doc: Document, *, from_flag: bool) -> None:
         spec = doc.data.get("spec") if isinstance(doc.data.get("spec"), dict) else {}
@@ -954,7 +1003,9 @@ class CrdCatalog:
         if same:  # a --crd file also given as an input: one source, prepared once
             self._by_doc[id(doc)] = same[0]
             return
-        source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)))
+        source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)),
+                           number=len(self._all))
+        self._all.append(source)
         self._by_gk.setdefault((group, kind), []).append(source)
         self._by_doc[id(doc)] = source
 
@@ -965,8 +1016,8 @@ class CrdCatalog:
             source.verdicts.append(((-1, -1) if at is None else at, valid))
 
     def sources(self) -> list[CrdSource]:
-        """Every CRD of the catalog, in the order added."""
-        return [source for found in self._by_gk.values() for source in found]
+        """Every CRD of the catalog, in the order added (:attr:`CrdSource.number`)."""
+        return list(self._all)
 
     def candidates(self, group: str, kind: str) -> list[CrdSource]:
         return self._by_gk.get((group, kind), [])
@@ -1017,6 +1068,7 @@ def judge_custom_resource(
     at: At | None = None,
     jobs: int = 1,
     progress: Any = None,
+    defer_validity: bool = False,
 ) -> DocumentResult:
     """Judge a non-CRD document: a custom resource (or a ``v1`` List of them) against its CRD, else skipped.
 
@@ -1035,7 +1087,7 @@ def judge_custom_resource(
         weight = len(items) - sum(1 for item in items if is_crd(item))
     else:
         objects, numbers, weight = [("", doc.data)], [0], 1
-    outcomes = _judge_objects(doc, objects, catalog, field_validation, at, jobs, progress)
+    outcomes = _judge_objects(doc, objects, catalog, field_validation, at, jobs, progress, defer_validity)
     _tick(progress, weight - len(objects))
     _prefetch_all(doc, [(o.prefix, e) for o in outcomes if o is not None for e in o.errors])
     statuses: list[str | None] = [None if is_crd(item) else "skipped" for item in doc.data["items"]] if is_list else []
@@ -1073,10 +1125,11 @@ def _judge_objects(
     at: At | None,
     jobs: int,
     progress: Any,
+    defer_validity: bool = False,
 ) -> list[_Outcome | None]:
     """:func:`_judge_object` of each object, in order: here, or by ``jobs`` forked workers in ranges."""
     if jobs <= 1 or len(objects) < LIST_PARALLEL_MIN_OBJECTS:
-        return [_ticked_outcome(_judge_object(doc, prefix, obj, catalog, field_validation, at), progress)
+        return [_ticked_outcome(_judge_object(doc, prefix, obj, catalog, field_validation, at, defer_validity), progress)
                 for prefix, obj in objects]
     from crdtool.cli.jobs import index_ranges, ordered_map
 
@@ -1115,12 +1168,20 @@ def _skip_note(data: dict[str, Any], kind: str | None) -> str:
 
 
 def _judge_object(
-    doc: Document, prefix: str, obj: dict[str, Any], catalog: CrdCatalog, field_validation: str, at: At | None
+    doc: Document,
+    prefix: str,
+    obj: dict[str, Any],
+    catalog: CrdCatalog,
+    field_validation: str,
+    at: At | None,
+    defer_validity: bool = False,
 ) -> _Outcome | None:
     """One object (the document, or its List item at ``prefix``) against its CRD; None when no CRD defines it.
 
     An object that cannot be checked (its CRD cannot be decoded or served) has
-    a :attr:`_Outcome.problem` and counts as skipped.
+    a :attr:`_Outcome.problem` and counts as skipped. ``defer_validity``:
+    when whether the CRD is valid is not known here yet, an
+    :class:`_InvalidCrdWarning` stands for the warning.
     """
     from crdtool.core.customresource import CustomResourceError, apply_create
 
@@ -1138,8 +1199,10 @@ def _judge_object(
         if exc.reason not in ("unknown-version", "not-served"):
             return _Outcome(prefix, [], [], f"cannot be checked against CRD {source.name} ({source.where}): {exc}")
         errors, warnings = [invalid(Path("apiVersion"), obj.get("apiVersion"), str(exc))], []
-    if not source.is_valid(at):
-        warnings.append(f"CRD {source.name} ({source.where}) is itself invalid: the apiserver would not create it")
+    if defer_validity and not source.knows_validity(at):
+        warnings.append(_InvalidCrdWarning(source.number, (-1, -1) if at is None else at))  # type: ignore[arg-type]
+    elif not source.is_valid(at):
+        warnings.append(_invalid_crd_warning(source))
     note = f"{count} CRDs define {obj.get('kind')}.{source.group}; checked against {source.where}" if count > 1 else None
     return _Outcome(prefix, errors, warnings, None, note)
 

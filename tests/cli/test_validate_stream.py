@@ -329,3 +329,26 @@ def test_the_json_report_written_in_pieces_is_the_whole_payloads_text() -> None:
 
         payload = {"summary": summary(chosen), "documents": [r.to_dict() for r in chosen]}
         assert buffer.getvalue() == go_json_dumps(payload, indent=2) + "\n"
+
+
+def test_a_crd_that_is_itself_invalid_is_reported_the_same_by_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, whether a --crd CRD is itself valid is settled by the parent while they judge: the
+    warning of every custom resource checked against it is the one --jobs 1 gives."""
+    crd = (SAMPLES / "crontab-v1.yaml").read_text().replace(
+        "      served: true", "      served: true\n      additionalPrinterColumns:\n      - {name: Spec, type: string, jsonPath: spec}", 1)
+    invalid_crd = tmp_path / "crd.yaml"
+    invalid_crd.write_text(crd)
+    path = tmp_path / "objects.yaml"
+    path.write_text("".join(f"---\n{_cronjob(f'c{i}', i % 12)}" for i in range(600)))
+    outputs = []
+    for jobs in (1, 2):
+        with monkeypatch.context() as m:
+            m.setattr(validate, "STREAM_MIN_BYTES", 64 << 10)
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                validate.run([str(path)], "json", crd_paths=[str(invalid_crd)], jobs=jobs)
+            outputs.append(buffer.getvalue())
+    assert outputs[0] == outputs[1]
+    documents = json.loads(outputs[0])["documents"]
+    assert len(documents) == 600
+    assert all(any("is itself invalid" in w for w in d["warnings"]) for d in documents)
