@@ -209,6 +209,8 @@ def _process(
             note = _passthrough_note(item, item.data, "", crds)
             if note:
                 notes.append(note)
+    for _ in results:  # nothing is left: this ends the workers
+        pass
     return outputs, errors, notes
 
 

@@ -88,13 +88,16 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_fl
             for task in iterator:
                 pending.append(pool.submit(_call_in_worker, task))
                 break
+            if not pending:
+                # done before the last result is handed over: a consumer that stops there (it knows how
+                # many to expect) leaves no pool behind for the interpreter's exit to trip over
+                pool.shutdown()
             yield result
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     finally:
         _WORKER_FUNCTION = None
-    pool.shutdown()
 
 
 def batches(items: Iterable[T], size: Callable[[T], int], limit: int, most: int = 1 << 30) -> Iterator[list[T]]:
