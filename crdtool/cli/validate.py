@@ -693,6 +693,8 @@ def run(
     stdin: Any = sys.stdin.buffer
     streams: dict[int, _Stream] = {}
     for i, entry in enumerate(selected):
+        if entry == "-" and "-" in selected[:i]:
+            continue  # stdin again: read once, by the first (as kubectl: nothing is left for the second)
         stream, replacement = _plan_stream(entry, stdin)
         if stream is not None:
             streams[i] = stream
