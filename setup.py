@@ -1,9 +1,11 @@
-"""crdtool's build: pyproject.toml holds the metadata; this adds the mypyc-compiled core modules.
+"""crdtool's build: pyproject.toml holds the metadata; this adds the mypyc-compiled core modules on request.
 
-The modules in ``crdtool/_compiled.py`` are compiled into C extensions with
-mypyc (part of mypy, a build requirement) when a C compiler and Python's
-headers work here; the build falls back to pure Python without them, or when
-``CRDTOOL_PURE_PYTHON=1`` is set, so ``pip install .`` works everywhere.
+A build is pure Python unless ``CRDTOOL_MYPYC=1`` is set: then the modules in
+``crdtool/_compiled.py`` are compiled into C extensions with mypyc (part of
+mypy, which ``build_backend/crdtool_build.py`` adds to the build requirements),
+with the small C extensions of ``C_EXTENSIONS``. A compiled build that cannot
+compile (no C compiler, no Python headers, no mypyc) fails, rather than
+quietly producing a pure wheel under a compiled wheel's name.
 """
 
 from __future__ import annotations
@@ -44,17 +46,25 @@ def _can_compile() -> bool:
         return False
 
 
+def _mypyc_requested() -> bool:
+    return os.environ.get("CRDTOOL_MYPYC", "") not in ("", "0")
+
+
+def _metadata_only() -> bool:
+    """This run of setup.py only writes metadata or an sdist (the build backend asks for its requirements so)."""
+    commands = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    return bool(commands) and all(c in ("egg_info", "dist_info", "sdist") for c in commands)
+
+
 def _ext_modules() -> list[Any]:
-    if os.environ.get("CRDTOOL_PURE_PYTHON", "") not in ("", "0"):
+    if not _mypyc_requested() or _metadata_only():
         return []
     if sys.implementation.name != "cpython" or not _can_compile():
-        print("crdtool: no working C compiler; installing pure Python", file=sys.stderr)
-        return []
+        raise SystemExit("crdtool: CRDTOOL_MYPYC=1 needs CPython with a working C compiler and Python's headers")
     try:
         from mypyc.build import mypycify
     except ImportError:
-        print("crdtool: mypyc is not available; installing pure Python", file=sys.stderr)
-        return []
+        raise SystemExit("crdtool: CRDTOOL_MYPYC=1 needs mypyc (pip install mypy) in the build environment") from None
     from setuptools import Extension
 
     python_modules, c_modules = _compiled_modules()

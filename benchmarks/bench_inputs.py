@@ -27,7 +27,6 @@ from __future__ import annotations
 import gc
 import glob
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -302,7 +301,7 @@ def main(argv: list[str]) -> None:
     path_list: list[Any] = ["spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "type"]
     a_docs = [design_a_load(t) for t in texts]
     t_pa = best_of(lambda: [design_a_position(node, path_list) for docs in a_docs for _, node, _ in docs])
-    del a_docs
+    a_docs = []  # free them before the next design loads
     per_file_counts = [len(design_b_load(t)) for t in texts]
     t_pb = best_of(lambda: [design_b_position(t, i, path_list)
                             for t, n in zip(texts, per_file_counts) for i in range(n)], runs=1)

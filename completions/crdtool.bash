@@ -25,9 +25,10 @@ _crdtool() {
         --output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources --kubernetes-version --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -42,9 +43,10 @@ _crdtool() {
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation --kubernetes-version --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -185,9 +187,10 @@ _crdtool() {
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -24,6 +24,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from default' -l in-place -d 'Rew
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l only-custom-resources -d 'Leave out documents that are not custom resources of the given CRDs.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
+complete -c crdtool -n '__fish_seen_subcommand_from default' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from default' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -F
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l base -r -F -d 'Compare each PATH with its version at this git ref (git show REF:PATH), e.g. origin/main.'
@@ -34,6 +35,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from diff' -l output -x -a 'text 
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -l config -r -F -d 'Configuration file (default: .crdtool.yaml or [tool.crdtool] in pyproject.toml, searched upwards).'
+complete -c crdtool -n '__fish_seen_subcommand_from diff' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from diff' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -F
 complete -c crdtool -n '__fish_seen_subcommand_from fuzz-roundtrip' -l crd -r -F -d 'The CRD manifest whose version schemas generate the objects.'
@@ -131,4 +133,5 @@ complete -c crdtool -n '__fish_seen_subcommand_from validate' -l config -r -F -d
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validation -x -a 'Strict Warn Ignore' -d 'Server-side field validation, as kubectl\'s: unknown and duplicate fields are errors (Strict, the default), warnings (Warn: the verdict is validation\'s alone) or ignored (Ignore).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l explain-cost -d 'Also show each CEL rule\'s estimated cost against the apiserver\'s limits (text, json).'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

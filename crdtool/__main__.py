@@ -1,6 +1,6 @@
 """``python -m crdtool``."""
 
-from crdtool.cli.app import main
+from crdtool.cli.fast import main
 
 if __name__ == "__main__":
     main()

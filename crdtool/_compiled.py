@@ -1,10 +1,10 @@
 """Which modules a build compiles with mypyc, and how to run their Python source instead.
 
-``pip install .`` (and ``pip install -e .``) compiles the modules below into C
-extensions with mypyc when a C compiler and Python's headers are present
-(``setup.py``); they then load in place of their ``.py`` files, and
-``crdtool validate`` takes about a third less time. Without a compiler, or with
-``CRDTOOL_PURE_PYTHON=1`` set while installing, crdtool stays pure Python.
+A source install (``pip install .``, ``pip install -e .``) is pure Python. A
+build with ``CRDTOOL_MYPYC=1`` set (``python -m build --wheel``, cibuildwheel:
+the release wheels; or ``CRDTOOL_MYPYC=1 pip install .``) compiles the modules
+below into C extensions with mypyc (``setup.py``); they then load in place of
+their ``.py`` files, and ``crdtool validate`` takes about a third less time.
 
 At run time the ``.py`` sources are used instead of the compiled modules when
 ``CRDTOOL_PURE_PYTHON=1`` is set (the differential tests compare the two), and

@@ -87,6 +87,7 @@ KUBERNETES_MATRIX_HELP = (
     "where the verdicts differ."
 )
 KUBERNETES_VERSION_ENV = "CRDTOOL_KUBERNETES_VERSION"
+JOBS_HELP = "Worker processes judging the documents (default: one per core); 1 judges them in this process."
 
 
 class FieldValidation(str, enum.Enum):
@@ -219,6 +220,7 @@ def validate(
     explain_cost: bool = typer.Option(
         False, "--explain-cost", help="Also show each CEL rule's estimated cost against the apiserver's limits (text, json)."
     ),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -242,6 +244,7 @@ def validate(
         progress=DelayedProgress("validating"),
         releases=_releases(kubernetes_version, settings),
         explain_cost=explain_cost,
+        jobs=jobs,
     )
 
 
@@ -358,6 +361,7 @@ def diff(
         None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_MATRIX_HELP, show_default=False
     ),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Check a CRD update as kube-apiserver would: is it accepted, what breaks for clients, which stored objects stop validating.
 
@@ -371,6 +375,7 @@ def diff(
         paths, base=base, objects=objects or [], stored_versions=stored_versions, fail_on=fail_on.value,
         output=choose_output(output.value if output is not None else None), field_validation=field_validation.value,
         releases=_releases(kubernetes_version, settings),
+        jobs=jobs,
     )
 
 
@@ -451,6 +456,7 @@ def default(
         None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
     ),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
@@ -463,7 +469,7 @@ def default(
     (release,) = _releases(kubernetes_version, _config("default", config), matrix=False)
     return default_cmd.run(
         objects, crd, version=version, output=output.value, no_prune=no_prune, show_pruned=show_pruned,
-        in_place=in_place, only_custom_resources=only_custom_resources, kubernetes_version=release.name,
+        in_place=in_place, only_custom_resources=only_custom_resources, kubernetes_version=release.name, jobs=jobs,
     )
 
 
@@ -713,4 +719,24 @@ def main(argv: list[str] | None = None) -> None:
     # counting; at CPython's default threshold (700) the cyclic collector ran thousands of times and took
     # ~14% of `validate` on the corpus. mypy does the same (mypy/build.py: gc.set_threshold(200 * 1000, 30, 30)).
     gc.set_threshold(100_000, 30, 30)
-    app(args=argv, prog_name="crdtool")
+    args = sys.argv[1:] if argv is None else list(argv)
+    _only_the_command_run(args)(args=args, prog_name="crdtool")
+
+
+def _only_the_command_run(args: list[str]) -> typer.Typer:
+    """The application, with only the subcommand ``args`` name when they name one.
+
+    Typer builds the Click command of every registered command, reading each
+    function's signature and type hints, on every run (about 20 ms for our ten);
+    one command's parsing, help and errors do not depend on the others. The
+    top-level help, ``--version`` and unknown commands get the whole application.
+    """
+    import copy
+
+    name = args[0] if args else None
+    chosen = [info for info in app.registered_commands if info.name == name]
+    if len(chosen) != 1:
+        return app
+    light = copy.copy(app)
+    light.registered_commands = chosen
+    return light

@@ -67,12 +67,15 @@ def run(
     in_place: bool,
     only_custom_resources: bool = False,
     kubernetes_version: str | None = None,
+    jobs: int | None = None,
 ) -> int:
     """Default every custom resource of ``objects`` with its CRD among those of ``crd``, as the apiserver of
     ``kubernetes_version`` (None: the default release) decodes them.
 
     Returns 0 on success, 2 when a CRD cannot be loaded (nothing is printed)
     or some document cannot be defaulted (the others are still printed).
+    ``jobs``: worker processes defaulting the documents (None: one per core,
+    1: none); the output does not depend on it.
     """
     crd_paths = [crd] if isinstance(crd, str) else list(crd)
     from crdtool.cli.selection import Selection, no_input_message, select_files
@@ -88,7 +91,7 @@ def run(
     except _UsageError as exc:
         print(f"crdtool default: {exc}", file=sys.stderr)
         return 2
-    outputs, errors, notes = _process(objects, crds, version=version, prune=not no_prune)
+    outputs, errors, notes = _process(objects, crds, version=version, prune=not no_prune, jobs=jobs)
     for message in notes:
         print(message, file=sys.stderr)
     for _, message in errors:
@@ -152,30 +155,64 @@ def _pick_crd(obj: dict[str, Any], crds: Sequence[tuple[Document, PreparedCrd]])
     return None
 
 
+#: With at least this many documents, they are defaulted by worker processes (``--jobs``).
+PARALLEL_MIN_DOCUMENTS = 64
+
+
 def _process(
-    paths: list[str], crds: Sequence[tuple[Document, PreparedCrd]], *, version: str | None, prune: bool
+    paths: list[str],
+    crds: Sequence[tuple[Document, PreparedCrd]],
+    *,
+    version: str | None,
+    prune: bool,
+    jobs: int | None = None,
 ) -> tuple[list[_Output], list[tuple[str, str]], list[str]]:
-    """``(outputs, errors, notes)``: every document's result; ``(file, one-line message)`` errors; notes."""
+    """``(outputs, errors, notes)``: every document's result; ``(file, one-line message)`` errors; notes.
+
+    Many documents are defaulted by ``jobs`` forked workers (which inherit the
+    loaded documents and the prepared CRDs), in ranges, the results in order.
+    """
+    from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.cli.selection import helm_hint
 
     outputs: list[_Output] = []
     errors: list[tuple[str, str]] = []
     notes: list[str] = []
     stdin = sys.stdin.buffer if "-" in paths else None
-    for item in load_inputs(paths, stdin=stdin):
+    items = list(load_inputs(paths, stdin=stdin))
+    documents = [item for item in items if isinstance(item, Document)]
+    workers = resolve_jobs(jobs) if len(documents) >= PARALLEL_MIN_DOCUMENTS else 1
+
+    def default_range(numbers: range) -> list[tuple[Any, list[str], bool] | str]:
+        out: list[tuple[Any, list[str], bool] | str] = []
+        for i in numbers:
+            try:
+                done = _process_document(documents[i], crds, version=version, prune=prune)
+            except CustomResourceError as exc:
+                out.append(str(exc))
+                continue
+            out.append((done.result, done.pruned, done.defaulted))
+        return out
+
+    results = (r for part in ordered_map(default_range, index_ranges(len(documents), workers, per_worker=8), workers)
+               for r in part)
+    for item in items:
         if isinstance(item, InputError):
             errors.append((item.file, str(helm_hint(item) if item.file != STDIN_NAME else item)))
             continue
-        try:
-            out = _process_document(item, crds, version=version, prune=prune)
-        except CustomResourceError as exc:
-            errors.append((item.file, str(exc)))
+        got = next(results)
+        if isinstance(got, str):
+            errors.append((item.file, got))
             continue
+        result, pruned, defaulted = got
+        out = _Output(item, item.data if not defaulted and result == item.data else result, pruned, defaulted)
         outputs.append(out)
         if not out.defaulted:
             note = _passthrough_note(item, item.data, "", crds)
             if note:
                 notes.append(note)
+    for _ in results:  # nothing is left: this ends the workers
+        pass
     return outputs, errors, notes
 
 

@@ -79,6 +79,7 @@ def run(
     output: str,
     field_validation: str = "Strict",
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+    jobs: int | None = None,
 ) -> int:
     """Compare OLD and NEW (or each PATH with ``base``), report, and return the exit status.
 
@@ -87,6 +88,8 @@ def run(
     or input errors (messages on stderr, the rest is still reported).
     ``releases``: the Kubernetes releases whose apiservers run the update (and the
     objects' writes); with several, an update must be safe on each of them.
+    ``jobs``: worker processes judging the ``--objects`` (None: one per core,
+    1: none); the report does not depend on it.
     """
     err = console(stderr=True)
     try:
@@ -110,7 +113,7 @@ def run(
             news = _crd_documents(new_items, errors_here)
             reports.extend(_compare(olds, news, stored, field_validation, errors_here, release))
         if objects:
-            _check_objects(objects, reports, errors_here, release)
+            _check_objects(objects, reports, errors_here, release, jobs)
         if not k:  # the same inputs give the same input errors under every release
             input_errors = errors_here
         per_release.append(reports)
@@ -309,10 +312,20 @@ def _where_doc(doc: Document | None) -> dict[str, Any] | None:
 # --- objects ----------------------------------------------------------------------------------
 
 
+#: With at least this many objects, ``--objects`` are judged by worker processes (``--jobs``).
+PARALLEL_MIN_OBJECTS = 64
+
+
 def _check_objects(
-    paths: list[str], reports: list[PairReport], input_errors: list[InputError], release: Release = DEFAULT_RELEASE
+    paths: list[str], reports: list[PairReport], input_errors: list[InputError],
+    release: Release = DEFAULT_RELEASE, jobs: int | None = None
 ) -> None:
-    """A no-op update of every object of ``paths`` under the new CRD of its group and kind."""
+    """A no-op update of every object of ``paths`` under the new CRD of its group and kind.
+
+    Many objects are judged by ``jobs`` forked workers (which inherit the
+    loaded objects and the prepared CRDs), in ranges, the entries in order.
+    """
+    from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.core.customresource import CustomResourceError, prepare_crd
 
     by_group_kind: dict[tuple[str, str], tuple[PairReport, Any]] = {}
@@ -329,6 +342,7 @@ def _check_objects(
         except CustomResourceError as exc:
             prepared = exc
         by_group_kind[key] = (report, prepared)
+    work: list[tuple[Document, str, dict[str, Any], PairReport, Any]] = []
     for item in load_inputs(paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError):
             input_errors.append(item)
@@ -342,7 +356,22 @@ def _check_objects(
             if found is None:
                 continue
             report, prepared = found
-            report.objects.append(_check_object(item, prefix, obj, prepared))
+            work.append((item, prefix, obj, report, prepared))
+    workers = resolve_jobs(jobs) if len(work) >= PARALLEL_MIN_OBJECTS else 1
+    if workers > 1:
+        for _, prepared in by_group_kind.values():  # compiled once, before the workers fork
+            for version in getattr(prepared, "versions", ()):
+                if version.served and version.cel_validator is not None:
+                    version.cel_validator.get()
+
+    def judge(numbers: range) -> list[dict[str, Any]]:
+        return [_check_object(*work[i][:3], work[i][4]) for i in numbers]
+
+    done = 0
+    for entries in ordered_map(judge, index_ranges(len(work), workers, per_worker=8), workers):
+        for entry in entries:
+            work[done][3].objects.append(entry)
+            done += 1
 
 
 def _objects_of(doc: Document) -> list[tuple[str, dict[str, Any]]]:

@@ -24,6 +24,14 @@ def _error_key(entry: dict[str, Any]) -> tuple[Any, ...]:
     return (entry.get("type"), entry.get("field"), entry.get("message"), entry.get("line"), entry.get("column"))
 
 
+def _item_statuses(row: Sequence[DocumentResult]) -> list[str] | None:
+    """A ``List``'s items' statuses, each the worst of the releases' (None when no release gives them)."""
+    lists = [r.item_statuses for r in row if r.item_statuses is not None]
+    if not lists:
+        return None
+    return [max(statuses, key=lambda s: _RANK.get(s, 0)) for statuses in zip(*lists)]
+
+
 def combine(releases: Sequence[Release], per_release: Sequence[Sequence[DocumentResult]]) -> list[DocumentResult]:
     """Merge the results of each release (``per_release[i]`` judged under ``releases[i]``, same documents, same
     order) into one result per document.
@@ -32,7 +40,7 @@ def combine(releases: Sequence[Release], per_release: Sequence[Sequence[Document
     (``error`` > ``invalid`` > ``valid`` > ``skipped``); ``errors`` holds each distinct error once, in
     first-seen order, with ``kubernetesVersions`` listing the releases that report it; ``warnings`` each
     distinct warning once, prefixed ``[1.36–1.37] `` when not every release gives it; ``versions`` maps each
-    release (``"1.30"``) to its own result.
+    release (``"1.30"``) to its own result; a ``List``'s ``item_statuses`` are each the worst of the releases'.
     """
     names = [r.name for r in releases]
     out: list[DocumentResult] = []
@@ -57,6 +65,6 @@ def combine(releases: Sequence[Release], per_release: Sequence[Sequence[Document
         out.append(DocumentResult(
             first.file, first.index, first.line, first.api_version, first.kind, first.name, status,
             errors=list(errors.values()), warnings=merged_warnings, note=notes[0] if notes else None,
-            versions=dict(zip(names, row)),
+            versions=dict(zip(names, row)), item_statuses=_item_statuses(row),
         ))
     return out

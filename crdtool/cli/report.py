@@ -11,6 +11,7 @@ is honoured by Rich.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -64,6 +65,8 @@ class DocumentResult:
     note: str | None = None  # why a document was skipped (text output only)
     #: with several Kubernetes releases (``--kubernetes-version 1.30-1.37``): each release's own result
     versions: dict[str, DocumentResult] | None = None
+    #: a ``v1`` ``List``: the status of each item (the summary and the progress bar count items as documents)
+    item_statuses: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -119,11 +122,18 @@ def verdict_line(result: DocumentResult) -> str | None:
 STATUSES = ("valid", "invalid", "skipped", "error")
 
 
-def summary(results: list[DocumentResult]) -> dict[str, int]:
-    """``{"documents", "valid", "invalid", "skipped", "errors"}``; ``errors`` counts documents in status error."""
-    counts = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
+def summary(results: Iterable[DocumentResult]) -> dict[str, int]:
+    """``{"documents", "valid", "invalid", "skipped", "errors"}``; ``errors`` counts documents in status error.
+
+    The items of a ``v1`` ``List`` count as documents (what ``kubectl get -o yaml`` prints is a List of
+    the objects), each with its own status; an empty List counts as itself.
+    """
+    counts = dict.fromkeys(STATUSES, 0)
+    for r in results:
+        for status in r.item_statuses or (r.status,):
+            counts[status] += 1
     return {
-        "documents": len(results),
+        "documents": sum(counts.values()),
         "valid": counts["valid"],
         "invalid": counts["invalid"],
         "skipped": counts["skipped"],
@@ -131,15 +141,21 @@ def summary(results: list[DocumentResult]) -> dict[str, int]:
     }
 
 
-def json_payload(results: list[DocumentResult]) -> dict[str, Any]:
-    """``validate --output json``: the summary (per Kubernetes release too, with several) and the documents."""
-    out = {"summary": summary(results), "documents": [r.to_dict() for r in results]}
-    names = list(results[0].versions) if results and results[0].versions is not None else []
+def full_summary(results: Iterable[DocumentResult]) -> dict[str, Any]:
+    """:func:`summary`, and with several Kubernetes releases ``kubernetesVersions``: release -> its summary."""
+    out: dict[str, Any] = dict(summary(results))
+    first = next(iter(results), None)
+    names = list(first.versions) if first is not None and first.versions is not None else []
     if names:
-        out["summary"]["kubernetesVersions"] = {
-            name: summary([r.versions[name] for r in results if r.versions is not None]) for name in names
+        out["kubernetesVersions"] = {
+            name: summary(r.versions[name] for r in results if r.versions is not None) for name in names
         }
     return out
+
+
+def json_payload(results: Iterable[DocumentResult]) -> dict[str, Any]:
+    """``validate --output json``: the summary (per Kubernetes release too, with several) and the documents."""
+    return {"summary": full_summary(results), "documents": [r.to_dict() for r in results]}
 
 
 def report_validate_json(results: list[DocumentResult]) -> None:
@@ -201,7 +217,7 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
         f"[red]{s['invalid']} invalid[/red], {s['skipped']} skipped, "
         f"[magenta]{_count(s['errors'], 'input error')}[/magenta]"
     )
-    per_version = json_payload(results)["summary"].get("kubernetesVersions")
+    per_version = full_summary(results).get("kubernetesVersions")
     if per_version:
         out.print("; ".join(
             f"Kubernetes {name}: {v['valid']} valid, {v['invalid']} invalid" for name, v in per_version.items()
@@ -261,15 +277,131 @@ def document_case(r: DocumentResult) -> Any:
                 findings=tuple(findings), note=r.note)
 
 
-def validate_run(results: list[DocumentResult], quiet: bool = False, command: str = "validate") -> Any:
-    """``validate``'s results as a :class:`~crdtool.cli.reporters.CheckRun` for any reporter."""
+def validate_run(results: Iterable[DocumentResult], quiet: bool = False, command: str = "validate") -> Any:
+    """``validate``'s results as a :class:`~crdtool.cli.reporters.CheckRun` for any reporter.
+
+    ``results``: a list, or a :class:`ResultLog` (read again for each use, never held whole: the cases
+    are made as a reporter walks them, and the JSON report is written document by document).
+    """
     from crdtool.cli.reporters.base import CheckRun
 
     return CheckRun(
         command=command,
-        cases=[document_case(r) for r in results],
-        render_text=lambda: report_validate_text(results, quiet=quiet),
+        cases=_Cases(results),  # type: ignore[arg-type] # a sequence made on the fly
+        render_text=lambda: report_validate_text(results, quiet=quiet),  # type: ignore[arg-type]
         json_payload=lambda: json_payload(results),
-        summary=summary_line(results),
+        summary=summary_line(results),  # type: ignore[arg-type]
+        write_json=lambda stream: write_validate_json(results, stream),
     )
+
+
+class _Cases:
+    """:func:`document_case` of each result, made anew on each walk (a reporter may walk them twice)."""
+
+    def __init__(self, results: Iterable[DocumentResult]) -> None:
+        self.results = results
+
+    def __iter__(self) -> Iterator[Any]:
+        return (document_case(r) for r in self.results)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.results) if not isinstance(self.results, (list, ResultLog)) else len(self.results)
+
+
+def write_validate_json(results: Iterable[DocumentResult], stream: Any = None) -> None:
+    """``validate --output json``: ``{"summary", "documents"}``, written document by document.
+
+    The same text as ``write_json`` of the whole payload (Go's float texts,
+    two-space indentation), without building it: a dump's report costs the
+    memory of one document's.
+    """
+    import sys
+
+    from crdtool.cli.reporters.base import CHUNK
+    from crdtool.core.gojson import go_json_dumps
+
+    out = stream or sys.stdout
+    head = go_json_dumps({"summary": full_summary(results), "documents": [None]}, indent=2)
+    before, _, after = head.rpartition("null")  # where the documents go, at depth 2
+    pending: list[str] = []
+    size = 0
+    first = True
+    for r in results:
+        if first:
+            pending.append(before)
+            first = False
+        else:
+            pending.append(",\n    ")
+        text = go_json_dumps(r.to_dict(), indent=2).replace("\n", "\n    ")
+        pending.append(text)
+        size += len(text)
+        if size >= CHUNK:
+            out.write("".join(pending))
+            pending, size = [], 0
+    if first:  # no document at all
+        pending.append(go_json_dumps({"summary": full_summary(results), "documents": []}, indent=2))
+    else:
+        pending.append(after)
+    pending.append("\n")
+    out.write("".join(pending))
+    out.flush()
+
+
+#: A :class:`ResultLog` keeps this many results in memory; past it, they go to a temporary file.
+SPILL_AFTER = 20_000
+
+
+class ResultLog:
+    """Document results in input order, in bounded memory: past :data:`SPILL_AFTER` they are kept pickled in a
+    temporary file, and read back in order each time the log is walked (a dump of any size is reported
+    without holding all its results). ``close()`` removes the file."""
+
+    def __init__(self, spill_after: int | None = None) -> None:
+        self.spill_after = SPILL_AFTER if spill_after is None else spill_after
+        self._memory: list[DocumentResult] = []
+        self._file: Any = None
+        self._spilled = 0
+        self.statuses: dict[str, int] = {}
+
+    def append(self, result: DocumentResult) -> None:
+        self._memory.append(result)
+        self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
+        if len(self._memory) >= self.spill_after:
+            self._spill()
+
+    def extend(self, results: Iterable[DocumentResult]) -> None:
+        for result in results:
+            self.append(result)
+
+    def _spill(self) -> None:
+        import pickle
+        import tempfile
+
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()
+        self._file.seek(0, 2)
+        for start in range(0, len(self._memory), 1000):
+            pickle.dump(self._memory[start:start + 1000], self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._spilled += len(self._memory)
+        self._memory = []
+
+    def __iter__(self) -> Iterator[DocumentResult]:
+        if self._file is not None:
+            import pickle
+
+            self._file.seek(0)
+            read = 0
+            while read < self._spilled:
+                batch = pickle.load(self._file)
+                read += len(batch)
+                yield from batch
+        yield from list(self._memory)
+
+    def __len__(self) -> int:
+        return self._spilled + len(self._memory)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 

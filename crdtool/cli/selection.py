@@ -160,24 +160,46 @@ def helm_hint(err: InputError, text: str | None = None) -> InputError:
     """
     if err.line <= 0:
         return err
-    if text is None:
-        try:
-            with open(err.file, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return err
-    lines = text.splitlines()
-    candidates = [err.line] if err.line <= len(lines) else []
-    candidates += range(1, min(err.line, len(lines)) + 1)
-    for number in candidates:
-        line = lines[number - 1]
-        match = _TEMPLATE_RE.search(line)
-        if match:
-            return InputError(err.file, number, match.start() + 1, HELM_MESSAGE, err.index)
-        opened = _OPEN_TEMPLATE_RE.match(line)
-        if opened:
-            return InputError(err.file, number, opened.start(1) + 1, HELM_MESSAGE, err.index)
+    first: tuple[int, int] | None = None  # the first template line up to the error's: (line, column)
+    for number, line in _numbered_lines(err.file, text, err.line):
+        column = _template_column(line)
+        if column is None:
+            continue
+        if number == err.line:
+            return InputError(err.file, number, column, HELM_MESSAGE, err.index)
+        if first is None:
+            first = (number, column)
+    if first is not None:
+        return InputError(err.file, first[0], first[1], HELM_MESSAGE, err.index)
     return err
+
+
+def _template_column(line: str) -> int | None:
+    """The 1-based column of a template action on ``line`` (``{{ ... }}``, or ``{{`` opening it), or None."""
+    match = _TEMPLATE_RE.search(line)
+    if match:
+        return match.start() + 1
+    opened = _OPEN_TEMPLATE_RE.match(line)
+    return opened.start(1) + 1 if opened else None
+
+
+def _numbered_lines(file: str, text: str | None, last: int) -> Iterator[tuple[int, str]]:
+    """Lines 1 to ``last`` of ``text``, or of the file read a line at a time (a stream of any size), numbered as
+    ``str.splitlines`` numbers them; nothing when the file cannot be read."""
+    if text is not None:
+        yield from enumerate(text.splitlines()[:last], 1)
+        return
+    number = 0
+    try:
+        with open(file, encoding="utf-8", errors="replace") as fh:
+            for physical in fh:
+                for line in physical.splitlines():
+                    number += 1
+                    yield number, line
+                    if number >= last:
+                        return
+    except OSError:
+        return
 
 
 def helm_value_hint(errors: Iterable[dict[str, Any]]) -> str | None:

@@ -1,31 +1,42 @@
-"""``crdtool validate``: load documents, judge each CRD and custom resource, report, pick the exit code."""
+"""``crdtool validate``: load documents, judge each CRD and custom resource, report, pick the exit code.
+
+Judging runs on ``--jobs`` worker processes (default: one per core; ``--jobs 1``
+judges in this process), and the report is the same whatever their number:
+
+* several files of at least :data:`PARALLEL_MIN_BYTES` in all are read, parsed
+  and their CRDs judged in forked workers, a file per task;
+* a YAML stream of at least :data:`STREAM_MIN_BYTES` (a file, or stdin) with
+  several documents is read document by document (:mod:`crdtool.yaml.stream`):
+  never held whole, its documents go to the workers in batches and come back
+  judged, in order (:func:`_judge_stream`);
+* a ``v1`` ``List`` with many custom resources (``kubectl get -A -o yaml``) has
+  its items judged by the workers, in ranges (:func:`judge_custom_resource`).
+
+Custom resources are judged against a catalog of every CRD of the run
+(``--crd`` and the inputs), built first; the positions of a document's errors
+are found in one pass over it, however many there are.
+"""
 
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import os
+import re
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, BinaryIO
 
-from crdtool.cli.inputs import load_inputs
-from crdtool.yaml.loader import Document, InputError
-from crdtool.yaml.positions import error_position, position_path
-from crdtool.cli.report import DocumentResult, OutputFormat, console, validate_run
+from crdtool.cli.report import DocumentResult, OutputFormat, ResultLog, console, validate_run
 from crdtool.core.crd.manifest import CRD_API_VERSIONS, check_crd_manifest, is_crd
-from crdtool.core.customresource import (
-    CustomResourceError,
-    PreparedCrd,
-    apply_create,
-    prepare_crd,
-)
 from crdtool.core.errors import FieldError, Path, go_quote, invalid
 from crdtool.core.releases import DEFAULT_RELEASE, Release
+from crdtool.yaml.loader import Document, InputError
+from crdtool.yaml.positions import error_position, position_path
 
+#: Where a document sits among the inputs: (input number, document number within the input). The catalog
+#: answers "is this CRD valid?" as known at that point of the input (see :meth:`CrdSource.is_valid`).
+At = tuple[int, int]
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
@@ -67,14 +78,20 @@ def judge_document(doc: Document, field_validation: str = "Strict", release: Rel
     """Judge one loaded document: a CRD (or a ``v1`` List of CRDs, item by item) gets ``release``'s apiserver's verdict.
 
     Anything else is skipped here (custom resources are judged by :func:`judge_custom_resource`).
+    The positions of all the document's errors are found in one pass over it.
     """
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     list_crds = _list_crds(doc.data)
     if list_crds:
         # what `kubectl get crd -o yaml` prints: each item is a CRD create of its own
-        for i, item in list_crds:
-            _add_crd_findings(doc, item, f"items[{i}]", result, field_validation, release)
+        verdicts = [(f"items[{i}]", _crd_verdict(doc, item, f"items[{i}]", field_validation, release)) for i, item in list_crds]
+        _prefetch_all(doc, [(prefix, f.error) for prefix, verdict in verdicts for f in verdict.findings])
+        statuses: list[str | None] = [None] * len(doc.data["items"])
+        for (i, _), (prefix, verdict) in zip(list_crds, verdicts):
+            _add_crd_findings(doc, verdict, prefix, result)
+            statuses[i] = "invalid" if verdict.findings else "valid"
+        result.item_statuses = statuses  # type: ignore[assignment] # the other items: judge_custom_resource's
         result.status = "invalid" if result.errors else "valid"
         return result
     if not is_crd(doc.data):
@@ -83,25 +100,25 @@ def judge_document(doc: Document, field_validation: str = "Strict", release: Rel
         else:
             result.note = "not a CustomResourceDefinition"
         return result
-    _add_crd_findings(doc, doc.data, "", result, field_validation, release)
+    verdict = _crd_verdict(doc, doc.data, "", field_validation, release)
+    _prefetch_all(doc, [("", f.error) for f in verdict.findings])
+    _add_crd_findings(doc, verdict, "", result)
     result.status = "invalid" if result.errors else "valid"
     return result
 
 
-def _add_crd_findings(
-    doc: Document,
-    crd: dict[str, Any],
-    prefix: str,
-    result: DocumentResult,
-    field_validation: str = "Strict",
-    release: Release = DEFAULT_RELEASE,
-) -> None:
-    """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) into ``result``."""
+def _crd_verdict(
+    doc: Document, crd: dict[str, Any], prefix: str, field_validation: str, release: Release = DEFAULT_RELEASE
+) -> Any:
+    """``check_crd_manifest`` of ``crd`` (the document, or its item at ``prefix``) under ``release``."""
     dups = _duplicates_under(doc.duplicate_keys, prefix)
-    verdict = check_crd_manifest(
+    return check_crd_manifest(
         crd, field_validation=field_validation, duplicate_fields=dups, kubernetes_version=release.name
     )
-    _prefetch_positions(doc, [f.error for f in verdict.findings], prefix)
+
+
+def _add_crd_findings(doc: Document, verdict: Any, prefix: str, result: DocumentResult) -> None:
+    """A CRD verdict's errors (positions prefetched) and warnings into ``result``."""
     for error, upstream_field in ((f.error, f.upstream_field) for f in verdict.findings):
         entry = _error_entry(doc, error, prefix)
         if upstream_field:
@@ -140,36 +157,42 @@ def _judge_in_worker(field_validation: str, release: Release, index: int) -> Doc
     return judge_document(_WORKER_DOCS[index], field_validation, release)
 
 
-def _worker_count(n_docs: int) -> int:
-    if n_docs < PARALLEL_MIN_DOCUMENTS or "fork" not in multiprocessing.get_all_start_methods():
+def _worker_count(n_docs: int, jobs: int | None = None) -> int:
+    from crdtool.cli.jobs import resolve_jobs
+
+    if n_docs < PARALLEL_MIN_DOCUMENTS:
         return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8, n_docs // 4))
+    return max(1, min(resolve_jobs(jobs), n_docs // 4))
 
 
 def judge_documents(
-    docs: list[Document], field_validation: str = "Strict", progress: Any = None, release: Release = DEFAULT_RELEASE
+    docs: list[Document],
+    field_validation: str = "Strict",
+    progress: Any = None,
+    jobs: int | None = None,
+    release: Release = DEFAULT_RELEASE,
 ) -> list[DocumentResult]:
-    """``judge_document`` for each document, in order, spread over the machine's cores.
+    """``judge_document`` for each document, in order, spread over ``jobs`` processes (default: the cores).
 
     Validating large schemas is CPU-bound Python; with several CRDs a pool of
     forked workers (which inherit the loaded documents) divides the wall time
     by the number of cores. Falls back to one process where fork is missing or
     the pool cannot start.
     """
-    workers = _worker_count(len(docs))
+    workers = _worker_count(len(docs), jobs)
     if workers <= 1:
-        return [_ticked(judge_document(d, field_validation, release), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation, release), progress, _crd_weight(d)) for d in docs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(docs,)) as pool:
             judge = functools.partial(_judge_in_worker, field_validation, release)
-            return [_ticked(r, progress) for r in pool.map(judge, range(len(docs)), chunksize=1)]
+            return [_ticked(r, progress, _crd_weight(d)) for d, r in zip(docs, pool.map(judge, range(len(docs)), chunksize=1))]
     except (OSError, BrokenProcessPool):
-        return [_ticked(judge_document(d, field_validation, release), progress) for d in docs]
+        return [_ticked(judge_document(d, field_validation, release), progress, _crd_weight(d)) for d in docs]
 
 
 # --- loading and judging files on every core ----------------------------------------------
@@ -200,44 +223,62 @@ def load_and_judge(
     field_validation: str = "Strict",
     skip_kinds: list[str] | tuple[str, ...] = (),
     progress: Any = None,
+    jobs: int | None = None,
+    stdin: BinaryIO | None = None,
     release: Release = DEFAULT_RELEASE,
 ) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
-    """The documents of the selected files, in order, and the verdict of each CRD document (by ``id``).
+    """The documents of the selected files, in order, and the verdict of each CRD document (by ``id``)
+    under ``release``.
 
     CRD documents (and Lists holding CRDs) whose kind is not in ``skip_kinds``
     are judged. Large inputs of several files are read, parsed and judged in
-    forked worker processes, largest files first, a file per task; stdin and
-    small inputs are read here and their CRDs judged by :func:`judge_documents`.
-    Falls back to that path when the pool cannot start or breaks.
+    ``jobs`` forked worker processes, largest files first, a file per task;
+    stdin (``stdin``, default ``sys.stdin.buffer``) and small inputs are read
+    here and their CRDs judged by :func:`judge_documents`. Falls back to that
+    path when the pool cannot start or breaks.
     """
+    per_entry, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, release)
+    return [item for items in per_entry for item in items], verdicts
+
+
+def _load_entries(
+    selected: list[str | InputError],
+    field_validation: str,
+    skip_kinds: list[str] | tuple[str, ...],
+    progress: Any,
+    jobs: int | None,
+    stdin: BinaryIO | None,
+    release: Release = DEFAULT_RELEASE,
+) -> tuple[list[list[Document | InputError]], dict[int, DocumentResult]]:
+    """:func:`load_and_judge`, the documents kept by entry of ``selected``."""
     files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
     sizes = {i: _file_size(path) for i, path in files}
-    workers = _file_worker_count(len(files), sum(sizes.values()))
+    workers = _file_worker_count(len(files), sum(sizes.values()), jobs)
     if workers > 1:
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
-            return _load_and_judge_in_pool(
-                selected, files, sizes, workers, field_validation, tuple(skip_kinds), progress, release
-            )
+            return _load_and_judge_in_pool(selected, files, sizes, workers, field_validation, tuple(skip_kinds),
+                                           progress, stdin, release)
         except (OSError, BrokenProcessPool):
             pass
     from crdtool.cli.selection import load_selected_file
 
-    items = [doc for entry in selected for doc in load_selected_file(entry, sys.stdin.buffer)]
+    per_entry = [load_selected_file(entry, stdin or sys.stdin.buffer) for entry in selected]
+    items = [item for loaded in per_entry for item in loaded]
     crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
                 and not _kind_skipped(item.data, skip_kinds)]
     if progress is not None:
-        progress.set_total(sum(1 for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
-    return items, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress, release)))
+        progress.set_total(sum(_weight(i) for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
+    return per_entry, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress, jobs, release)))
 
 
-def _file_worker_count(n_files: int, total_bytes: int) -> int:
-    if n_files < 2 or total_bytes < PARALLEL_MIN_BYTES or "fork" not in multiprocessing.get_all_start_methods():
+def _file_worker_count(n_files: int, total_bytes: int, jobs: int | None = None) -> int:
+    from crdtool.cli.jobs import resolve_jobs
+
+    if n_files < 2 or total_bytes < PARALLEL_MIN_BYTES:
         return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8, n_files))
+    return max(1, min(resolve_jobs(jobs), n_files))
 
 
 def _load_and_judge_in_pool(
@@ -248,9 +289,11 @@ def _load_and_judge_in_pool(
     field_validation: str,
     skip_kinds: tuple[str, ...],
     progress: Any,
+    stdin: BinaryIO | None = None,
     release: Release = DEFAULT_RELEASE,
-) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
-    from concurrent.futures import as_completed
+) -> tuple[list[list[Document | InputError]], dict[int, DocumentResult]]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from crdtool.cli.selection import load_selected_file
 
@@ -270,23 +313,22 @@ def _load_and_judge_in_pool(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    items: list[Document | InputError] = []
+    entries: list[list[Document | InputError]] = []
     verdicts: dict[int, DocumentResult] = {}
     for i, entry in enumerate(selected):
         if i not in per_entry:  # stdin or a path error: read here
-            per_entry[i] = _load_and_judge_here(
-                load_selected_file(entry, sys.stdin.buffer), field_validation, skip_kinds, release
-            )
+            per_entry[i] = _load_and_judge_here(load_selected_file(entry, stdin or sys.stdin.buffer), field_validation,
+                                                skip_kinds, release)
             _tick(progress)
         loaded, judged = per_entry[i]
-        items.extend(loaded)
+        entries.append(loaded)
         verdicts.update((id(loaded[k]), result) for k, result in judged.items())
     if progress is not None:
         # custom resources are judged next, one tick each
-        others = sum(1 for i in items if isinstance(i, Document) and id(i) not in verdicts
-                     and not _kind_skipped(i.data, skip_kinds))
+        others = sum(_weight(i) - _crd_weight(i) for items in entries for i in items
+                     if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds))
         progress.set_total(len(selected) + others)
-    return items, verdicts
+    return entries, verdicts
 
 
 def _load_and_judge_here(
@@ -303,15 +345,324 @@ def _load_and_judge_here(
     return items, judged
 
 
-def _tick(progress: Any) -> None:
-    if progress is not None:
-        progress.advance()
+def _weight(item: Document | InputError) -> int:
+    """How many documents ``item`` counts as in the summary and the progress bar: a List's items, else one."""
+    if isinstance(item, Document) and _is_list(item.data) and item.data["items"]:
+        return len(item.data["items"])
+    return 1
 
 
-def _ticked(result: DocumentResult, progress: Any) -> DocumentResult:
-    if progress is not None:
-        progress.advance()
+def _crd_weight(item: Document | InputError) -> int:
+    """The part of :func:`_weight` judged as CRDs (:func:`judge_document`); the rest is custom resources'."""
+    if not isinstance(item, Document):
+        return 0
+    if is_crd(item.data):
+        return 1
+    return len(_list_crds(item.data))
+
+
+def _tick(progress: Any, n: int = 1) -> None:
+    if progress is not None and n:
+        progress.advance(n)
+
+
+def _ticked(result: DocumentResult, progress: Any, n: int = 1) -> DocumentResult:
+    _tick(progress, n)
     return result
+
+
+# --- large YAML streams, document by document ------------------------------------------------
+
+#: A file (or stdin) of at least this many bytes holding several YAML documents is read document by
+#: document and its documents judged in batches by the workers (:func:`_judge_stream`).
+STREAM_MIN_BYTES = 512 << 10
+#: About this many bytes of documents go to a worker at a time (small enough for the workers to finish together).
+STREAM_BATCH_BYTES = 64 << 10
+#: Before a stream's workers fork, every CRD of the catalog is prepared when there are at most this many.
+WARM_MOST_CRDS = 16
+#: A chunk containing this text may hold a CRD: it is loaded (and judged) here, before the custom resources,
+#: so that the catalog is complete when the workers fork. A CRD without it (a kind spelt with YAML escapes)
+#: is noticed by the worker that loads it, and the run starts again without streaming.
+_CRD_MARK = b"CustomResourceDefinition"
+
+
+# What iter_chunks' chunks are, one byte each in _Stream.kinds (kept for every chunk of a stream, so compact)
+_EMPTY, _NO_INDEX, _TAKES_INDEX, _LOAD_HERE = range(4)
+# A chunk whose first line that is not blank or a comment starts with a plain key: its root is a mapping (or it
+# fails to parse): either way it takes a document index, known without loading it
+_MAPPING_START_RE = re.compile(rb"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[A-Za-z0-9_][^\n]*?:(?:[ \t]|\r?$|\r?\n)")
+
+
+@dataclass
+class _Stream:
+    """A large YAML input read document by document: a file, or stdin spooled to a temporary file."""
+
+    name: str  # the file name in reports (``<stdin>`` for stdin)
+    path: str | None  # the file, or None for the spool
+    spool: Any = None  # the temporary file holding stdin
+    documents: int = 0  # non-empty chunks
+    kinds: bytearray = field(default_factory=bytearray)  # per chunk: _EMPTY, _NO_INDEX, _TAKES_INDEX or _LOAD_HERE
+    loaded: dict[int, Any] = field(default_factory=dict)  # the chunks loaded here: LoadedChunk, index taken
+    crd_results: dict[int, DocumentResult] = field(default_factory=dict)  # their CRD verdicts
+
+    def open(self) -> Any:
+        if self.path is not None:
+            return open(self.path, "rb")
+        self.spool.seek(0)
+        return _Unclosed(self.spool)
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+
+
+class _Unclosed:
+    """The spool as a context manager that leaves it open (it is read more than once)."""
+
+    def __init__(self, fh: Any) -> None:
+        self.read = fh.read
+
+    def __enter__(self) -> _Unclosed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _Prefixed:
+    """A binary stream read back from ``head`` first, then from ``rest``."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self.head = head
+        self.rest = rest
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:
+            out, self.head = self.head + self.rest.read(), b""
+            return out
+        if self.head:
+            out, self.head = self.head[:n], self.head[n:]
+            return out if len(out) == n else out + self.rest.read(n - len(out))
+        return self.rest.read(n)
+
+
+def _plan_stream(entry: str | InputError, stdin: BinaryIO) -> tuple[_Stream | None, Any]:
+    """Whether ``entry`` is read as a stream: ``(the stream, None)``, or ``(None, stdin to load it from)``.
+
+    A file of at least :data:`STREAM_MIN_BYTES` whose YAML (not JSON, not
+    UTF-16/32) holds more than one document is; so is stdin of that size,
+    spooled to a temporary file as it is read (a stream is read more than
+    once: to find the documents that may be CRDs, then to judge the others).
+    Anything else is loaded whole, as before (stdin from what was read of it).
+    """
+    if isinstance(entry, InputError):
+        return None, None
+    if entry != "-":
+        if _file_size(entry) < STREAM_MIN_BYTES:
+            return None, None
+        from crdtool.yaml.stream import streamable
+
+        try:
+            with open(entry, "rb") as fh:
+                if not streamable(fh.read(STREAM_MIN_BYTES)):
+                    return None, None
+        except OSError:
+            return None, None
+        stream = _Stream(entry, entry)
+        return (stream, None) if _scan(stream) else (None, None)
+    import io
+    import tempfile
+
+    try:
+        head = stdin.read(STREAM_MIN_BYTES)
+    except (OSError, ValueError):
+        return None, stdin
+    if isinstance(head, str):  # a text stream despite the type
+        head = head.encode("utf-8", "surrogateescape")
+    if len(head) < STREAM_MIN_BYTES:
+        return None, io.BytesIO(head)
+    from crdtool.yaml.stream import streamable
+
+    if not streamable(head):
+        return None, _Prefixed(head, stdin)
+    from crdtool.cli.inputs import STDIN_NAME
+
+    spool = tempfile.TemporaryFile()
+    spool.write(head)
+    while True:
+        block = stdin.read(1 << 20)
+        if not block:
+            break
+        spool.write(block)
+    stream = _Stream(STDIN_NAME, None, spool)
+    if not _scan(stream):
+        spool.seek(0)
+        return None, spool
+    return stream, None
+
+
+def _scan(stream: _Stream) -> bool:
+    """Sort the stream's chunks (:attr:`_Stream.kinds`); False when it has at most one document."""
+    from crdtool.yaml.stream import iter_chunks
+
+    kinds = stream.kinds
+    with stream.open() as fh:
+        for chunk in iter_chunks(fh.read):
+            if chunk.bad_separator is not None:
+                kinds.append(_NO_INDEX)
+            elif chunk.empty:
+                kinds.append(_EMPTY)
+            elif chunk.text is None:  # too large: refused, with an index
+                stream.documents += 1
+                kinds.append(_TAKES_INDEX)
+            else:
+                stream.documents += 1
+                may_be_crd = _CRD_MARK in chunk.text
+                known = _MAPPING_START_RE.match(chunk.text) is not None
+                kinds.append(_LOAD_HERE if may_be_crd or not known else _TAKES_INDEX)
+    return stream.documents > 1
+
+
+def _load_here(stream: _Stream) -> list[Document]:
+    """Load the chunks that may hold CRDs, or whose document index is not known from their text, with their index.
+
+    They are loaded (and judged) in this process: the CRDs complete the
+    catalog before the workers fork. Returns the documents loaded.
+    """
+    from crdtool.yaml.stream import iter_chunks, load_chunk
+
+    index = 0
+    with stream.open() as fh:
+        for k, chunk in enumerate(iter_chunks(fh.read)):
+            kind = stream.kinds[k]
+            if kind == _LOAD_HERE:
+                loaded = load_chunk(chunk, stream.name, index)
+                stream.loaded[k] = loaded
+                index += loaded.takes_index
+            elif kind == _TAKES_INDEX:
+                index += 1
+    return [lc.item for lc in stream.loaded.values() if isinstance(lc.item, Document)]
+
+
+class _CrdOutsideTheCatalog(Exception):
+    """A worker met what the scan did not foresee (a CRD, a document index): judge the input again, whole."""
+
+
+@dataclass
+class _Judging:
+    """What judging a custom resource needs (inherited by the forked workers).
+
+    ``defer_validity``: the warning that a custom resource's CRD is itself
+    invalid is left to the parent (an :class:`_InvalidCrdWarning` in the
+    result's warnings), which validates the CRD while the workers judge.
+    """
+
+    catalog: CrdCatalog
+    field_validation: str
+    skip_kinds: tuple[str, ...]
+    defer_validity: bool = False
+
+
+@dataclass(frozen=True)
+class _InvalidCrdWarning:
+    """A warning to be: "CRD ... is itself invalid" if the CRD (``source``: its number in the catalog) is."""
+
+    source: int
+    at: At
+
+    def resolve(self, catalog: CrdCatalog) -> str | None:
+        source = catalog._all[self.source]
+        return None if source.is_valid(self.at) else _invalid_crd_warning(source)
+
+
+def _invalid_crd_warning(source: CrdSource) -> str:
+    return f"CRD {source.name} ({source.where}) is itself invalid: the apiserver would not create it"
+
+
+def _resolve_warnings(result: DocumentResult, catalog: CrdCatalog) -> DocumentResult:
+    """The :class:`_InvalidCrdWarning` of a worker's result replaced by their text (or dropped)."""
+    if any(isinstance(w, _InvalidCrdWarning) for w in result.warnings):
+        resolved = (w.resolve(catalog) if isinstance(w, _InvalidCrdWarning) else w for w in result.warnings)
+        result.warnings = [w for w in resolved if w is not None]
+    return result
+
+
+def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jobs: int) -> Iterator[DocumentResult]:
+    """The results of a stream's documents, in order: batches judged by ``jobs`` workers (here for ``--jobs 1``).
+
+    The documents loaded here (:attr:`_Stream.loaded`) are judged here; the
+    others are loaded and judged by the workers, which inherited the catalog.
+    Document indexes, the Helm hint of a file's first template error (and
+    silence for the later ones) and the progress are this process's, as the
+    results come back in order. Raises :class:`_CrdOutsideTheCatalog` when a
+    worker finds a CRD (or a document index) the scan did not foresee.
+    """
+    from crdtool.cli.jobs import batches, ordered_map
+    from crdtool.cli.selection import HELM_MESSAGE, helm_hint
+    from crdtool.yaml.stream import iter_chunks, load_chunk
+
+    def judge_batch(batch: list[tuple[int, Any]]) -> list[tuple[int, bool, Any]]:
+        out: list[tuple[int, bool, Any]] = []
+        for k, chunk in batch:
+            if chunk is None:  # loaded in the parent, which judges it
+                out.append((k, False, None))
+                continue
+            loaded = load_chunk(chunk, stream.name)
+            item = loaded.item
+            if isinstance(item, Document):
+                if _has_crds(item.data):
+                    raise _CrdOutsideTheCatalog(f"{stream.name}:{chunk.line}: a CRD the scan did not see")
+                item = _judge_item(item, ctx, (number, k), None, None, 1, deferring=True)
+            out.append((k, loaded.takes_index, item))
+        return out
+
+    def tasks() -> Iterator[list[tuple[int, Any]]]:
+        with stream.open() as fh:
+            numbered = (
+                (k, None if k in stream.loaded else chunk)
+                for k, chunk in enumerate(iter_chunks(fh.read))
+                if stream.kinds[k] != _EMPTY
+            )
+            yield from batches(numbered, lambda kc: kc[1].size if kc[1] is not None else 0, STREAM_BATCH_BYTES)
+
+    index = 0
+    hinted = False
+    for answers in ordered_map(judge_batch, tasks(), jobs, in_flight=4):
+        for k, takes_index, got in answers:
+            if k in stream.loaded:
+                loaded = stream.loaded[k]
+                takes_index, got = loaded.takes_index, loaded.item
+                if isinstance(got, Document):
+                    # in this process, while the workers go on: no pool of its own (a fork now would copy the
+                    # pool's threads' state); its CRDs were counted when judged
+                    weight = _weight(got) - _crd_weight(got)
+                    got = _judge_item(got, ctx, (number, k), stream.crd_results.get(k), None, 1)
+                    _tick(progress, weight)
+            elif isinstance(got, DocumentResult):
+                got = _resolve_warnings(got, ctx.catalog)
+                counted = len(got.item_statuses) if got.item_statuses else 1
+                if progress is not None and counted > 1:  # a List: its items count, not the chunk
+                    progress.set_total((progress.total or 0) + counted - 1)
+                _tick(progress, counted)
+            if k not in stream.loaded and takes_index != (stream.kinds[k] == _TAKES_INDEX):
+                raise _CrdOutsideTheCatalog(f"{stream.name}: chunk {k}: the scan took it for another kind of chunk")
+            if got is None or isinstance(got, InputError) and stream.kinds[k] != _NO_INDEX:
+                _tick(progress)  # a document that failed to load, or a null one: counted by the scan
+            if takes_index:
+                if isinstance(got, InputError):
+                    got = replace(got, index=index)
+                elif isinstance(got, DocumentResult):
+                    got.index = index
+                index += 1
+            if isinstance(got, InputError):
+                got = helm_hint(got)
+                if got.message == HELM_MESSAGE:
+                    if hinted:  # the file is a template: its other documents' parse errors say nothing more
+                        continue
+                    hinted = True
+                yield input_error_result(got)
+            elif isinstance(got, DocumentResult):
+                yield got
 
 
 def run(
@@ -325,6 +676,7 @@ def run(
     skip_kinds: list[str] | tuple[str, ...] = (),
     exit_zero: bool = False,
     progress: Any = None,
+    jobs: int | None = None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
     explain_cost: bool = False,
 ) -> int:
@@ -341,11 +693,14 @@ def run(
     documents of ``skip_kinds`` (``Kind`` or ``apiVersion/Kind``) are
     skipped; ``exit_zero`` turns exit 1 into 0 (input errors still exit 2).
     ``progress`` is a :class:`crdtool.cli.progress.DelayedProgress` or None.
+    ``jobs``: worker processes (None: one per core; 1: none, all in this
+    process); the report does not depend on it.
     ``releases``: the Kubernetes releases whose apiservers judge (``--kubernetes-version``); with
     several, each document's verdicts are combined (:func:`crdtool.cli.matrix.combine`) and a
-    rejection by any of them is a finding.
+    rejection by any of them is a finding (the inputs are then loaded whole, not streamed).
     ``explain_cost`` adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
     """
+    from crdtool.cli.jobs import resolve_jobs
     from crdtool.cli.reporters import report
     from crdtool.cli.selection import Selection, no_input_message, select_files
 
@@ -356,99 +711,275 @@ def run(
         return 2
     if selection.all_excluded:
         console(stderr=True).print(f"crdtool: all {selection.found} input files match --exclude; nothing to validate", markup=False)
+    workers = resolve_jobs(jobs)
     releases = tuple(releases) or (DEFAULT_RELEASE,)
+    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
+    if len(releases) > 1 or explain_cost:
+        return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
+                           explain_cost, name, quiet, exit_zero)
+    release = releases[0]
+    stdin: Any = sys.stdin.buffer
+    streams: dict[int, _Stream] = {}
+    for i, entry in enumerate(selected):
+        if entry == "-" and "-" in selected[:i]:
+            continue  # stdin again: read once, by the first (as kubectl: nothing is left for the second)
+        stream, replacement = _plan_stream(entry, stdin)
+        if stream is not None:
+            streams[i] = stream
+        elif replacement is not None:
+            stdin = replacement
+    results = ResultLog()
     try:
-        flag_items = list(_load_crd_flags(crd_paths or []))
+        try:
+            results.extend(_judge_all(selected, streams, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
+                                      progress, workers, release))
+        except _CrdOutsideTheCatalog:
+            # a document the scan did not foresee: the streams are judged again, loaded whole
+            results.close()
+            results = ResultLog()
+            for i, stream in streams.items():
+                if stream.spool is not None:
+                    stdin = stream.spool
+                    stdin.seek(0)
+            results.extend(_judge_all(selected, {}, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
+                                      progress, workers, release))
+        if progress is not None:
+            progress.stop()
+        report(validate_run(results, quiet=quiet), name)
     except NoCrdFound as exc:
         if progress is not None:
             progress.stop()
         console(stderr=True).print(f"crdtool: {exc}", markup=False)
         return 2
-    items, crd_results = load_and_judge(selected, field_validation, skip_kinds, progress, releases[0])
-    per_release: list[list[DocumentResult]] = []
-    for k, release in enumerate(releases):
-        if k:  # the documents are loaded once; each further release judges them again
-            crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
-                        and not _kind_skipped(item.data, skip_kinds)]
-            crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, None, release)))
-        per_release.append(
-            _results(items, crd_results, flag_items, skip_kinds, field_validation, release, progress if not k else None)
-        )
-    if len(releases) == 1:
-        results = per_release[0]
-    else:
-        from crdtool.cli.matrix import combine
+    finally:
+        results.close()
+        for stream in streams.values():
+            stream.close()
+    return _exit_status(results.statuses, exit_zero)
 
-        results = combine(releases, per_release)
-    if progress is not None:
-        progress.stop()
-    name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
-    run = validate_run(results, quiet=quiet)
-    if explain_cost:
-        from crdtool.cli.lint import explain_cost_run
 
-        run = explain_cost_run(run, items, name, releases)
-    report(run, name)
-    if any(r.status == "error" for r in results):
+def _exit_status(statuses: dict[str, int], exit_zero: bool) -> int:
+    """0, 1 (a document invalid; 0 with ``exit_zero``) or 2 (an input error) from the count of each status."""
+    if statuses.get("error"):
         return 2
-    if any(r.status == "invalid" for r in results):
+    if statuses.get("invalid"):
         return 0 if exit_zero else 1
     return 0
 
 
-def _results(
-    items: list[Document | InputError],
-    crd_results: dict[int, DocumentResult],
-    flag_items: list[Document | InputError],
-    skip_kinds: list[str] | tuple[str, ...],
+def _run_loaded(
+    selected: list[str | InputError],
+    crd_paths: list[str],
     field_validation: str,
-    release: Release,
+    skip_kinds: tuple[str, ...],
     progress: Any,
-) -> list[DocumentResult]:
-    """Every document's verdict under ``release``: the CRDs' (``crd_results``, by ``id``) and the custom resources'."""
-    from crdtool.cli.selection import helm_value_hint
+    workers: int,
+    releases: tuple[Release, ...],
+    explain_cost: bool,
+    output: str,
+    quiet: bool,
+    exit_zero: bool,
+) -> int:
+    """:func:`run` with the inputs loaded whole: several releases (the matrix) or ``--explain-cost``."""
+    from crdtool.cli.reporters import report
 
-    results: list[DocumentResult] = []
+    try:
+        results, items = _judge_matrix(selected, sys.stdin.buffer, crd_paths, field_validation, skip_kinds, progress,
+                                       workers, releases)
+    except NoCrdFound as exc:
+        if progress is not None:
+            progress.stop()
+        console(stderr=True).print(f"crdtool: {exc}", markup=False)
+        return 2
+    if progress is not None:
+        progress.stop()
+    run = validate_run(results, quiet=quiet)
+    if explain_cost:
+        from crdtool.cli.lint import explain_cost_run
+
+        run = explain_cost_run(run, items, output, releases)
+        run.write_json = None  # the payload has the costs added: written whole
+    report(run, output)
+    statuses: dict[str, int] = {}
+    for r in results:
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+    return _exit_status(statuses, exit_zero)
+
+
+def _judge_all(
+    selected: list[str | InputError],
+    streams: dict[int, _Stream],
+    stdin: Any,
+    crd_paths: list[str],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    progress: Any,
+    jobs: int,
+    release: Release = DEFAULT_RELEASE,
+) -> Iterator[DocumentResult]:
+    """Every document's result under ``release``, in input order (``--crd``'s input errors first), as judged;
+    see :func:`run`.
+
+    The inputs of ``streams`` (by number in ``selected``) are read document by
+    document; the others are loaded whole (:func:`_load_entries`). Raises
+    :class:`NoCrdFound` for a ``--crd`` path without a CRD.
+    """
+    whole = [i for i in range(len(selected)) if i not in streams]
+    loaded, crd_results = _load_entries([selected[i] for i in whole], field_validation, skip_kinds, progress, jobs, stdin,
+                                        release)
+    entries: dict[int, list[tuple[int, Document | InputError]]] = {i: list(enumerate(items)) for i, items in zip(whole, loaded)}
+    stream_crds: list[tuple[_Stream, int, Document]] = []
+    for i, stream in streams.items():
+        _load_here(stream)
+        entries[i] = [(k, lc.item) for k, lc in sorted(stream.loaded.items()) if lc.item is not None]
+        stream_crds.extend((stream, k, item) for k, item in entries[i]
+                           if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds))
+    if progress is not None and streams:
+        progress.set_total((progress.total or 0) + sum(s.documents for s in streams.values()) + sum(
+            _weight(item) - 1 for i in streams for _, item in entries[i]))
+    crd_docs = [d for _, _, d in stream_crds]
+    for (stream, k, _), result in zip(stream_crds, judge_documents(crd_docs, field_validation, progress, jobs, release)):
+        stream.crd_results[k] = result
+    flag_items = list(_load_crd_flags(crd_paths))
+    yield from _judge_entries(len(selected), entries, crd_results, streams, flag_items, field_validation, skip_kinds,
+                              progress, jobs, release)
+
+
+def _judge_entries(
+    count: int,
+    entries: dict[int, list[tuple[int, Document | InputError]]],
+    crd_results: dict[int, DocumentResult],
+    streams: dict[int, _Stream],
+    flag_items: list[Document | InputError],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    progress: Any,
+    jobs: int,
+    release: Release,
+    keep: bool = False,
+) -> Iterator[DocumentResult]:
+    """The results of loaded inputs (``entries``: input number -> its ``(document number, item)`` pairs) whose
+    CRDs were judged (``crd_results`` by ``id``, a stream's in :attr:`_Stream.crd_results`) under ``release``:
+    the catalog of their CRDs and ``--crd``'s (``flag_items``) is built, then each input is judged in order.
+    ``keep``: the entries are judged again later (under another release) and must not be dropped."""
     catalog = CrdCatalog(release)
+    flag_errors: list[DocumentResult] = []
     for crd_item in flag_items:
         if isinstance(crd_item, InputError):
-            results.append(input_error_result(crd_item))
+            flag_errors.append(input_error_result(crd_item))
         else:
             catalog.add(crd_item, from_flag=True)
-    for item in items:
-        if isinstance(item, Document) and is_crd(item.data):
-            catalog.add(item, from_flag=False)
-        elif isinstance(item, Document):
-            for item_doc in _list_crd_documents(item):
-                catalog.add(item_doc, from_flag=False)
-    skipped = {id(item) for item in items if isinstance(item, Document) and _kind_skipped(item.data, skip_kinds)}
-    for item in items:
-        if isinstance(item, InputError):
-            results.append(input_error_result(item))
-        elif id(item) in skipped:
-            api_version, kind, name = _identity(item)
-            results.append(DocumentResult(item.file, item.index, item.line, api_version, kind, name, "skipped",
-                                          note="skipped by --skip-kind"))
-        elif is_crd(item.data):
-            result = crd_results[id(item)]
-            catalog.record_verdict(item, result.status == "valid")
-            results.append(result)
-        elif id(item) in crd_results:
-            results.append(
-                _merge_list_results(crd_results[id(item)], judge_custom_resource(item, catalog, field_validation))
-            )
-        else:
-            results.append(judge_custom_resource(item, catalog, field_validation))
-            if progress is not None:
-                progress.advance()
-        if isinstance(item, Document) and item.warnings:
-            # the input's own warnings (size limits) come first, whatever the document's verdict
-            results[-1].warnings[:0] = item.warnings
-        if isinstance(item, Document) and results[-1].status == "invalid":
-            hint = helm_value_hint(results[-1].errors)
-            if hint:
-                results[-1].warnings.insert(0, hint)
-    return results
+    for i in range(count):
+        for k, item in entries[i]:
+            if not isinstance(item, Document):
+                continue
+            if is_crd(item.data):
+                catalog.add(item, from_flag=False)
+                if not _kind_skipped(item.data, skip_kinds):
+                    verdict = crd_results.get(id(item)) or streams[i].crd_results[k]
+                    catalog.record_verdict(item, verdict.status == "valid", (i, k))
+            else:
+                for item_doc in _list_crd_documents(item):
+                    catalog.add(item_doc, from_flag=False)
+    ctx = _Judging(catalog, field_validation, skip_kinds)
+    if streams and jobs > 1:
+        # the stream's workers fork with the CRDs ready (all of them when few, else those of --crd); whether a
+        # CRD is itself valid is left to this process, while the workers judge (_InvalidCrdWarning)
+        sources = catalog.sources()
+        for source in sources if len(sources) <= WARM_MOST_CRDS else [s for s in sources if s.from_flag]:
+            source.warm(validity=False)
+        ctx.defer_validity = True
+    yield from flag_errors
+    for i in range(count):
+        if i in streams:
+            yield from _judge_stream(streams[i], i, ctx, progress, jobs)
+            continue
+        for k, item in entries[i]:
+            yield _judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs)
+        if not keep:
+            entries[i] = []  # judged: its documents can go
+
+
+def _judge_matrix(
+    selected: list[str | InputError],
+    stdin: Any,
+    crd_paths: list[str],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    progress: Any,
+    jobs: int,
+    releases: tuple[Release, ...],
+) -> tuple[list[DocumentResult], list[Document | InputError]]:
+    """Every document's verdict, combined over several releases (:func:`crdtool.cli.matrix.combine`), and the
+    loaded documents.
+
+    The inputs are loaded once, whole (no streams: the per-release results are
+    combined in memory); each release judges the CRDs and the custom resources
+    again with its own catalog. The progress bar follows the first release.
+    Raises :class:`NoCrdFound` as :func:`_judge_all`.
+    """
+    from crdtool.cli.matrix import combine
+
+    flag_items = list(_load_crd_flags(crd_paths))
+    loaded, crd_results = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases[0])
+    entries = {i: list(enumerate(items)) for i, items in enumerate(loaded)}
+    crd_docs = [item for items in loaded for item in items
+                if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)]
+    per_release: list[list[DocumentResult]] = []
+    for k, release in enumerate(releases):
+        if k:  # the documents are loaded once; each further release judges them again
+            crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, None, jobs, release)))
+        per_release.append(list(_judge_entries(
+            len(selected), entries, crd_results, {}, flag_items, field_validation, skip_kinds,
+            progress if not k else None, jobs, release, keep=True,
+        )))
+    items = [item for items in loaded for item in items]
+    return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
+
+
+def _judge_item(
+    item: Document | InputError,
+    ctx: _Judging,
+    at: At,
+    crd_result: DocumentResult | None,
+    progress: Any,
+    jobs: int,
+    deferring: bool = False,
+) -> DocumentResult:
+    """One input's result: an input error, a skipped kind, a CRD's verdict (``crd_result``), a custom resource's.
+
+    ``at``: where the item sits among the inputs. ``crd_result``: the verdict
+    of its CRDs (a CRD, or a List holding CRDs), judged before. ``deferring``:
+    in a worker of a stream whose parent resolves :class:`_InvalidCrdWarning`.
+    """
+    from crdtool.cli.selection import helm_value_hint
+
+    if isinstance(item, InputError):
+        return input_error_result(item)
+    if _kind_skipped(item.data, ctx.skip_kinds):
+        api_version, kind, name = _identity(item)
+        result = DocumentResult(item.file, item.index, item.line, api_version, kind, name, "skipped",
+                                note="skipped by --skip-kind")
+        if _is_list(item.data) and item.data["items"]:
+            result.item_statuses = ["skipped"] * len(item.data["items"])
+    elif is_crd(item.data):
+        assert crd_result is not None
+        result = crd_result
+    elif crd_result is not None:
+        result = _merge_list_results(
+            crd_result, judge_custom_resource(item, ctx.catalog, ctx.field_validation, at, jobs, progress)
+        )
+    else:
+        defer = deferring and ctx.defer_validity
+        result = judge_custom_resource(item, ctx.catalog, ctx.field_validation, at, jobs, progress, defer)
+    if item.warnings:
+        # the input's own warnings (size limits) come first, whatever the document's verdict
+        result.warnings[:0] = item.warnings
+    if result.status == "invalid":
+        hint = helm_value_hint(result.errors)
+        if hint:
+            result.warnings.insert(0, hint)
+    return result
 
 
 def _kind_skipped(data: dict[str, Any], skip_kinds: list[str] | tuple[str, ...]) -> bool:
@@ -472,6 +1003,8 @@ def _load_crd_flags(crd_paths: list[str]) -> Iterator[Document | InputError]:
     Raises :class:`NoCrdFound` (once the path is read) for a path without any CRD and without
     input errors: a mistyped ``--crd`` must not turn every custom resource into a silent skip.
     """
+    from crdtool.cli.inputs import load_inputs
+
     for path in crd_paths:
         found = failed = False
         for item in load_inputs([path], stdin=sys.stdin.buffer):
@@ -500,6 +1033,9 @@ def _list_crd_documents(doc: Document) -> list[Document]:
 
 def _merge_list_results(crds: DocumentResult, others: DocumentResult) -> DocumentResult:
     """One List's verdict: its CRD items' (``crds``) and its custom resources' (``others``)."""
+    if crds.item_statuses is not None:
+        theirs = others.item_statuses or [None] * len(crds.item_statuses)
+        crds.item_statuses = [mine or other or "skipped" for mine, other in zip(crds.item_statuses, theirs)]
     if others.status not in ("valid", "invalid"):
         return crds
     crds.errors.extend(others.errors)
@@ -521,10 +1057,13 @@ class CrdSource:
     group: str
     kind: str
     versions: tuple[str, ...]
-    valid: bool | None = None  # the CRD's own verdict, once known
-    prepared: PreparedCrd | None = None
+    valid: bool | None = None  # would the apiserver create it (storage aside)? Known once asked
+    prepared: Any = None  # the PreparedCrd, once prepared
     error: str | None = None  # why it cannot be prepared
-    release: Release = DEFAULT_RELEASE
+    #: the verdicts of its create as an input, by where the input is (:meth:`is_valid`)
+    verdicts: list[tuple[At, bool]] = field(default_factory=list)
+    number: int = -1  # its place in its catalog (:meth:`CrdCatalog.sources`)
+    release: Release = DEFAULT_RELEASE  # the Kubernetes release that decodes, serves and validates it
 
     @property
     def where(self) -> str:
@@ -536,15 +1075,45 @@ class CrdSource:
         name = meta.get("name") if isinstance(meta, dict) else None
         return name if isinstance(name, str) and name else f"{self.kind}.{self.group}"
 
-    def prepare(self) -> PreparedCrd | None:
+    def prepare(self) -> Any:
         if self.prepared is None and self.error is None:
+            from crdtool.core.customresource import CustomResourceError, prepare_crd
+
             try:
                 self.prepared = prepare_crd(self.doc.data, self.release.name)
             except CustomResourceError as exc:
                 self.error = str(exc)
         return self.prepared
 
-    def is_valid(self) -> bool:
+    def warm(self, at: At | None = None, validity: bool = True) -> None:
+        """Do now what the first custom resource would (prepare, compile the CEL rules, :meth:`is_valid` at
+        ``at`` unless not ``validity``): before worker processes fork, so that they inherit it instead of
+        each doing it."""
+        prepared = self.prepare()
+        if prepared is None:
+            return
+        for version in prepared.versions:
+            if version.served and version.cel_validator is not None:
+                version.cel_validator.get()
+        if validity:
+            self.is_valid(at)
+
+    def knows_validity(self, at: At | None = None) -> bool:
+        """:meth:`is_valid` at ``at`` is answered without validating the CRD (recorded, or validated already)."""
+        return self.valid is not None or any(at is None or where < at for where, _ in self.verdicts)
+
+    def is_valid(self, at: At | None = None) -> bool:
+        """Whether the apiserver would create this CRD, as a custom resource at ``at`` among the inputs sees it.
+
+        After the CRD's own document (the last verdict before ``at``): the
+        verdict reported for it, storage included (a CRD exported with
+        ``metadata.resourceVersion`` is refused). Before it, or for a CRD that
+        is not an input document of its own (``--crd``, a List item): its
+        validation alone. ``at`` None: the last verdict recorded.
+        """
+        recorded = [valid for where, valid in self.verdicts if at is None or where < at]
+        if recorded:
+            return recorded[-1]
         if self.valid is None:
             self.valid = check_crd_manifest(self.doc.data, storage=False, kubernetes_version=self.release.name).valid
         return self.valid
@@ -557,6 +1126,7 @@ class CrdCatalog:
         self.release = release
         self._by_gk: dict[tuple[str, str], list[CrdSource]] = {}
         self._by_doc: dict[int, CrdSource] = {}
+        self._all: list[CrdSource] = []
 
     def add(self, doc: Document, *, from_flag: bool) -> None:
         spec = doc.data.get("spec") if isinstance(doc.data.get("spec"), dict) else {}
@@ -573,14 +1143,20 @@ class CrdCatalog:
             self._by_doc[id(doc)] = same[0]
             return
         source = CrdSource(doc, from_flag, group, kind, tuple(v for v in versions if isinstance(v, str)),
-                           release=self.release)
+                           number=len(self._all), release=self.release)
+        self._all.append(source)
         self._by_gk.setdefault((group, kind), []).append(source)
         self._by_doc[id(doc)] = source
 
-    def record_verdict(self, doc: Document, valid: bool) -> None:
+    def record_verdict(self, doc: Document, valid: bool, at: At | None = None) -> None:
+        """The verdict on the CRD document ``doc``, at ``at`` among the inputs (see :meth:`CrdSource.is_valid`)."""
         source = self._by_doc.get(id(doc))
         if source is not None:
-            source.valid = valid
+            source.verdicts.append(((-1, -1) if at is None else at, valid))
+
+    def sources(self) -> list[CrdSource]:
+        """Every CRD of the catalog, in the order added (:attr:`CrdSource.number`)."""
+        return list(self._all)
 
     def candidates(self, group: str, kind: str) -> list[CrdSource]:
         return self._by_gk.get((group, kind), [])
@@ -609,35 +1185,117 @@ def _is_list(data: dict[str, Any]) -> bool:
     return data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(data.get("items"), list)
 
 
-def judge_custom_resource(doc: Document, catalog: CrdCatalog, field_validation: str = "Strict") -> DocumentResult:
-    """Judge a non-CRD document: a custom resource (or a ``v1`` List of them) against its CRD, else skipped."""
+#: A List with at least this many custom resources has them judged by the workers, in ranges.
+LIST_PARALLEL_MIN_OBJECTS = 64
+
+
+@dataclass
+class _Outcome:
+    """One object of a document judged against its CRD (positions not yet looked up)."""
+
+    prefix: str  # "" for the document, ``items[i]`` for a List item
+    errors: list[FieldError]
+    warnings: list[str]
+    problem: str | None = None  # why it could not be checked (it counts as skipped)
+    note: str | None = None  # several CRDs define its kind: which one it was checked against
+
+
+def judge_custom_resource(
+    doc: Document,
+    catalog: CrdCatalog,
+    field_validation: str = "Strict",
+    at: At | None = None,
+    jobs: int = 1,
+    progress: Any = None,
+    defer_validity: bool = False,
+) -> DocumentResult:
+    """Judge a non-CRD document: a custom resource (or a ``v1`` List of them) against its CRD, else skipped.
+
+    ``at``: where the document sits among the inputs (for :meth:`CrdSource.is_valid`). A List of
+    at least :data:`LIST_PARALLEL_MIN_OBJECTS` custom resources has them judged by ``jobs`` forked
+    workers; the positions of all the document's errors are then found here, in one pass.
+    ``progress`` advances by one per List item (by one for a single object).
+    """
     api_version, kind, name = _identity(doc)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
-    if _is_list(doc.data):
-        objects = [
-            (f"items[{i}]", item) for i, item in enumerate(doc.data["items"]) if isinstance(item, dict) and not is_crd(item)
-        ]
+    is_list = _is_list(doc.data)
+    if is_list:
+        items = doc.data["items"]
+        objects = [(f"items[{i}]", item) for i, item in enumerate(items) if isinstance(item, dict) and not is_crd(item)]
+        numbers = [i for i, item in enumerate(items) if isinstance(item, dict) and not is_crd(item)]
+        weight = len(items) - sum(1 for item in items if is_crd(item))
     else:
-        objects = [("", doc.data)]
+        objects, numbers, weight = [("", doc.data)], [0], 1
+    outcomes = _judge_objects(doc, objects, catalog, field_validation, at, jobs, progress, defer_validity)
+    _tick(progress, weight - len(objects))
+    _prefetch_all(doc, [(o.prefix, e) for o in outcomes if o is not None for e in o.errors])
+    statuses: list[str | None] = [None if is_crd(item) else "skipped" for item in doc.data["items"]] if is_list else []
     checked = 0
     notes: list[str] = []
-    for prefix, obj in objects:
-        source, count = catalog.find(obj, doc.file)
-        if source is None:
+    for number, outcome in zip(numbers, outcomes):
+        if outcome is None:
             continue
-        problem = _check_object(doc, prefix, obj, source, result, field_validation)
-        if problem:
-            notes.append(problem)
+        for error in outcome.errors:
+            result.errors.append(_error_entry(doc, error, outcome.prefix))
+        result.warnings.extend(outcome.warnings)
+        if outcome.problem:
+            notes.append(outcome.problem)
             continue
         checked += 1
-        if count > 1:
-            notes.append(f"{count} CRDs define {obj.get('kind')}.{source.group}; checked against {source.where}")
+        if outcome.note:
+            notes.append(outcome.note)
+        if is_list:
+            statuses[number] = "invalid" if outcome.errors else "valid"
+    if is_list and statuses:
+        result.item_statuses = statuses  # type: ignore[assignment] # None: a CRD item, judge_document's
     if not checked and not result.errors:
         result.note = "; ".join(dict.fromkeys(notes)) or _skip_note(doc.data, kind)
         return result
     result.status = "invalid" if result.errors else "valid"
     result.note = "; ".join(dict.fromkeys(notes)) or None
     return result
+
+
+def _judge_objects(
+    doc: Document,
+    objects: list[tuple[str, dict[str, Any]]],
+    catalog: CrdCatalog,
+    field_validation: str,
+    at: At | None,
+    jobs: int,
+    progress: Any,
+    defer_validity: bool = False,
+) -> list[_Outcome | None]:
+    """:func:`_judge_object` of each object, in order: here, or by ``jobs`` forked workers in ranges."""
+    if jobs <= 1 or len(objects) < LIST_PARALLEL_MIN_OBJECTS:
+        return [_ticked_outcome(_judge_object(doc, prefix, obj, catalog, field_validation, at, defer_validity), progress)
+                for prefix, obj in objects]
+    from crdtool.cli.jobs import index_ranges, ordered_map
+
+    # what every worker would do first, done once before they fork: prepare the CRDs the objects need
+    seen: set[tuple[Any, Any]] = set()
+    for _, obj in objects:
+        key = (obj.get("apiVersion"), obj.get("kind"))
+        if key in seen:
+            continue
+        seen.add(key)
+        source, _ = catalog.find(obj, doc.file)
+        if source is not None:
+            source.warm(at)
+
+    def judge_range(numbers: range) -> list[_Outcome | None]:
+        return [_judge_object(doc, *objects[i], catalog, field_validation, at) for i in numbers]
+
+    out: list[_Outcome | None] = []
+    for part in ordered_map(judge_range, index_ranges(len(objects), jobs, per_worker=8, least=8), jobs):
+        out.extend(part)
+        _tick(progress, len(part))
+    return out
+
+
+def _ticked_outcome(outcome: _Outcome | None, progress: Any) -> _Outcome | None:
+    _tick(progress)
+    return outcome
 
 
 def _skip_note(data: dict[str, Any], kind: str | None) -> str:
@@ -648,34 +1306,44 @@ def _skip_note(data: dict[str, Any], kind: str | None) -> str:
     return "not a CustomResourceDefinition"
 
 
-def _check_object(
-    doc: Document, prefix: str, obj: dict[str, Any], source: CrdSource, result: DocumentResult, field_validation: str = "Strict"
-) -> str | None:
-    """Validate one object against ``source``, adding its errors and warnings to ``result``.
+def _judge_object(
+    doc: Document,
+    prefix: str,
+    obj: dict[str, Any],
+    catalog: CrdCatalog,
+    field_validation: str,
+    at: At | None,
+    defer_validity: bool = False,
+) -> _Outcome | None:
+    """One object (the document, or its List item at ``prefix``) against its CRD; None when no CRD defines it.
 
-    Returns None when the object was checked, else why it could not be (the CRD
-    cannot be decoded or served): the object then counts as skipped.
+    An object that cannot be checked (its CRD cannot be decoded or served) has
+    a :attr:`_Outcome.problem` and counts as skipped. ``defer_validity``:
+    when whether the CRD is valid is not known here yet, an
+    :class:`_InvalidCrdWarning` stands for the warning.
     """
+    from crdtool.core.customresource import CustomResourceError, apply_create
+
+    source, count = catalog.find(obj, doc.file)
+    if source is None:
+        return None
     prepared = source.prepare()
     if prepared is None:
-        return f"CRD {source.name} ({source.where}) cannot be used: {source.error}"
+        return _Outcome(prefix, [], [], f"CRD {source.name} ({source.where}) cannot be used: {source.error}")
     dups = _duplicates_under(doc.duplicate_keys, prefix)
     try:
         outcome = apply_create(obj, prepared, duplicate_fields=dups, field_validation=field_validation)
-        errors, warnings = outcome.errors, outcome.warnings
+        errors, warnings = list(outcome.errors), list(outcome.warnings)
     except CustomResourceError as exc:
         if exc.reason not in ("unknown-version", "not-served"):
-            return f"cannot be checked against CRD {source.name} ({source.where}): {exc}"
+            return _Outcome(prefix, [], [], f"cannot be checked against CRD {source.name} ({source.where}): {exc}")
         errors, warnings = [invalid(Path("apiVersion"), obj.get("apiVersion"), str(exc))], []
-    _prefetch_positions(doc, errors, prefix)
-    for error in errors:
-        result.errors.append(_error_entry(doc, error, prefix))
-    result.warnings.extend(warnings)
-    if not source.is_valid():
-        result.warnings.append(
-            f"CRD {source.name} ({source.where}) is itself invalid: the apiserver would not create it"
-        )
-    return None
+    if defer_validity and not source.knows_validity(at):
+        warnings.append(_InvalidCrdWarning(source.number, (-1, -1) if at is None else at))  # type: ignore[arg-type]
+    elif not source.is_valid(at):
+        warnings.append(_invalid_crd_warning(source))
+    note = f"{count} CRDs define {obj.get('kind')}.{source.group}; checked against {source.where}" if count > 1 else None
+    return _Outcome(prefix, errors, warnings, None, note)
 
 
 def _duplicates_under(paths: list[str], prefix: str) -> list[str]:
@@ -692,10 +1360,24 @@ def _entry_path(error: FieldError, prefix: str) -> str:
 
 def _prefetch_positions(doc: Document, errors: list[FieldError], prefix: str) -> None:
     """Find the positions :func:`_error_entry` will show for ``errors``, in one pass over the document."""
-    if errors:
-        doc.prefetch_positions(
-            position_path(doc, path, e) for e in errors if e.field != "<nil>" and (path := _entry_path(e, prefix))
-        )
+    _prefetch_all(doc, [(prefix, e) for e in errors])
+
+
+def _prefetch_all(doc: Document, errors: list[tuple[str, FieldError]]) -> None:
+    """Find the positions :func:`_error_entry` will show for ``(prefix, error)`` pairs, in one pass over ``doc``.
+
+    All the errors of a document at once (a List's items' included): one pass
+    however many there are.
+    """
+    paths: list[str] = []
+    for prefix, e in errors:
+        if e.field == "<nil>":
+            if prefix:  # shown at the List item
+                paths.append(position_path(doc, prefix, e))
+        elif path := _entry_path(e, prefix):
+            paths.append(position_path(doc, path, e))
+    if paths:
+        doc.prefetch_positions(paths)
 
 
 def _error_entry(doc: Document, error: FieldError, prefix: str) -> dict[str, Any]:

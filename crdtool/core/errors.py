@@ -21,7 +21,6 @@ text of a given Kubernetes release, which the public entry points apply to what 
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field

@@ -170,6 +170,9 @@ _ALIAS_RATIO_HIGH = 4_000_000
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 _UINT64_MAX = (1 << 64) - 1
+# Document.prefetch_positions runs at most this many one-pass finds on a document; later calls re-parse it once
+# in full instead, so that positions asked for in many small batches still cost one pass, not one per batch.
+_TARGETED_PASSES = 2
 # Below this a document cannot reach the annotation limit (the smallest of the limits) even as JSON, so its
 # JSON size is not computed (JSON of a YAML document is rarely twice its size).
 _SIZE_CHECK_BYTES = TOTAL_ANNOTATION_SIZE_LIMIT // 2
@@ -283,6 +286,12 @@ class Document:
         wanted = {path: _resolve_steps(self.data, path) for path in set(paths) if path not in source.prefetched}
         if not wanted:
             return
+        if source.passes >= _TARGETED_PASSES:
+            # called again and again (a caller asking item by item): one full re-parse answers every later
+            # path, where a pass per call would cost the document's size each time
+            source.tracked()
+            return
+        source.passes += 1
         marks = source.targeted(list(wanted.values()))
         if marks is None:
             return
@@ -818,7 +827,7 @@ def _one_line(text: str) -> str:
 class _Source:
     """One document's bytes and where they sit in the file; re-parsed lazily."""
 
-    __slots__ = ("text", "line_offset", "column_offset", "_tracked", "_done", "prefetched")
+    __slots__ = ("text", "line_offset", "column_offset", "_tracked", "_done", "prefetched", "passes")
 
     def __init__(self, text: bytes, line_offset: int, column_offset: int) -> None:
         self.text = text
@@ -827,6 +836,7 @@ class _Source:
         self._tracked: _Tracked | None = None
         self._done = False
         self.prefetched: dict[str, tuple[int, int]] = {}
+        self.passes = 0  # one-pass position finds run so far (Document.prefetch_positions)
 
     @property
     def done(self) -> bool:

@@ -158,3 +158,26 @@ def test_duplicate_keys_fall_back() -> None:
     doc.prefetch_positions(["spec.group"])
     assert doc._source is not None and not doc._source.prefetched
     assert doc.position("spec.group") == (3, 3)
+
+
+def test_positions_asked_item_by_item_cost_two_passes_then_one_reparse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A List whose items are judged one by one asks for positions item by item: that stays linear.
+
+    Each one-pass find walks the whole document, so a pass per item made a 2,000-item dump quadratic
+    (issue #21: minutes); after two passes the document is re-parsed once in full and answers the rest.
+    """
+    from crdtool.yaml import loader
+
+    items = "".join(f"- kind: CronTab\n  spec:\n    replicas: r{i}\n    image: x\n" for i in range(60))
+    text = f"apiVersion: v1\nkind: List\nitems:\n{items}"
+    passes: list[int] = []
+    real = loader._targeted_marks
+    monkeypatch.setattr(loader, "_targeted_marks", lambda *args: passes.append(1) or real(*args))
+    doc, exact = _only(text), _only(text)
+    paths = [f"items[{i}].spec.replicas" for i in range(60)]
+    for path in paths:
+        doc.prefetch_positions([path])
+    assert len(passes) == loader._TARGETED_PASSES
+    assert doc._source is not None and doc._source.done
+    assert [doc.position(p) for p in paths] == [exact.position(p) for p in paths]
+    assert doc.position("items[59].spec.replicas") == (3 + 59 * 4 + 3, 5)

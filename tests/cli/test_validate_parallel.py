@@ -49,7 +49,7 @@ def _load_and_judge(paths: list[str], parallel: bool, monkeypatch: pytest.Monkey
         pools.append(1)
         return real_pool(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(validate, "_file_worker_count", lambda n_files, n_bytes: 2 if parallel else 1)
+    monkeypatch.setattr(validate, "_file_worker_count", lambda n_files, n_bytes, jobs=None: 2 if parallel else 1)
     monkeypatch.setattr(validate, "_load_and_judge_in_pool", pool)
     selected = list(select_files(paths, (), Selection()))
     items, verdicts = validate.load_and_judge(selected, "Strict", skip_kinds)
@@ -81,7 +81,9 @@ def test_worker_count_needs_two_files_and_enough_bytes() -> None:
     assert validate._file_worker_count(1, 1 << 30) == 1
     assert validate._file_worker_count(5, validate.PARALLEL_MIN_BYTES - 1) == 1
     cpus = len(os.sched_getaffinity(0))
-    assert validate._file_worker_count(5, validate.PARALLEL_MIN_BYTES) == max(1, min(cpus, 8, 5))
+    assert validate._file_worker_count(5, validate.PARALLEL_MIN_BYTES) == max(1, min(cpus, 5))  # --jobs: the cores
+    assert validate._file_worker_count(5, validate.PARALLEL_MIN_BYTES, 3) == 3
+    assert validate._file_worker_count(5, validate.PARALLEL_MIN_BYTES, 1) == 1  # --jobs 1: the serial path
 
 
 def test_a_pickled_document_still_finds_positions() -> None:

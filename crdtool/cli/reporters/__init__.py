@@ -40,6 +40,9 @@ def _text(run: CheckRun, stream: TextIO) -> None:
 
 
 def _json(run: CheckRun, stream: TextIO) -> None:
+    if run.write_json is not None:
+        run.write_json(stream)
+        return
     write_json(run.json_payload(), stream)
 
 

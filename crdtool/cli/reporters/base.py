@@ -82,6 +82,8 @@ class CheckRun:
         rules: descriptions of rule ids (SARIF ``shortDescription``), optional.
         rule_help: rule id -> ``(name, help text, help URL)`` (SARIF ``name``, ``help``,
             ``helpUri``), optional: ``lint`` gives its codes' names, rationales and links.
+        write_json: writes the command's JSON document to a stream itself (a long report, in pieces),
+            instead of ``write_json(json_payload())``; optional.
     """
 
     command: str
@@ -91,6 +93,7 @@ class CheckRun:
     summary: str = ""
     rules: dict[str, str] = field(default_factory=dict)
     rule_help: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    write_json: Callable[[TextIO], None] | None = None
 
     @property
     def findings(self) -> list[Finding]:

@@ -14,15 +14,17 @@ checks) plus the per-CRD total (:func:`total_cost_errors`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
 from crdtool.core.errors import FieldError, Path, forbidden, internal_error, invalid, required
 from crdtool.core.crd.internal_json import internal_validation_rule
 from crdtool.core.crd.options import PreexistingExpressions
-from crdtool.core.kubecel.decltype import DeclType, escape, schema_decl_type
 from crdtool.core.releases import DEFAULT_RELEASE
 from crdtool.core.schema.structural import Structural
+
+if TYPE_CHECKING:  # the CEL layers are imported where a schema has rules: a CRD without any starts faster
+    from crdtool.core.kubecel.decltype import DeclType
+    from crdtool.core.kubecel.environment import EnvSet
 
 __all__ = [
     "CelSchemaContext",
@@ -197,6 +199,8 @@ class CelSchemaContext:
         if self.structural is None:
             self._error = _UNCONVERTIBLE
             return
+        from crdtool.core.kubecel.decltype import schema_decl_type
+
         is_root = parent is None or bool(self.json_schema.get("x-kubernetes-embedded-resource"))
         decl = schema_decl_type(self.structural, is_root, self.minor)
         if decl is None:
@@ -208,6 +212,8 @@ class CelSchemaContext:
         kind = self.accessor[0]
         ps = parent.schema
         if kind == "property":
+            from crdtool.core.kubecel.decltype import escape
+
             name = self.accessor[1]
             prop = ps.properties.get(name)
             escaped = escape(name)
@@ -255,6 +261,7 @@ def validate_rules(
     order; costs are also recorded in ``ctx.total_cost``.
     """
     from crdtool.core.crdcel.compilation import RuleSource, compile_rules
+    from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET
 
     info, err = ctx.type_info()
     if err is not None:

@@ -38,7 +38,6 @@ from crdtool.core.errors import (
     FieldError,
     Path,
     forbidden,
-    internal_error,
     invalid,
     not_supported,
     required,

@@ -362,20 +362,20 @@ def record_warnings(warnings: Sequence[str]) -> list[str]:
     ordered: list[str] = []
     written = 0
     truncating = False
-    for text in warnings:
-        if not text:
+    for warning in warnings:
+        if not warning:
             continue
         if truncating and written >= _WARNING_TRUNCATE_AT_TOTAL_RUNES:
             break
-        if text in seen:
+        if warning in seen:
             continue
-        seen.add(text)
-        ordered.append(text)
-        if truncating and len(text) > _WARNING_TRUNCATE_ITEM_RUNES:
-            text = text[:_WARNING_TRUNCATE_ITEM_RUNES]
-        if written + len(text) <= _WARNING_TRUNCATE_AT_TOTAL_RUNES or truncating:
-            written += len(text)
-            out.append(text)
+        seen.add(warning)
+        ordered.append(warning)
+        if truncating and len(warning) > _WARNING_TRUNCATE_ITEM_RUNES:
+            warning = warning[:_WARNING_TRUNCATE_ITEM_RUNES]
+        if written + len(warning) <= _WARNING_TRUNCATE_AT_TOTAL_RUNES or truncating:
+            written += len(warning)
+            out.append(warning)
             continue
         truncating = True
         written = 0

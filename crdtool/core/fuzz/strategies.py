@@ -54,7 +54,6 @@ import datetime as _dt
 import json
 import math
 import re
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 

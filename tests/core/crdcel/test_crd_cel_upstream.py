@@ -122,17 +122,17 @@ def test_per_crd_estimated_cost(case: dict[str, Any]) -> None:
 
 def test_cel_context_type_info_is_derived_once() -> None:
     """TestCelContext: the root's CEL type is converted once and reused for nested rules."""
-    from crdtool.core.crd import cel_validation
+    from crdtool.core.kubecel import decltype
 
     [case] = DOC["cel_context_cases"]
     calls = []
-    real = cel_validation.schema_decl_type
+    real = decltype.schema_decl_type  # imported from there by crd/cel_validation.py when a schema has rules
 
     def counting(*args: Any) -> Any:
         calls.append(args)
         return real(*args)
 
-    cel_validation.schema_decl_type = counting  # type: ignore[assignment]
+    decltype.schema_decl_type = counting  # type: ignore[assignment]
     schema = case["schema"]
     ss = new_structural(schema)
     opts = _options({"celEnvironmentSet": {"compatibility_version": "DefaultCompatibilityVersion()"}})
@@ -142,6 +142,6 @@ def test_cel_context_type_info_is_derived_once() -> None:
         )
         errs = schema_errs + cel_errs
     finally:
-        cel_validation.schema_decl_type = real  # type: ignore[assignment]
+        decltype.schema_decl_type = real  # type: ignore[assignment]
     assert errs == case["expected_errors"] == []
     assert len(calls) == case["expected_conversion_count"] == 1

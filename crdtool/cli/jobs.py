@@ -1,0 +1,123 @@
+"""``--jobs N``: how many worker processes a judging command uses, and an ordered map over forked workers.
+
+Judging manifests is CPU-bound Python: the commands that judge many documents
+(``validate``, ``diff --objects``, ``default``) spread them over worker
+processes started with ``fork``, which inherit what the parent has loaded and
+prepared (documents, CRDs, compiled rules) instead of receiving it pickled.
+``--jobs 1`` (or a platform without ``fork``) is the serial path, in this
+process; the default is one worker per core this process may run on. Results
+always come back in input order, so the output does not depend on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def can_fork() -> bool:
+    """Worker processes can be forked here (not on Windows; macOS has fork, used as on Linux).
+
+    ``multiprocessing`` offers its ``fork`` start method exactly where ``os.fork`` exists; asked without
+    importing it (a command that ends up judging in one process does not pay for that import).
+    """
+    return hasattr(os, "fork")
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """``--jobs`` as a worker count: the cores for None, 1 where processes cannot be forked."""
+    if jobs is None:
+        jobs = available_cores()
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {jobs}")
+    return jobs if can_fork() else 1
+
+
+#: What a forked worker of :func:`ordered_map` runs (set in the parent before the fork, inherited).
+_WORKER_FUNCTION: Callable[[Any], Any] | None = None
+
+
+def _call_in_worker(task: Any) -> Any:
+    assert _WORKER_FUNCTION is not None
+    return _WORKER_FUNCTION(task)
+
+
+def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_flight: int = 2) -> Iterator[R]:
+    """``function(task)`` for every task, in the tasks' order, over ``jobs`` forked workers.
+
+    ``function`` and what it reaches are inherited by the workers at the fork
+    (closures are fine: nothing but each task and its result is pickled). At
+    most ``in_flight`` tasks per worker are submitted ahead of the one whose
+    result is awaited, so a lazy ``tasks`` iterable is consumed as the
+    results are, never held whole. With ``jobs`` 1 the tasks run here. A
+    worker's exception is raised here, at its task; the tasks not started are
+    dropped.
+    """
+    if jobs <= 1:
+        yield from map(function, tasks)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _WORKER_FUNCTION
+    _WORKER_FUNCTION = function
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    try:
+        pending: deque[Any] = deque()
+        iterator = iter(tasks)
+        limit = max(1, jobs * in_flight)
+        for task in iterator:
+            pending.append(pool.submit(_call_in_worker, task))
+            if len(pending) >= limit:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for task in iterator:
+                pending.append(pool.submit(_call_in_worker, task))
+                break
+            if not pending:
+                # done before the last result is handed over: a consumer that stops there (it knows how
+                # many to expect) leaves no pool behind for the interpreter's exit to trip over
+                pool.shutdown()
+            yield result
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        _WORKER_FUNCTION = None
+
+
+def batches(items: Iterable[T], size: Callable[[T], int], limit: int, most: int = 1 << 30) -> Iterator[list[T]]:
+    """``items`` in consecutive lists of about ``limit`` in ``size`` (at least one item, at most ``most`` items)."""
+    batch: list[T] = []
+    total = 0
+    for item in items:
+        batch.append(item)
+        total += size(item)
+        if total >= limit or len(batch) >= most:
+            yield batch
+            batch, total = [], 0
+    if batch:
+        yield batch
+
+
+def index_ranges(count: int, jobs: int, per_worker: int = 4, least: int = 1) -> list[range]:
+    """``range(count)`` cut into about ``jobs * per_worker`` consecutive ranges of at least ``least`` indexes."""
+    if count <= 0:
+        return []
+    pieces = max(1, min(jobs * per_worker, count // max(1, least)))
+    step = -(-count // pieces)
+    return [range(start, min(start + step, count)) for start in range(0, count, step)]

@@ -1,0 +1,102 @@
+"""``--jobs N`` on the other judging commands (``diff --objects``, ``default``) and the helpers they share.
+
+Whatever the number of workers, the output is the same bytes and the exit status the same; ``--jobs 1``
+judges in the command's own process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from crdtool.cli import jobs
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+DIFF_CASES = ROOT / "tests" / "cases" / "diff"
+
+
+def _crdtool(*args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "CI")}
+    env.update(NO_COLOR="1", TERM="dumb")
+    return subprocess.run([sys.executable, "-m", "crdtool", *args], capture_output=True, env=env, cwd=ROOT,
+                          timeout=300, check=False)
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stored CronTabs of the diff cases, many times over: as a List, and as separate documents."""
+    items = yaml.safe_load((DIFF_CASES / "crontabs-stored.yaml").read_text())["items"]
+    many = []
+    for copy in range(40):
+        for item in items:
+            obj = {**item, "metadata": {**item["metadata"], "name": f"{item['metadata']['name']}-{copy}"}}
+            many.append(obj)
+    assert len(many) >= 100
+    folder = tmp_path_factory.mktemp("jobs")
+    (folder / "list.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": many}))
+    (folder / "docs.yaml").write_text(yaml.safe_dump_all(many + [{"apiVersion": "v1", "kind": "ConfigMap",
+                                                                    "metadata": {"name": "cm"}}]))
+    return folder
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_diff_objects_report_the_same_with_one_or_two_workers(stored: Path, output: str) -> None:
+    base = ["diff", str(SAMPLES / "crontab-v1.yaml"), str(DIFF_CASES / "crontab-new.yaml"),
+            "--objects", str(stored / "list.yaml"), "--objects", str(stored / "docs.yaml"), "--output", output]
+    one, two = _crdtool(*base, "--jobs", "1"), _crdtool(*base, "--jobs", "2")
+    assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
+    assert one.returncode == 1 and one.stdout.count(b"rejected") >= 40
+
+
+def test_default_prints_the_same_with_one_or_two_workers(stored: Path) -> None:
+    base = ["default", "--crd", str(SAMPLES / "crontab-v1.yaml"), str(stored / "docs.yaml"), str(stored / "list.yaml")]
+    for extra in ([], ["--output", "json"], ["--show-pruned"]):
+        one, two = _crdtool(*base, *extra, "--jobs", "1"), _crdtool(*base, *extra, "--jobs", "2")
+        assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
+        assert one.stdout.count(b"kind: CronTab") >= 100 or one.stdout.count(b'"kind": "CronTab"') >= 100
+
+
+def test_default_with_an_object_it_cannot_default_reports_it_in_place(tmp_path: Path) -> None:
+    docs = [{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": f"c{i}"},
+             "spec": {"cronSpec": "* * * * */5"}} for i in range(80)]
+    docs[40]["apiVersion"] = "stable.example.com/v9"  # a version the CRD does not define
+    path = tmp_path / "objects.yaml"
+    path.write_text(yaml.safe_dump_all(docs))
+    one = _crdtool("default", "--crd", str(SAMPLES / "crontab-v1.yaml"), str(path), "--jobs", "1")
+    two = _crdtool("default", "--crd", str(SAMPLES / "crontab-v1.yaml"), str(path), "--jobs", "2")
+    assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
+    assert one.returncode == 2 and b"v9" in one.stderr and one.stdout.count(b"replicas: 1") == 79
+
+
+def test_jobs_is_at_least_one() -> None:
+    out = _crdtool("validate", "--jobs", "0", str(SAMPLES / "crontab-v1.yaml"))
+    assert out.returncode == 2 and b"--jobs" in out.stderr
+    with pytest.raises(ValueError):
+        jobs.resolve_jobs(0)
+    assert jobs.resolve_jobs(None) == jobs.available_cores()
+    assert jobs.resolve_jobs(3) == 3
+
+
+def test_ordered_map_keeps_the_order_and_raises_at_the_failing_task() -> None:
+    def square(n: int) -> int:
+        if n == 7:
+            raise KeyError(n)
+        return n * n
+
+    assert list(jobs.ordered_map(square, range(7), 2)) == [n * n for n in range(7)]
+    assert list(jobs.ordered_map(square, iter(range(7)), 1)) == [n * n for n in range(7)]
+    with pytest.raises(KeyError):
+        list(jobs.ordered_map(square, range(20), 2))
+
+
+@pytest.mark.parametrize(("count", "workers"), [(0, 2), (1, 2), (5, 2), (100, 2), (1000, 8), (7, 1)])
+def test_index_ranges_cover_every_index_once_in_order(count: int, workers: int) -> None:
+    ranges = jobs.index_ranges(count, workers)
+    assert [i for r in ranges for i in r] == list(range(count))
+    assert len(ranges) <= max(1, workers * 4)
