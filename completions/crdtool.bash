@@ -159,9 +159,10 @@ _crdtool() {
         -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

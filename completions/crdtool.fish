@@ -112,6 +112,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from test' -s o -l output-file -r
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l seed -r -F -d 'With --generate: the search\'s seed (the same seed gives the same suite).'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l quiet -s q -d 'Text output: only suites with failures, and the summary.'
+complete -c crdtool -n '__fish_seen_subcommand_from test' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -F
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l to -x -a 'v1 v1beta1' -d 'Target apiextensions.k8s.io version.'

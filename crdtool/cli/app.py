@@ -643,6 +643,7 @@ def test(
     seed: int = typer.Option(0, "--seed", help="With --generate: the search's seed (the same seed gives the same suite)."),
     output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Text output: only suites with failures, and the summary."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
 ) -> int:
     """Run unit tests of CRD validation rules (*.crdtest.yaml) on the apiserver's create and update paths, offline.
 
@@ -658,7 +659,7 @@ def test(
 
     return test_cmd.run(
         paths or [], choose_output(output.value if output is not None else None), select=select,
-        kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet,
+        kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet, jobs=jobs,
     )
 
 

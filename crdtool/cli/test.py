@@ -46,12 +46,15 @@ def run(
     fail_under: float | None = None,
     quiet: bool = False,
     stream: TextIO | None = None,
+    jobs: int | None = None,
 ) -> int:
     """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
-    fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read)."""
+    fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read).
+
+    ``jobs``: worker processes running the cases (None: one per core; 1: none); the report does not depend
+    on it (:func:`run_cases`)."""
     from crdtool.testing.releases import ReleaseError, parse_kubernetes_versions
     from crdtool.testing.runner import Session, compile_selector
-    from crdtool.testing.runner import run as run_suites
     from crdtool.testing.suite import load_suite
 
     out = stream or sys.stdout
@@ -74,7 +77,7 @@ def run(
         return 2
     session = Session()
     suites = [load_suite(f, crd_cache=session.crd_cache) for f in files]
-    result = run_suites(suites, releases=releases, select=selector, session=session)
+    result = run_cases(suites, releases, selector, session, jobs)
     percent = result.coverage.percent()
     low_coverage = fail_under is not None and percent < fail_under
     check = _check_run(result, coverage or fail_under is not None, quiet, out, percent, fail_under)
@@ -82,6 +85,60 @@ def run(
     if missing or result.suite_errors:
         return 2
     return 1 if result.failed or low_coverage else 0
+
+
+#: With at least this many case runs, they are run by worker processes (``--jobs``).
+PARALLEL_MIN_RUNS = 64
+
+
+def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any, session: Any,
+              jobs: int | None = None) -> Any:
+    """:func:`crdtool.testing.runner.run`, the case runs spread over ``jobs`` forked workers in ranges.
+
+    The workers inherit the suites and the session's CRDs, prepared here for every release used before they
+    fork; each sends back its case results and a :class:`~crdtool.testing.runner.CoverageLog`, replayed
+    here in case order: the same :class:`~crdtool.testing.runner.RunResult` as running them in this process.
+    """
+    from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
+    from crdtool.testing.runner import CoverageLog, plan, run_case
+
+    runs, out = plan(suites, releases=releases, select=selector)
+    workers = resolve_jobs(jobs) if len(runs) >= PARALLEL_MIN_RUNS else 1
+    if workers <= 1:
+        for r in runs:
+            out.results.append(run_case(session, r.suite, r.case, r.release, out.coverage, multi_release=r.multi_release))
+        return out
+    for r in runs:  # what each worker would do first, once: prepare the CRDs and compile their rules
+        entry = session.crd_for(r.suite, r.case.object)
+        if entry is not None:
+            _warm(entry, r.release)
+
+    def run_range(numbers: range) -> tuple[list[Any], list[tuple[Any, ...]]]:
+        log = CoverageLog()
+        done = [run_case(session, runs[i].suite, runs[i].case, runs[i].release, log,
+                         multi_release=runs[i].multi_release) for i in numbers]
+        return done, log.log
+
+    start = 0
+    for done, log in ordered_map(run_range, index_ranges(len(runs), workers, per_worker=4), workers):
+        for result in done:
+            result.case = runs[start].case  # the parent's own case (a worker's came back as a copy)
+            out.results.append(result)
+            start += 1
+        CoverageLog.replay(log, out.coverage)
+    return out
+
+
+def _warm(entry: Any, release: str) -> None:
+    from crdtool.core.customresource import CustomResourceError
+
+    try:
+        prepared = entry.prepared(release)
+    except CustomResourceError:  # the cases of this CRD report it when they run
+        return
+    for version in prepared.versions:
+        if version.served and version.cel_validator is not None:
+            version.cel_validator.get()
 
 
 def _summary(result: Any) -> str:

@@ -17,8 +17,8 @@ from crdtool.testing.releases import DEFAULT_RELEASE
 from crdtool.testing.suite import ExpectedError, Expectation, Suite, TestCase
 from crdtool.yaml import Document
 
-__all__ = ["CaseResult", "CrdEntry", "RunResult", "Session", "Verdict", "case_id", "compile_selector", "run",
-           "run_case", "status_message"]
+__all__ = ["CaseResult", "CaseRun", "CoverageLog", "CrdEntry", "RunResult", "Session", "Verdict", "case_id",
+           "compile_selector", "plan", "run", "run_case", "status_message"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -317,6 +317,19 @@ class CaseResult:
         rule that produced it and where that rule is written."""
         return explain(self)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # ``rules`` is keyed by the identity of the verdict's errors, which a pickle does not keep: sent to
+        # another process (``crdtool test --jobs``), it is keyed by the error's place in ``verdict.errors``
+        state = dict(self.__dict__)
+        errors = self.verdict.errors if self.verdict is not None else []
+        state["rules"] = {i: self.rules[id(e)] for i, e in enumerate(errors) if id(e) in self.rules}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        errors = self.verdict.errors if self.verdict is not None else []
+        self.rules = {id(errors[i]): item for i, item in state["rules"].items()}
+
 
 def case_id(case: TestCase) -> str:
     return f"{case.file}::{case.name}"
@@ -394,11 +407,22 @@ def releases_for(case: TestCase, suite: Suite, override: tuple[str, ...] | None)
     return override or case.kubernetes_versions or suite.kubernetes_versions or (DEFAULT_RELEASE,)
 
 
-def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
-        session: Session | None = None, on_result: Callable[[CaseResult], None] | None = None) -> RunResult:
-    """Run every (selected) case of ``suites`` under its releases; coverage over all of them."""
-    session = session or Session()
+@dataclass(frozen=True)
+class CaseRun:
+    """One case to run under one release (``multi_release``: the case runs under several)."""
+
+    suite: Suite
+    case: TestCase
+    release: str
+    multi_release: bool = False
+
+
+def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
+         select: Callable[[str], bool] | None = None) -> tuple[list[CaseRun], RunResult]:
+    """The case runs of ``suites`` in order (each selected case under each of its releases), and the
+    :class:`RunResult` to fill: the suites' reading problems and the number of cases deselected."""
     out = RunResult()
+    runs: list[CaseRun] = []
     for suite in suites:
         out.suite_errors.extend(suite.errors)
         if suite.errors and not suite.crds:
@@ -408,12 +432,50 @@ def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, sel
                 out.deselected += 1
                 continue
             wanted = releases_for(case, suite, releases)
-            for release in wanted:
-                result = run_case(session, suite, case, release, out.coverage, multi_release=len(wanted) > 1)
-                out.results.append(result)
-                if on_result is not None:
-                    on_result(result)
+            runs.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+    return runs, out
+
+
+def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
+        session: Session | None = None, on_result: Callable[[CaseResult], None] | None = None) -> RunResult:
+    """Run every (selected) case of ``suites`` under its releases; coverage over all of them."""
+    session = session or Session()
+    runs, out = plan(suites, releases=releases, select=select)
+    for r in runs:
+        result = run_case(session, r.suite, r.case, r.release, out.coverage, multi_release=r.multi_release)
+        out.results.append(result)
+        if on_result is not None:
+            on_result(result)
     return out
+
+
+class CoverageLog(Coverage):
+    """A :class:`Coverage` that keeps what is done to it, to be done again to another one (:meth:`replay`):
+    how a worker process of ``crdtool test --jobs`` hands its share of the coverage back, in order. An
+    index's items are kept once (adding them again changes nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[Any, ...]] = []
+        self._indexed: set[int] = set()
+
+    def add_items(self, index: ItemIndex) -> None:
+        if id(index) not in self._indexed:
+            self._indexed.add(id(index))
+            self.log.append(("items", list(index.items.values())))
+
+    def record(self, key: str, held: bool, case: str) -> None:
+        self.log.append(("record", key, held, case))
+
+    @staticmethod
+    def replay(log: list[tuple[Any, ...]], coverage: Coverage) -> None:
+        """Do to ``coverage`` what was done to the log's :class:`CoverageLog`."""
+        for entry in log:
+            if entry[0] == "items":
+                for item in entry[1]:
+                    coverage.items.setdefault(item.key, item)
+            else:
+                coverage.record(*entry[1:])
 
 
 # --------------------------------------------------------------------------------------------------

@@ -352,3 +352,18 @@ def test_a_crd_that_is_itself_invalid_is_reported_the_same_by_workers(tmp_path: 
     documents = json.loads(outputs[0])["documents"]
     assert len(documents) == 600
     assert all(any("is itself invalid" in w for w in d["warnings"]) for d in documents)
+
+
+def test_a_matrix_counts_list_items_per_release_and_does_not_depend_on_jobs(tmp_path: Path) -> None:
+    """Several releases load the inputs once and judge them per release: each release's summary counts a List's
+    items as documents, and the report is the same with one worker or two."""
+    path = tmp_path / "list.yaml"
+    path.write_text(_crontab_list(100))
+    args = ["--crd", str(SAMPLES / "crontab-v1.yaml"), "--kubernetes-version", "1.30,1.37", str(path), "--output", "json"]
+    serial = _cli("--jobs", "1", *args)
+    parallel = _cli("--jobs", "2", *args)
+    assert serial.returncode == parallel.returncode == 1, serial.stderr
+    assert serial.stdout == parallel.stdout
+    summary = json.loads(serial.stdout)["summary"]
+    counts = {"documents": 102, "valid": 60, "invalid": 40, "skipped": 2, "errors": 0}
+    assert summary == {**counts, "kubernetesVersions": {"1.30": counts, "1.37": counts}}

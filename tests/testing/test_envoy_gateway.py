@@ -87,3 +87,36 @@ def test_the_499_cases_pass_through_crdtool_testing() -> None:
         assert_valid(invalid["object"], crds, field_validation="Warn")
     with pytest.raises(AssertionError, match="expected an error"):
         assert_invalid(invalid["object"], crds, message="no apiserver says this", field_validation="Warn")
+
+
+def test_the_report_is_the_same_with_one_worker_or_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``crdtool test --jobs 2`` runs the cases in forked workers: the JSON report (each error with the rule that
+    produced it, the coverage table) and the exit status are those of ``--jobs 1``."""
+    import contextlib
+    import io
+
+    from crdtool.cli import jobs as jobs_module
+    from crdtool.cli import test as test_cmd
+
+    pools: list[int] = []
+    real = jobs_module.ordered_map
+
+    def counted(function: Any, tasks: Any, jobs: int, **kw: Any) -> Any:
+        pools.append(jobs)
+        return real(function, tasks, jobs, **kw)
+
+    monkeypatch.setattr(jobs_module, "ordered_map", counted)
+
+    paths = [str(p) for p in write_suites(_cases(), tmp_path)]
+    outputs = []
+    for jobs in (1, 2):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = test_cmd.run(paths, "json", coverage=True, jobs=jobs, stream=out)
+        outputs.append((status, out.getvalue()))
+    assert pools == [2]  # --jobs 1 runs here; --jobs 2 in two workers
+    assert outputs[0] == outputs[1]
+    status, text = outputs[0]
+    report = json.loads(text)
+    assert status == 0 and report["summary"]["cases"] == 499 and report["summary"]["passed"] == 499
+    assert report["coverage"]["items"] and sum(bool(e.get("rule")) for c in report["cases"] for e in c["errors"]) > 100
