@@ -153,8 +153,51 @@ def _init_worker(docs: list[Document]) -> None:
     _WORKER_DOCS = docs
 
 
-def _judge_in_worker(field_validation: str, release: Release, index: int) -> DocumentResult:
-    return judge_document(_WORKER_DOCS[index], field_validation, release)
+def _judge_releases_in_worker(field_validation: str, releases: tuple[Release, ...], index: int) -> list[DocumentResult]:
+    doc = _WORKER_DOCS[index]
+    return [judge_document(doc, field_validation, release) for release in releases]
+
+
+def judge_documents_matrix(
+    docs: list[Document],
+    field_validation: str,
+    releases: tuple[Release, ...],
+    jobs: int | None = None,
+    progress: Any = None,
+) -> list[list[DocumentResult]]:
+    """``judge_document`` of each document under each release: ``out[k][i]`` is ``docs[i]`` under ``releases[k]``.
+
+    A document is judged under every release in a row (a task per document on the ``jobs`` forked workers):
+    what the releases share for it -- its decoding, its structural schemas (:mod:`crdtool.core.content_memo`),
+    its rules compiled where the environments agree -- is computed once.
+    """
+    if not releases:
+        return []
+    workers = _worker_count(len(docs), jobs)
+    rows: list[list[DocumentResult]] | None = None
+    if workers > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
+                                     initargs=(docs,)) as pool:
+                judge = functools.partial(_judge_releases_in_worker, field_validation, releases)
+                rows = [_ticked_row(row, progress, _crd_weight(d))
+                        for d, row in zip(docs, pool.map(judge, range(len(docs)), chunksize=1))]
+        except (OSError, BrokenProcessPool):
+            rows = None
+    if rows is None:
+        rows = [_ticked_row([judge_document(d, field_validation, release) for release in releases], progress,
+                            _crd_weight(d)) for d in docs]
+    return [[row[k] for row in rows] for k in range(len(releases))]
+
+
+def _ticked_row(row: list[DocumentResult], progress: Any, n: int) -> list[DocumentResult]:
+    _tick(progress, n)
+    return row
 
 
 def _worker_count(n_docs: int, jobs: int | None = None) -> int:
@@ -179,20 +222,7 @@ def judge_documents(
     by the number of cores. Falls back to one process where fork is missing or
     the pool cannot start.
     """
-    workers = _worker_count(len(docs), jobs)
-    if workers <= 1:
-        return [_ticked(judge_document(d, field_validation, release), progress, _crd_weight(d)) for d in docs]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(docs,)) as pool:
-            judge = functools.partial(_judge_in_worker, field_validation, release)
-            return [_ticked(r, progress, _crd_weight(d)) for d, r in zip(docs, pool.map(judge, range(len(docs)), chunksize=1))]
-    except (OSError, BrokenProcessPool):
-        return [_ticked(judge_document(d, field_validation, release), progress, _crd_weight(d)) for d in docs]
+    return judge_documents_matrix(docs, field_validation, (release,), jobs, progress)[0]
 
 
 # --- loading and judging files on every core ----------------------------------------------
@@ -210,12 +240,13 @@ def _file_size(path: str) -> int:
 
 
 def _load_and_judge_file(
-    field_validation: str, skip_kinds: tuple[str, ...], release: Release, path: str
-) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
-    """One file's documents, and the verdicts of its CRD documents (by index among them); runs in a worker."""
+    field_validation: str, skip_kinds: tuple[str, ...], releases: tuple[Release, ...], path: str
+) -> tuple[list[Document | InputError], dict[int, list[DocumentResult]]]:
+    """One file's documents, and the verdicts of its CRD documents under each release (by index among them);
+    runs in a worker."""
     from crdtool.cli.selection import load_selected_file
 
-    return _load_and_judge_here(load_selected_file(path), field_validation, skip_kinds, release)
+    return _load_and_judge_here(load_selected_file(path), field_validation, skip_kinds, releases)
 
 
 def load_and_judge(
@@ -237,8 +268,8 @@ def load_and_judge(
     here and their CRDs judged by :func:`judge_documents`. Falls back to that
     path when the pool cannot start or breaks.
     """
-    per_entry, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, release)
-    return [item for items in per_entry for item in items], verdicts
+    per_entry, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, (release,))
+    return [item for items in per_entry for item in items], {k: v[0] for k, v in verdicts.items()}
 
 
 def _load_entries(
@@ -248,9 +279,10 @@ def _load_entries(
     progress: Any,
     jobs: int | None,
     stdin: BinaryIO | None,
-    release: Release = DEFAULT_RELEASE,
-) -> tuple[list[list[Document | InputError]], dict[int, DocumentResult]]:
-    """:func:`load_and_judge`, the documents kept by entry of ``selected``."""
+    releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+) -> tuple[list[list[Document | InputError]], dict[int, list[DocumentResult]]]:
+    """:func:`load_and_judge`, the documents kept by entry of ``selected``, each CRD document judged under every
+    release of ``releases`` in a row (its verdicts in their order)."""
     files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
     sizes = {i: _file_size(path) for i, path in files}
     workers = _file_worker_count(len(files), sum(sizes.values()), jobs)
@@ -259,7 +291,7 @@ def _load_entries(
 
         try:
             return _load_and_judge_in_pool(selected, files, sizes, workers, field_validation, tuple(skip_kinds),
-                                           progress, stdin, release)
+                                           progress, stdin, releases)
         except (OSError, BrokenProcessPool):
             pass
     from crdtool.cli.selection import load_selected_file
@@ -270,7 +302,8 @@ def _load_entries(
                 and not _kind_skipped(item.data, skip_kinds)]
     if progress is not None:
         progress.set_total(sum(_weight(i) for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
-    return per_entry, dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, progress, jobs, release)))
+    per_release = judge_documents_matrix(crd_docs, field_validation, releases, jobs, progress)
+    return per_entry, {id(d): [verdicts[n] for verdicts in per_release] for n, d in enumerate(crd_docs)}
 
 
 def _file_worker_count(n_files: int, total_bytes: int, jobs: int | None = None) -> int:
@@ -290,20 +323,20 @@ def _load_and_judge_in_pool(
     skip_kinds: tuple[str, ...],
     progress: Any,
     stdin: BinaryIO | None = None,
-    release: Release = DEFAULT_RELEASE,
-) -> tuple[list[list[Document | InputError]], dict[int, DocumentResult]]:
+    releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+) -> tuple[list[list[Document | InputError]], dict[int, list[DocumentResult]]]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from crdtool.cli.selection import load_selected_file
 
-    per_entry: dict[int, tuple[list[Document | InputError], dict[int, DocumentResult]]] = {}
+    per_entry: dict[int, tuple[list[Document | InputError], dict[int, list[DocumentResult]]]] = {}
     if progress is not None:
         progress.set_total(len(selected))
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
     try:
-        work = functools.partial(_load_and_judge_file, field_validation, skip_kinds, release)
+        work = functools.partial(_load_and_judge_file, field_validation, skip_kinds, releases)
         futures = {pool.submit(work, path): i for i, path in sorted(files, key=lambda f: -sizes[f[0]])}
         for future in as_completed(futures):
             per_entry[futures[future]] = future.result()
@@ -314,11 +347,11 @@ def _load_and_judge_in_pool(
         raise
     pool.shutdown()
     entries: list[list[Document | InputError]] = []
-    verdicts: dict[int, DocumentResult] = {}
+    verdicts: dict[int, list[DocumentResult]] = {}
     for i, entry in enumerate(selected):
         if i not in per_entry:  # stdin or a path error: read here
             per_entry[i] = _load_and_judge_here(load_selected_file(entry, stdin or sys.stdin.buffer), field_validation,
-                                                skip_kinds, release)
+                                                skip_kinds, releases)
             _tick(progress)
         loaded, judged = per_entry[i]
         entries.append(loaded)
@@ -335,10 +368,10 @@ def _load_and_judge_here(
     items: list[Document | InputError],
     field_validation: str,
     skip_kinds: tuple[str, ...],
-    release: Release = DEFAULT_RELEASE,
-) -> tuple[list[Document | InputError], dict[int, DocumentResult]]:
+    releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+) -> tuple[list[Document | InputError], dict[int, list[DocumentResult]]]:
     judged = {
-        i: judge_document(item, field_validation, release)
+        i: [judge_document(item, field_validation, release) for release in releases]
         for i, item in enumerate(items)
         if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)
     }
@@ -366,9 +399,6 @@ def _tick(progress: Any, n: int = 1) -> None:
         progress.advance(n)
 
 
-def _ticked(result: DocumentResult, progress: Any, n: int = 1) -> DocumentResult:
-    _tick(progress, n)
-    return result
 
 
 # --- large YAML streams, document by document ------------------------------------------------
@@ -825,8 +855,9 @@ def _judge_all(
     :class:`NoCrdFound` for a ``--crd`` path without a CRD.
     """
     whole = [i for i in range(len(selected)) if i not in streams]
-    loaded, crd_results = _load_entries([selected[i] for i in whole], field_validation, skip_kinds, progress, jobs, stdin,
-                                        release)
+    loaded, verdicts = _load_entries([selected[i] for i in whole], field_validation, skip_kinds, progress, jobs, stdin,
+                                     (release,))
+    crd_results = {k: v[0] for k, v in verdicts.items()}
     entries: dict[int, list[tuple[int, Document | InputError]]] = {i: list(enumerate(items)) for i, items in zip(whole, loaded)}
     stream_crds: list[tuple[_Stream, int, Document]] = []
     for i, stream in streams.items():
@@ -856,12 +887,36 @@ def _judge_entries(
     progress: Any,
     jobs: int,
     release: Release,
-    keep: bool = False,
 ) -> Iterator[DocumentResult]:
     """The results of loaded inputs (``entries``: input number -> its ``(document number, item)`` pairs) whose
     CRDs were judged (``crd_results`` by ``id``, a stream's in :attr:`_Stream.crd_results`) under ``release``:
-    the catalog of their CRDs and ``--crd``'s (``flag_items``) is built, then each input is judged in order.
-    ``keep``: the entries are judged again later (under another release) and must not be dropped."""
+    the catalog of their CRDs and ``--crd``'s (``flag_items``) is built, then each input is judged in order."""
+    ctx, flag_errors = _judging_context(count, entries, crd_results, streams, flag_items, field_validation, skip_kinds,
+                                        jobs, release)
+    yield from flag_errors
+    for i in range(count):
+        if i in streams:
+            yield from _judge_stream(streams[i], i, ctx, progress, jobs)
+            continue
+        for k, item in entries[i]:
+            yield _judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs)
+        entries[i] = []  # judged: its documents can go
+
+
+def _judging_context(
+    count: int,
+    entries: dict[int, list[tuple[int, Document | InputError]]],
+    crd_results: dict[int, DocumentResult],
+    streams: dict[int, _Stream],
+    flag_items: list[Document | InputError],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    jobs: int,
+    release: Release,
+) -> tuple[_Judging, list[DocumentResult]]:
+    """What judging the custom resources of loaded inputs under ``release`` needs: the catalog of their CRDs
+    and ``--crd``'s, each input CRD's verdict recorded where it sits; and the results of ``--crd``'s input
+    errors (reported first)."""
     catalog = CrdCatalog(release)
     flag_errors: list[DocumentResult] = []
     for crd_item in flag_items:
@@ -889,15 +944,7 @@ def _judge_entries(
         for source in sources if len(sources) <= WARM_MOST_CRDS else [s for s in sources if s.from_flag]:
             source.warm(validity=False)
         ctx.defer_validity = True
-    yield from flag_errors
-    for i in range(count):
-        if i in streams:
-            yield from _judge_stream(streams[i], i, ctx, progress, jobs)
-            continue
-        for k, item in entries[i]:
-            yield _judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs)
-        if not keep:
-            entries[i] = []  # judged: its documents can go
+    return ctx, flag_errors
 
 
 def _judge_matrix(
@@ -914,25 +961,52 @@ def _judge_matrix(
     loaded documents.
 
     The inputs are loaded once, whole (no streams: the per-release results are
-    combined in memory); each release judges the CRDs and the custom resources
-    again with its own catalog. The progress bar follows the first release.
+    combined in memory), their CRDs judged under the first release as they
+    are loaded; then each CRD document is judged under the other releases in a
+    row (:func:`judge_documents_matrix`, on the ``jobs`` workers), and each
+    custom resource under every release in a row, each release with its own
+    catalog of CRDs. The progress bar follows the first release.
     Raises :class:`NoCrdFound` as :func:`_judge_all`.
     """
     from crdtool.cli.matrix import combine
 
     flag_items = list(_load_crd_flags(crd_paths))
-    loaded, crd_results = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases[0])
+    loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases)
     entries = {i: list(enumerate(items)) for i, items in enumerate(loaded)}
-    crd_docs = [item for items in loaded for item in items
-                if isinstance(item, Document) and _has_crds(item.data) and not _kind_skipped(item.data, skip_kinds)]
-    per_release: list[list[DocumentResult]] = []
-    for k, release in enumerate(releases):
-        if k:  # the documents are loaded once; each further release judges them again
-            crd_results = dict(zip(map(id, crd_docs), judge_documents(crd_docs, field_validation, None, jobs, release)))
-        per_release.append(list(_judge_entries(
-            len(selected), entries, crd_results, {}, flag_items, field_validation, skip_kinds,
-            progress if not k else None, jobs, release, keep=True,
-        )))
+    per_crd = [{key: results[k] for key, results in verdicts.items()} for k in range(len(releases))]
+
+    def judge_releases(numbers: list[int], workers: int, tick: Any) -> list[list[DocumentResult]]:
+        """The results under ``releases[k]`` for each k of ``numbers``: each document under those releases in a
+        row (a CRD is prepared for them one after another), each release with its own catalog of CRDs."""
+        out: list[list[DocumentResult]] = []
+        contexts: list[_Judging] = []
+        for k in numbers:
+            ctx, flag_errors = _judging_context(len(selected), entries, per_crd[k], {}, flag_items, field_validation,
+                                                skip_kinds, workers, releases[k])
+            contexts.append(ctx)
+            out.append(flag_errors)
+        for i in range(len(selected)):
+            for n, item in entries[i]:
+                for j, (k, ctx) in enumerate(zip(numbers, contexts)):
+                    out[j].append(_judge_item(item, ctx, (i, n), per_crd[k].get(id(item)), tick if not j else None,
+                                              workers))
+        return out
+
+    groups = min(jobs, len(releases))
+    if groups > 1:
+        # the custom resources of each share of the releases in a forked worker (judging in one process there)
+        from crdtool.cli.jobs import ordered_map
+
+        shares = [list(range(w, len(releases), groups)) for w in range(groups)]
+        per_release: list[list[DocumentResult]] = [[] for _ in releases]
+        for numbers, results in zip(shares, ordered_map(lambda ks: judge_releases(ks, 1, None), shares, groups,
+                                                        in_flight=1)):
+            for k, got in zip(numbers, results):
+                per_release[k] = got
+        if progress is not None:
+            _tick(progress, max(0, (progress.total or 0) - progress.done))
+    else:
+        per_release = judge_releases(list(range(len(releases))), jobs, progress)
     items = [item for items in loaded for item in items]
     return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
 

@@ -33,6 +33,7 @@ from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_a
 from crdtool.core.kubecel.environment import release_env_set
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.release_texts import text
+from crdtool.core.content_memo import ContentMemo, content_key
 from crdtool.core.crd.schema_walk import sub_schemas
 from crdtool.core.errors import (
     FieldError,
@@ -56,6 +57,7 @@ from crdtool.core.schema.structural import (
 __all__ = [
     "StructuralError",
     "new_structural",
+    "structural_of",
     "valid_field_path",
     "validate_custom_resource_definition_open_api_schema",
     "validate_custom_resource_definition_validation",
@@ -516,6 +518,39 @@ def validate_map_list_keys_map_set(s: Schema, p: Path) -> list[FieldError]:
     return errs
 
 
+def structural_of(schema: Any) -> Structural:
+    """:func:`new_structural` of a CRD version's schema (raises :class:`StructuralError` as it does), kept for
+    the next check of the same content.
+
+    The releases of a matrix validate a CRD one after another, and the structural schema does not depend on
+    the release (``NewStructural`` is the same function in v0.30 … v0.37; the release-dependent checks are in
+    ``validate_structural``): the last few are kept by the schema's content (:mod:`crdtool.core.content_memo`).
+    The CRD checks only read a structural schema, so one may serve several checks; it references the JSON
+    values (defaults, enums, rules) of the first schema it was built from, equal to those of the others. Not
+    used where a structural schema is kept beyond the check (``prepare_crd``: rules are told apart there by
+    identity).
+    """
+    key = content_key(schema)
+    if key is None:
+        return new_structural(schema)
+    hit = _STRUCTURAL.get(key, None)
+    if isinstance(hit, Structural):
+        return hit
+    if isinstance(hit, str):
+        raise StructuralError(hit)
+    try:
+        built = new_structural(schema)
+    except StructuralError as exc:
+        _STRUCTURAL.put(key, None, str(exc))
+        raise
+    _STRUCTURAL.put(key, None, built)
+    return built
+
+
+#: :func:`structural_of`'s last results: a structural schema, or the text of the StructuralError.
+_STRUCTURAL: ContentMemo[Structural | str] = ContentMemo(16)
+
+
 def _node_structural(f: _Frame) -> Structural | None:
     if f.structural is not None:
         return f.structural
@@ -629,7 +664,7 @@ def validate_custom_resource_definition_validation(
     root_ss: Structural | None = None
     structural_err: StructuralError | None = None
     try:
-        root_ss = new_structural(schema)
+        root_ss = structural_of(schema)
     except StructuralError as e:
         structural_err = e
     cel_context: CelSchemaContext | None = None

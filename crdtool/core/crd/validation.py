@@ -36,7 +36,7 @@ from crdtool.core.crd.options import CREATE_OPTIONS, ValidationOptions
 from crdtool.core.crd.release_texts import text
 from crdtool.core.crd.schema_validation import (
     StructuralError,
-    new_structural,
+    structural_of,
     validate_custom_resource_definition_validation,
 )
 from crdtool.core.crd.schema_walk import schema_has, walk
@@ -1093,7 +1093,7 @@ def _new_structural_or_error(schema: Any, err_path: Path) -> tuple[Any, FieldErr
     if not isinstance(schema, dict):
         return None, None
     try:
-        return new_structural(schema), None
+        return structural_of(schema), None
     except StructuralError as exc:
         return None, invalid(err_path, "", str(exc))
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from crdtool.core.content_memo import ContentMemo, content_key
 from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, go_quote
 from crdtool.core.objectmeta import parse_group_version
 from crdtool.core.schema.defaulting import copy_json
@@ -254,26 +255,16 @@ def _prepare(crd: Any, release: Release = DEFAULT_RELEASE) -> PreparedCrd:
 def _prepare_version(
     spec: Mapping[str, Any], v: Mapping[str, Any], preserve: bool, crd_name: str, release: Release = DEFAULT_RELEASE
 ) -> CrdVersion:
-    from crdtool.core.schema.structural import StructuralError, new_structural
-
     validation = spec.get("validation") if spec.get("validation") is not None else v.get("schema")
     schema = _dict(validation).get("openAPIV3Schema") if isinstance(validation, dict) else None
     schema = schema if isinstance(schema, dict) else None
     subresources = spec.get("subresources") if spec.get("subresources") is not None else v.get("subresources")
-    structural = None
-    serving = schema
-    if schema is not None:
-        try:
-            structural = new_structural(schema)
-        except (StructuralError, RecursionError) as exc:
-            if not preserve:
-                raise CustomResourceError(
-                    f"CRD {crd_name} version {_str(v.get('name'))}: the server could not properly serve "
-                    f"the CR schema: {exc}",
-                    "bad-crd",
-                ) from None
-        if not preserve and structural is not None:
-            serving = _prune_defaults(schema, structural)
+    schema, structural, serving, problem = _serving(schema, preserve)
+    if problem is not None:
+        raise CustomResourceError(
+            f"CRD {crd_name} version {_str(v.get('name'))}: the server could not properly serve the CR schema: {problem}",
+            "bad-crd",
+        )
     return _compiled(release, CrdVersion(
         name=_str(v.get("name")),
         served=v.get("served") is True,
@@ -289,6 +280,46 @@ def _prepare_version(
         has_list_types=structural is not None
         and any(node.extensions.x_list_type in ("set", "map") for node in structural.walk()),
     ))
+
+
+def _serving(schema: dict[str, Any] | None, preserve: bool) -> tuple[Any, Any, Any, str | None]:
+    """A version's ``(schema, structural, serving schema, problem)``: the structural schema (None when there is
+    no schema, or it is not structural and ``preserveUnknownFields`` lets it be served), the serving schema
+    with defaults pruned, and why the version cannot be served (the ``StructuralError`` text) or None.
+
+    None of it depends on the Kubernetes release: the releases of a matrix prepare the same CRD one after
+    another, and the last few results are kept by the schema's content (:mod:`crdtool.core.content_memo`).
+    On a hit the schema returned is the one the structural schema was built from (equal to ``schema``):
+    the rules of the prepared version are then told apart by identity consistently (``crdtool test``'s
+    coverage), and a prepared CRD shares nothing mutable with its manifest, only with another prepared CRD.
+    """
+    from crdtool.core.schema.structural import StructuralError, new_structural
+
+    if schema is None:
+        return None, None, None, None
+    key = content_key(schema)
+    if key is not None:
+        hit = _SERVING.get(key, preserve)
+        if hit is not None:
+            return hit
+    structural = None
+    serving = schema
+    problem = None
+    try:
+        structural = new_structural(schema)
+    except (StructuralError, RecursionError) as exc:
+        if not preserve:
+            problem = str(exc)
+    if problem is None and not preserve and structural is not None:
+        serving = _prune_defaults(schema, structural)
+    out = (schema, structural, serving, problem)
+    if key is not None:
+        _SERVING.put(key, preserve, out)
+    return out
+
+
+#: :func:`_serving`'s last results, by the schema's content and ``preserveUnknownFields``.
+_SERVING: ContentMemo[tuple[Any, Any, Any, str | None]] = ContentMemo(16)
 
 
 def _compiled(release: Release, ver: CrdVersion) -> CrdVersion:
