@@ -30,7 +30,6 @@ from typing import Any, Mapping
 
 from crdtool.core.crd.cel_validation import CelSchemaContext, total_cost_errors, validate_rules
 from crdtool.core.crd.internal_json import internal_schema, internal_schema_or_array
-from crdtool.core.kubecel.environment import release_env_set
 from crdtool.core.crd.options import ValidationOptions
 from crdtool.core.crd.release_texts import text
 from crdtool.core.content_memo import ContentMemo, content_key
@@ -601,6 +600,8 @@ def _cel_checks(f: _Frame, rules: list[Mapping[str, Any]], opts: ValidationOptio
     assert f.cel is not None
     if not f.cel.within_scope:
         return []
+    from crdtool.core.kubecel.environment import release_env_set  # the CEL layers: only for a schema with rules
+
     base = f.path.child("x-kubernetes-validations")
     return validate_rules(
         f.cel, rules, base, f.ssv.uncorrelatable_old_self_path,
@@ -760,13 +761,17 @@ def validate_defaults(
             ss = _embedded(ss)
     if ss is None:
         return []
-    # Imported here: sibling modules of the schema package, kept off this module's import path.
-    from crdtool.core.crdcel.validation import RUNTIME_CEL_COST_BUDGET, validate_cel
+    # Imported here: sibling modules of the schema package, kept off this module's import path (the CEL
+    # layers at the first default: a schema without defaults starts without them).
     from crdtool.core.schema.pruning import prune
     from crdtool.core.validation.value_validation import validate_value
 
     errs: list[FieldError] = []
-    budget = [RUNTIME_CEL_COST_BUDGET]  # upstream's remainingCost, shared by every default
+    cel: Any = None
+    budget = [0]  # upstream's remainingCost (RUNTIME_CEL_COST_BUDGET at the first default), shared by every default
+    # NewValidator is nil for a schema without rules outside junctors (hasXValidations, as Structural.walk):
+    # then no default meets a rule, and the CEL layers are not needed
+    has_rules = any(node.extensions.x_validations for node in ss.walk())
     # (node, path, root schema, steps from the root, inside meta)
     stack: list[tuple[Structural, Path, Structural, tuple[str | None, ...], bool]] = [(ss, Path(fld_path), ss, (), False)]
     while stack:
@@ -776,7 +781,12 @@ def validate_defaults(
         if s.generic.default is not None:
             default_errs = _default_errors(s, p, root, steps, inside_meta, require_pruned_defaults, prune, validate_value)
             errs.extend(default_errs)
-            if not default_errs:
+            if not default_errs and has_rules:
+                if cel is None:
+                    from crdtool.core.crdcel import validation as cel
+
+                    budget[0] = cel.RUNTIME_CEL_COST_BUDGET
+                validate_cel = cel.validate_cel
                 default, dp, is_root = s.generic.default, p.child("default"), s is root
                 # the default as its own old value (transition rules run, no ratcheting option) ...
                 result = validate_cel(default, s, dp, old_obj=default, is_resource_root=is_root, budget=budget[0],
