@@ -132,14 +132,13 @@ def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) ->
     if isinstance(item, InputError):
         return [item]
     out: list[Document | InputError] = []
-    hinted = False
+    hint = HelmHinter()
     for loaded in load_inputs([item], stdin=stdin):
         if isinstance(loaded, InputError):
-            loaded = helm_hint(loaded)
-            if loaded.message == HELM_MESSAGE:
-                if hinted:  # the file is a template: its other documents' parse errors say nothing more
-                    continue
-                hinted = True
+            hinted = hint(loaded)
+            if hinted is None:
+                continue
+            loaded = hinted
         out.append(loaded)
     return out
 
@@ -147,6 +146,22 @@ def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) ->
 def no_input_message(paths: list[str]) -> str:
     """The one-line message for :attr:`Selection.nothing_found`."""
     return f"no input files found in {', '.join(paths)} (directories are searched for *.yaml, *.yml and *.json)"
+
+
+class HelmHinter:
+    """:func:`helm_hint` for the input errors of one file, in order: the first error of a Helm template gets
+    the hint; the later ones of the same file say nothing more (None)."""
+
+    def __init__(self) -> None:
+        self.hinted = False
+
+    def __call__(self, err: InputError) -> InputError | None:
+        err = helm_hint(err)
+        if err.message == HELM_MESSAGE:
+            if self.hinted:  # the file is a template: its other documents' parse errors say nothing more
+                return None
+            self.hinted = True
+        return err
 
 
 def helm_hint(err: InputError, text: str | None = None) -> InputError:

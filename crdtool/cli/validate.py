@@ -628,7 +628,7 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
     worker finds a CRD (or a document index) the scan did not foresee.
     """
     from crdtool.cli.jobs import batches, ordered_map
-    from crdtool.cli.selection import HELM_MESSAGE, helm_hint
+    from crdtool.cli.selection import HelmHinter
     from crdtool.yaml.stream import iter_chunks, load_chunk
 
     def judge_batch(batch: list[tuple[int, Any]]) -> list[tuple[int, bool, Any]]:
@@ -656,7 +656,7 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
             yield from batches(numbered, lambda kc: kc[1].size if kc[1] is not None else 0, STREAM_BATCH_BYTES)
 
     index = 0
-    hinted = False
+    hint = HelmHinter()
     for answers in ordered_map(judge_batch, tasks(), jobs, in_flight=4):
         for k, takes_index, got in answers:
             if k in stream.loaded:
@@ -685,12 +685,9 @@ def _judge_stream(stream: _Stream, number: int, ctx: _Judging, progress: Any, jo
                     got.index = index
                 index += 1
             if isinstance(got, InputError):
-                got = helm_hint(got)
-                if got.message == HELM_MESSAGE:
-                    if hinted:  # the file is a template: its other documents' parse errors say nothing more
-                        continue
-                    hinted = True
-                yield input_error_result(got)
+                hinted = hint(got)
+                if hinted is not None:
+                    yield input_error_result(hinted)
             elif isinstance(got, DocumentResult):
                 yield got
 
