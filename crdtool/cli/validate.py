@@ -869,29 +869,10 @@ def _judge_all(
     for (stream, k, _), result in zip(stream_crds, judge_documents(crd_docs, field_validation, progress, jobs, release)):
         stream.crd_results[k] = result
     flag_items = list(_load_crd_flags(crd_paths))
-    yield from _judge_entries(len(selected), entries, crd_results, streams, flag_items, field_validation, skip_kinds,
-                              progress, jobs, release)
-
-
-def _judge_entries(
-    count: int,
-    entries: dict[int, list[tuple[int, Document | InputError]]],
-    crd_results: dict[int, DocumentResult],
-    streams: dict[int, _Stream],
-    flag_items: list[Document | InputError],
-    field_validation: str,
-    skip_kinds: tuple[str, ...],
-    progress: Any,
-    jobs: int,
-    release: Release,
-) -> Iterator[DocumentResult]:
-    """The results of loaded inputs (``entries``: input number -> its ``(document number, item)`` pairs) whose
-    CRDs were judged (``crd_results`` by ``id``, a stream's in :attr:`_Stream.crd_results`) under ``release``:
-    the catalog of their CRDs and ``--crd``'s (``flag_items``) is built, then each input is judged in order."""
-    ctx, flag_errors = _judging_context(count, entries, crd_results, streams, flag_items, field_validation, skip_kinds,
-                                        jobs, release)
+    ctx, flag_errors = _judging_context(len(selected), entries, crd_results, streams, flag_items, field_validation,
+                                        skip_kinds, jobs, release)
     yield from flag_errors
-    for i in range(count):
+    for i in range(len(selected)):
         if i in streams:
             yield from _judge_stream(streams[i], i, ctx, progress, jobs)
             continue
