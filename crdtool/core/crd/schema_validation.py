@@ -783,9 +783,10 @@ def validate_defaults(
             errs.extend(default_errs)
             if not default_errs and has_rules:
                 if cel is None:
-                    from crdtool.core.crdcel import validation as cel
+                    from crdtool.core.crdcel import validation as cel_validation
 
-                    budget[0] = cel.RUNTIME_CEL_COST_BUDGET
+                    cel = cel_validation
+                    budget[0] = cel_validation.RUNTIME_CEL_COST_BUDGET
                 validate_cel = cel.validate_cel
                 default, dp, is_root = s.generic.default, p.child("default"), s is root
                 # the default as its own old value (transition rules run, no ratcheting option) ...
