@@ -657,9 +657,17 @@ def test(
     from crdtool.cli import test as test_cmd
     from crdtool.cli.reporters import choose_output
 
+    default = None  # the releases of the cases that name none: the environment, else the configuration file
+    if os.environ.get(KUBERNETES_VERSION_ENV):
+        default = (f"${KUBERNETES_VERSION_ENV}", os.environ[KUBERNETES_VERSION_ENV])
+    else:
+        settings = _config("test", None)
+        if settings.get("kubernetes-version") is not None:
+            default = (f"{settings.path}: kubernetesVersion", str(settings.get("kubernetes-version")))
     return test_cmd.run(
         paths or [], choose_output(output.value if output is not None else None), select=select,
         kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet, jobs=jobs,
+        default_kubernetes_version=default,
     )
 
 

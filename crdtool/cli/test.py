@@ -47,12 +47,15 @@ def run(
     quiet: bool = False,
     stream: TextIO | None = None,
     jobs: int | None = None,
+    default_kubernetes_version: tuple[str, str] | None = None,
 ) -> int:
     """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
     fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read).
 
     ``jobs``: worker processes running the cases (None: one per core; 1: none); the report does not depend
-    on it (:func:`run_cases`)."""
+    on it (:func:`run_cases`). ``default_kubernetes_version``: ``(where it was set, its value)`` for the
+    releases of the cases that name none (``$CRDTOOL_KUBERNETES_VERSION``, the configuration's
+    ``kubernetesVersion``); ``kubernetes_version`` (the option) overrides every case's."""
     from crdtool.testing.releases import ReleaseError, parse_kubernetes_versions
     from crdtool.testing.runner import Session, compile_selector
     from crdtool.testing.suite import load_suite
@@ -63,6 +66,14 @@ def run(
     except ReleaseError as exc:
         print(f"crdtool test: --kubernetes-version: {exc}", file=sys.stderr)
         return 2
+    default = None
+    if default_kubernetes_version is not None:
+        source, value = default_kubernetes_version
+        try:
+            default = parse_kubernetes_versions(value)
+        except ReleaseError as exc:
+            print(f"crdtool test: {source}: {exc}", file=sys.stderr)
+            return 2
     try:
         selector = compile_selector(select) if select else None
     except ValueError as exc:
@@ -77,7 +88,7 @@ def run(
         return 2
     session = Session()
     suites = [load_suite(f, crd_cache=session.crd_cache) for f in files]
-    result = run_cases(suites, releases, selector, session, jobs)
+    result = run_cases(suites, releases, selector, session, jobs, default)
     percent = result.coverage.percent()
     low_coverage = fail_under is not None and percent < fail_under
     check = _check_run(result, coverage or fail_under is not None, quiet, out, percent, fail_under)
@@ -92,7 +103,7 @@ PARALLEL_MIN_RUNS = 64
 
 
 def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any, session: Any,
-              jobs: int | None = None) -> Any:
+              jobs: int | None = None, default: tuple[str, ...] | None = None) -> Any:
     """:func:`crdtool.testing.runner.run`, the case runs spread over ``jobs`` forked workers in ranges.
 
     The workers inherit the suites and the session's CRDs, prepared here for every release used before they
@@ -102,7 +113,7 @@ def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any
     from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.testing.runner import CoverageLog, plan, run_case
 
-    runs, out = plan(suites, releases=releases, select=selector)
+    runs, out = plan(suites, releases=releases, select=selector, default=default)
     workers = resolve_jobs(jobs) if len(runs) >= PARALLEL_MIN_RUNS else 1
     if workers <= 1:
         for r in runs:

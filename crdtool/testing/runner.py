@@ -402,9 +402,11 @@ class RunResult:
         return [r for r in self.results if r.outcome != "passed"]
 
 
-def releases_for(case: TestCase, suite: Suite, override: tuple[str, ...] | None) -> tuple[str, ...]:
-    """``--kubernetes-version`` wins; else the case's, else the suite's ``kubernetesVersions``; else the default."""
-    return override or case.kubernetes_versions or suite.kubernetes_versions or (DEFAULT_RELEASE,)
+def releases_for(case: TestCase, suite: Suite, override: tuple[str, ...] | None,
+                 default: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """``--kubernetes-version`` wins; else the case's, else the suite's ``kubernetesVersions``; else ``default``
+    (``$CRDTOOL_KUBERNETES_VERSION`` or the configuration's ``kubernetesVersion``), else the default release."""
+    return override or case.kubernetes_versions or suite.kubernetes_versions or default or (DEFAULT_RELEASE,)
 
 
 @dataclass(frozen=True)
@@ -418,9 +420,11 @@ class CaseRun:
 
 
 def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
-         select: Callable[[str], bool] | None = None) -> tuple[list[CaseRun], RunResult]:
-    """The case runs of ``suites`` in order (each selected case under each of its releases), and the
-    :class:`RunResult` to fill: the suites' reading problems and the number of cases deselected."""
+         select: Callable[[str], bool] | None = None,
+         default: tuple[str, ...] | None = None) -> tuple[list[CaseRun], RunResult]:
+    """The case runs of ``suites`` in order (each selected case under each of its releases, see
+    :func:`releases_for`), and the :class:`RunResult` to fill: the suites' reading problems and the number of
+    cases deselected."""
     out = RunResult()
     runs: list[CaseRun] = []
     for suite in suites:
@@ -431,16 +435,17 @@ def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
             if select is not None and not select(f"{os.path.basename(suite.file)} {case.name}"):
                 out.deselected += 1
                 continue
-            wanted = releases_for(case, suite, releases)
+            wanted = releases_for(case, suite, releases, default)
             runs.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
     return runs, out
 
 
 def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
-        session: Session | None = None, on_result: Callable[[CaseResult], None] | None = None) -> RunResult:
-    """Run every (selected) case of ``suites`` under its releases; coverage over all of them."""
+        session: Session | None = None, on_result: Callable[[CaseResult], None] | None = None,
+        default: tuple[str, ...] | None = None) -> RunResult:
+    """Run every (selected) case of ``suites`` under its releases (:func:`releases_for`); coverage over all."""
     session = session or Session()
-    runs, out = plan(suites, releases=releases, select=select)
+    runs, out = plan(suites, releases=releases, select=select, default=default)
     for r in runs:
         result = run_case(session, r.suite, r.case, r.release, out.coverage, multi_release=r.multi_release)
         out.results.append(result)

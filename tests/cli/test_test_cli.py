@@ -22,6 +22,7 @@ def samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         shutil.copy(SAMPLES / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("CRDTOOL_KUBERNETES_VERSION", raising=False)
     return tmp_path
 
 
@@ -68,6 +69,29 @@ def test_kubernetes_version_matrix(samples: Path) -> None:
     data = json.loads(out)
     assert data["summary"]["cases"] == 12 and {c["release"] for c in data["cases"]} == {"1.33", "1.37"}
     assert invoke("--kubernetes-version", "1.20")[0] == 2
+
+
+def _releases_run(*args: str) -> set[str]:
+    code, out = invoke("--output", "json", *args)
+    assert code == 0, out
+    return {c["release"] for c in json.loads(out)["cases"]}
+
+
+def test_the_environment_and_the_configuration_give_the_release_of_cases_that_name_none(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _releases_run("crontab.crdtest.yaml") == {"1.37"}  # the default release
+    (samples / ".crdtool.yaml").write_text('kubernetesVersion: "1.31"\n')
+    assert _releases_run("crontab.crdtest.yaml") == {"1.31"}
+    monkeypatch.setenv("CRDTOOL_KUBERNETES_VERSION", "1.33,1.35")  # the environment before the file
+    assert _releases_run("crontab.crdtest.yaml") == {"1.33", "1.35"}
+    assert _releases_run("--kubernetes-version", "1.30", "crontab.crdtest.yaml") == {"1.30"}  # the option first
+    suite = (samples / "crontab.crdtest.yaml").read_text()
+    (samples / "crontab.crdtest.yaml").write_text('kubernetesVersions: "1.32"\n' + suite)
+    assert _releases_run("crontab.crdtest.yaml") == {"1.32"}  # a suite's own releases before the environment
+    monkeypatch.setenv("CRDTOOL_KUBERNETES_VERSION", "1.20")
+    code, out = invoke("crontab.crdtest.yaml")
+    assert code == 2 and "$CRDTOOL_KUBERNETES_VERSION" in out
 
 
 def test_json_carries_errors_with_their_rules(samples: Path) -> None:
