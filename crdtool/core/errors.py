@@ -126,6 +126,33 @@ class _GoInt(int, GoTyped):
     pass
 
 
+class GoNil(GoTyped):
+    """A typed Go nil as a bad value (a nil ``[]string``): ``json.Marshal`` writes ``null`` (1.34 and later);
+    older releases print its ``%#v``, ``go_v`` (``[]string(nil)``). ``None`` in a JSON report."""
+
+    __slots__ = ("go_v",)
+
+    def __init__(self, go_v: str) -> None:
+        self.go_v = go_v
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GoNil) and other.go_v == self.go_v
+
+    def __hash__(self) -> int:
+        return hash(("GoNil", self.go_v))
+
+    def __repr__(self) -> str:
+        return f"GoNil({self.go_v!r})"
+
+
+def go_string_slice(value: list[str] | None) -> Any:
+    """A Go ``[]string`` as a bad value: ``None`` is a nil slice (``null``; ``[]string(nil)`` before 1.34), a
+    list its JSON form carrying ``%#v`` (``[]string{"v1", "v2"}``, ``[]string{}``)."""
+    if value is None:
+        return GoNil("[]string(nil)")
+    return go_typed(list(value), "[]string{" + ", ".join(go_quote(str(v)) for v in value) + "}")
+
+
 #: The text used for a bad value whose ``%#v`` upstream prints with pointer addresses.
 UNREPRODUCIBLE_GO_VALUE = "<Go value with pointers>"
 
@@ -251,6 +278,8 @@ def errors_at_release(errors: Iterable[FieldError], release: Any) -> list[FieldE
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, GoNil):
+        return None
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
@@ -353,7 +382,7 @@ def format_value(value: Any) -> str:
     HTML characters escaped; a :class:`~crdtool.core.gojson.GoStruct` in field
     order), as ``field.Error.ErrorBody`` of apimachinery v0.36 does.
     """
-    if value is None:
+    if value is None or isinstance(value, GoNil):
         # json.Marshal(nil): apimachinery v0.36 prints a nil value as null (older releases printed "null")
         return "null"
     if isinstance(value, bool):

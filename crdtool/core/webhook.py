@@ -6,7 +6,7 @@ webhooks (and, upstream, by admission webhooks).
 
 from __future__ import annotations
 
-from crdtool.core.errors import FieldError, Path, invalid, required
+from crdtool.core.errors import FieldError, Path, go_typed, invalid, required
 from crdtool.core.gourl import go_url_parse
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.validation_util import is_dns1123_subdomain, is_valid_port_num
@@ -112,7 +112,10 @@ def validate_ca_bundle(fld_path: Path, ca_bundle: str) -> list[FieldError]:
     problem = _ca_data_error(data)
     if problem is None:
         return []
-    return [invalid(fld_path, ca_bundle, "unable to load root certificates: " + problem)]
+    # the bad value is the []byte: json.Marshal writes it as base64 (1.34 and later), %#v before as
+    # []uint8{0x2d, ...} (fmt's fmtBytes; reflect names []byte []uint8)
+    bad = go_typed(ca_bundle, "[]uint8{" + ", ".join(f"0x{b:x}" for b in data) + "}")
+    return [invalid(fld_path, bad, "unable to load root certificates: " + problem)]
 
 
 def _ca_data_error(data: bytes) -> str | None:

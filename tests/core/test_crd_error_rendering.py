@@ -55,3 +55,82 @@ def test_a_rule_prints_as_json_from_1_34() -> None:
 def test_a_set_pointer_field_cannot_be_reproduced() -> None:
     rule = internal_validation_rule({"rule": "self.x > 0", "optionalOldSelf": True})
     assert UNREPRODUCIBLE_GO_VALUE in str(invalid("x", rule, "d").at_release(33))
+
+
+# status.storedVersions is a []string (ValidateCustomResourceDefinitionStoredVersions, validation.go@v0.33.0:260):
+# PrepareForCreate leaves it nil without a storage version, which json.Marshal writes as null (v0.34.0) and %#v as
+# []string(nil) (v0.33.0); an empty but non-nil one is [] and []string{}; "must have the storage version" shows it.
+NO_STORAGE = {**CRD, "spec": {**CRD["spec"], "versions": [{**CRD["spec"]["versions"][0], "storage": False}]}}
+
+
+def stored_versions_message(crd: dict, version: str) -> str:
+    found = [f.error for f in check_crd_manifest(crd, kubernetes_version=version).findings
+             if f.error.field == "status.storedVersions"]
+    assert len(found) == 1
+    return str(found[0])
+
+
+def test_stored_versions_print_as_a_go_string_slice() -> None:
+    tail = ": must have at least one stored version"
+    assert stored_versions_message(NO_STORAGE, "1.37") == "status.storedVersions: Invalid value: null" + tail
+    assert stored_versions_message(NO_STORAGE, "1.34") == "status.storedVersions: Invalid value: null" + tail
+    assert stored_versions_message(NO_STORAGE, "1.33") == "status.storedVersions: Invalid value: []string(nil)" + tail
+    from crdtool.core.crd.validation import validate_custom_resource_definition_stored_versions as stored
+    from crdtool.core.errors import Path, errors_at_release
+
+    versions = [{"name": "v1", "storage": True}, {"name": "v2", "storage": False}]
+    (empty,) = stored([], versions, Path("status.storedVersions"))
+    assert str(empty) == "status.storedVersions: Invalid value: []" + tail
+    assert str(errors_at_release([empty], 33)[0]) == "status.storedVersions: Invalid value: []string{}" + tail
+    (missing,) = stored(["v2"], versions, Path("status.storedVersions"))
+    assert str(missing) == 'status.storedVersions: Invalid value: ["v2"]: must have the storage version v1'
+    assert str(errors_at_release([missing], 33)[0]) == (
+        'status.storedVersions: Invalid value: []string{"v2"}: must have the storage version v1')
+    assert empty.to_dict()["badValue"] == [] and stored(None, versions, Path("x"))[0].to_dict()["badValue"] is None
+
+
+# spec.Versions ([]apiextensions.CustomResourceDefinitionVersion, validation.go@v0.33.0:443) before 1.34: %#v of
+# the internal structs (types.go@v0.30.0 and @v0.33.0 have the same fields), nil pointers and slices typed; the
+# single version's schema has moved to spec.validation in the internal CRD, so its Schema is nil.
+def test_versions_print_as_go_structs_before_1_34() -> None:
+    (finding,) = [f for f in check_crd_manifest(NO_STORAGE, kubernetes_version="1.33").findings
+                  if f.error.field == "spec.versions"]
+    assert str(finding.error) == (
+        "spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{"
+        'apiextensions.CustomResourceDefinitionVersion{Name:"v1", Served:true, Storage:false, Deprecated:false, '
+        "DeprecationWarning:(*string)(nil), Schema:(*apiextensions.CustomResourceValidation)(nil), "
+        "Subresources:(*apiextensions.CustomResourceSubresources)(nil), "
+        "AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition(nil), "
+        "SelectableFields:[]apiextensions.SelectableField(nil)}}: must have exactly one version marked as storage version"
+    )
+    (newer,) = [f for f in check_crd_manifest(NO_STORAGE, kubernetes_version="1.34").findings
+                if f.error.field == "spec.versions"]
+    assert str(newer.error).startswith('spec.versions: Invalid value: [{"Name":"v1","Served":true,"Storage":false,')
+    # columns that differ between versions stay per version (identical ones move to spec.additionalPrinterColumns)
+    columns = {**NO_STORAGE["spec"]["versions"][0], "additionalPrinterColumns": [
+        {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp", "priority": 1}]}
+    other = {**NO_STORAGE["spec"]["versions"][0], "name": "v2"}
+    with_columns = {**NO_STORAGE, "spec": {**NO_STORAGE["spec"], "versions": [columns, other]}}
+    (found,) = [f for f in check_crd_manifest(with_columns, kubernetes_version="1.33").findings
+                if f.error.field == "spec.versions"]
+    assert ('AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition{apiextensions.'
+            'CustomResourceColumnDefinition{Name:"Age", Type:"date", Format:"", Description:"", Priority:1, '
+            'JSONPath:".metadata.creationTimestamp"}}') in str(found.error)
+    deprecated = {**NO_STORAGE["spec"]["versions"][0], "deprecationWarning": "old"}
+    with_pointer = {**NO_STORAGE, "spec": {**NO_STORAGE["spec"], "versions": [deprecated]}}
+    (found,) = [f for f in check_crd_manifest(with_pointer, kubernetes_version="1.33").findings
+                if f.error.field == "spec.versions"]
+    assert UNREPRODUCIBLE_GO_VALUE in str(found.error)  # a set *string prints its address
+
+
+# ValidateCABundle (apiserver pkg/util/webhook/validation.go@v0.33.0) passes the []byte: %#v names it []uint8.
+def test_a_ca_bundle_prints_as_go_bytes_before_1_34() -> None:
+    import base64
+
+    from crdtool.core.errors import Path, errors_at_release
+    from crdtool.core.webhook import validate_ca_bundle
+
+    (error,) = validate_ca_bundle(Path("caBundle"), base64.b64encode(b"--\n").decode())
+    assert str(error) == 'caBundle: Invalid value: "LS0K": unable to load root certificates: unable to parse bytes as PEM block'
+    assert str(errors_at_release([error], 33)[0]) == (
+        "caBundle: Invalid value: []uint8{0x2d, 0x2d, 0xa}: unable to load root certificates: unable to parse bytes as PEM block")

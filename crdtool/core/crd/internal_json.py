@@ -154,7 +154,11 @@ def internal_versions(versions: list[Any]) -> list[GoStruct] | None:
     :class:`GoStruct` (``None`` for a nil slice when ``versions`` is not a list).
     """
     out = _convert(versions, "[]CustomResourceDefinitionVersion")
-    return out if isinstance(out, list) else None
+    if not isinstance(out, list):
+        return None
+    typed = go_typed(out, _go_sharp_v(out, "[]CustomResourceDefinitionVersion"))
+    assert isinstance(typed, list)
+    return typed
 
 
 def internal_schema(schema: dict[str, Any]) -> GoStruct:
@@ -180,6 +184,48 @@ def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
     typed = go_typed(out, _go_validation_rule(out))
     assert isinstance(typed, GoStruct)  # go_typed makes a dict an _GoMap, a GoStruct
     return typed
+
+
+def _go_type(spec: str) -> str:
+    """Go's name of a type spec of :data:`_STRUCTS` as ``%#v`` writes it (``[]apiextensions.SelectableField``)."""
+    prefix = ""
+    while spec.startswith(("*", "[]")):
+        cut = 1 if spec.startswith("*") else 2
+        prefix, spec = prefix + spec[:cut], spec[cut:]
+    if spec in _STRUCTS:
+        spec = "apiextensions." + spec
+    elif spec == "int":
+        spec = "int32"
+    return prefix + spec
+
+
+def _go_sharp_v(value: Any, spec: str) -> str | None:
+    """Go's ``%#v`` of the internal value ``value`` (from :func:`_convert`) of type ``spec``, or None when a
+    pointer is set (``%#v`` prints its address). Structs of :data:`_STRUCTS` only (no JSONSchemaProps)."""
+    if spec.startswith("*"):
+        return f"({_go_type(spec)})(nil)" if value is None else None
+    if spec.startswith("[]"):
+        if value is None:
+            return f"{_go_type(spec)}(nil)"
+        items = [_go_sharp_v(v, spec[2:]) for v in value]
+        if any(i is None for i in items):
+            return None
+        return _go_type(spec) + "{" + ", ".join(i for i in items if i is not None) + "}"
+    if spec == "string":
+        return go_quote(value if isinstance(value, str) else "")
+    if spec == "bool":
+        return "true" if value is True else "false"
+    if spec == "int":
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else "0"
+    if spec not in _STRUCTS or spec == "JSONSchemaProps" or not isinstance(value, dict):
+        return None
+    parts = []
+    for go_name, _, field_spec in _STRUCTS[spec]:
+        text = _go_sharp_v(value.get(go_name), field_spec)
+        if text is None:
+            return None
+        parts.append(f"{go_name}:{text}")
+    return f"{_go_type(spec)}{{" + ", ".join(parts) + "}"
 
 
 def _go_validation_rule(rule: GoStruct) -> str | None:

@@ -47,6 +47,7 @@ from crdtool.core.errors import (
     duplicate,
     forbidden,
     go_quote,
+    go_string_slice,
     internal_error,
     invalid,
     not_supported,
@@ -171,7 +172,7 @@ def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_REL
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(
         validate_custom_resource_definition_stored_versions(
-            _list(status.get("storedVersions")),
+            status.get("storedVersions") if isinstance(status.get("storedVersions"), list) else None,
             _list(spec.get("versions")),
             Path("status").child("storedVersions"),
             release,
@@ -990,15 +991,18 @@ def validate_simple_json_path(s: str, fld_path: Path) -> list[FieldError]:
 
 
 def validate_custom_resource_definition_stored_versions(
-    stored_versions: Sequence[Any], versions: Sequence[Any], fld_path: Path, release: Release = DEFAULT_RELEASE
+    stored_versions: Sequence[Any] | None, versions: Sequence[Any], fld_path: Path, release: Release = DEFAULT_RELEASE
 ) -> list[FieldError]:
     """Upstream ``ValidateCustomResourceDefinitionStoredVersions`` (texts of ``release``).
 
-    Leftover stored versions are reported in index order (upstream iterates a
-    map, in random order).
+    ``stored_versions``: ``status.storedVersions``, None when absent (Go's nil slice: ``PrepareForCreate``
+    leaves it nil without a storage version). The bad value is the ``[]string``: JSON from 1.34 (``null`` for
+    nil), ``%#v`` before (``[]string(nil)``, ``[]string{"v1"}``). Leftover stored versions are reported in
+    index order (upstream iterates a map, in random order).
     """
     if not stored_versions:
-        return [invalid(fld_path, list(stored_versions), "must have at least one stored version")]
+        bad = go_string_slice(None if stored_versions is None else [_str(v) for v in stored_versions])
+        return [invalid(fld_path, bad, "must have at least one stored version")]
     errs: list[FieldError] = []
     remaining: dict[str, int] = {}
     for i, v in enumerate(stored_versions):
@@ -1008,7 +1012,8 @@ def validate_custom_resource_definition_stored_versions(
         name = _str(version.get("name"))
         present = name in remaining
         if version.get("storage") is True and not present:
-            errs.append(invalid(fld_path, list(stored_versions), "must have the storage version " + name))
+            errs.append(invalid(fld_path, go_string_slice([_str(v) for v in stored_versions]),
+                                "must have the storage version " + name))
         if present:
             del remaining[name]
     for v, i in sorted(remaining.items(), key=lambda kv: kv[1]):
