@@ -939,11 +939,11 @@ def _judge_matrix(
     loaded documents.
 
     The inputs are loaded once, whole (no streams: the per-release results are
-    combined in memory), their CRDs judged under the first release as they
-    are loaded; then each CRD document is judged under the other releases in a
-    row (:func:`judge_documents_matrix`, on the ``jobs`` workers), and each
-    custom resource under every release in a row, each release with its own
-    catalog of CRDs. The progress bar follows the first release.
+    combined in memory), each CRD document judged under every release in a
+    row as it is loaded (:func:`_load_entries`, on the ``jobs`` workers); then
+    each custom resource under the releases in a row, each release with its
+    own catalog of CRDs, a share of the releases per worker. The progress bar
+    follows the loading and the first release.
     Raises :class:`NoCrdFound` as :func:`_judge_all`.
     """
     from crdtool.cli.matrix import combine
