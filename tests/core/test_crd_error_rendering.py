@@ -134,3 +134,74 @@ def test_a_ca_bundle_prints_as_go_bytes_before_1_34() -> None:
     assert str(error) == 'caBundle: Invalid value: "LS0K": unable to load root certificates: unable to parse bytes as PEM block'
     assert str(errors_at_release([error], 33)[0]) == (
         "caBundle: Invalid value: []uint8{0x2d, 0x2d, 0xa}: unable to load root certificates: unable to parse bytes as PEM block")
+
+
+# The root schema beside a status subresource (validation.go@v0.33.0:907 passes *schema) and a list-map's items
+# array (validation.go@v0.33.0:1170 passes schema.Items, dereferenced by ErrorBody) before 1.34: %#v of the
+# internal JSONSchemaProps (types_jsonschema.go: the same fields @v0.30.0 and @v0.33.0), written from fmt's rules
+# (fmt/print.go printValue with sharpV: struct fields in order, nil pointers (*T)(nil), nil slices and maps T(nil),
+# named types by name, an interface element by its dynamic value, JSON numbers as float64).
+_NIL_REST = (
+    "MaxProperties:(*int64)(nil), MinProperties:(*int64)(nil), Required:[]string(nil), "
+    "Items:(*apiextensions.JSONSchemaPropsOrArray)(nil), AllOf:[]apiextensions.JSONSchemaProps(nil), "
+    "OneOf:[]apiextensions.JSONSchemaProps(nil), AnyOf:[]apiextensions.JSONSchemaProps(nil), "
+    "Not:(*apiextensions.JSONSchemaProps)(nil), "
+)
+_NIL_TAIL = (
+    "AdditionalProperties:(*apiextensions.JSONSchemaPropsOrBool)(nil), "
+    "PatternProperties:map[string]apiextensions.JSONSchemaProps(nil), "
+    "Dependencies:apiextensions.JSONSchemaDependencies(nil), AdditionalItems:(*apiextensions.JSONSchemaPropsOrBool)(nil), "
+    "Definitions:apiextensions.JSONSchemaDefinitions(nil), ExternalDocs:(*apiextensions.ExternalDocumentation)(nil), "
+    "Example:(*apiextensions.JSON)(nil), XPreserveUnknownFields:(*bool)(nil), XEmbeddedResource:false, "
+    "XIntOrString:false, XListMapKeys:[]string(nil), XListType:(*string)(nil), XMapType:(*string)(nil), "
+)
+
+
+def _props(type_: str, enum: str, properties: str, validations: str) -> str:
+    return (
+        f'apiextensions.JSONSchemaProps{{ID:"", Schema:"", Ref:(*string)(nil), Description:"", Type:"{type_}", '
+        'Nullable:false, Format:"", Title:"", Default:(*apiextensions.JSON)(nil), Maximum:(*float64)(nil), '
+        "ExclusiveMaximum:false, Minimum:(*float64)(nil), ExclusiveMinimum:false, MaxLength:(*int64)(nil), "
+        'MinLength:(*int64)(nil), Pattern:"", MaxItems:(*int64)(nil), MinItems:(*int64)(nil), UniqueItems:false, '
+        f"MultipleOf:(*float64)(nil), Enum:{enum}, " + _NIL_REST + f"Properties:{properties}, " + _NIL_TAIL
+        + f"XValidations:{validations}}}"
+    )
+
+
+def test_a_root_schema_prints_as_the_go_struct_before_1_34() -> None:
+    root = {"type": "object", "enum": [{"spec": {}}, 1, "x"],
+            "properties": {"spec": {"type": "string", "x-kubernetes-validations": [{"rule": "true"}]}}}
+    version = {"name": "v1", "served": True, "storage": True, "subresources": {"status": {}},
+               "schema": {"openAPIV3Schema": root}}
+    crd = {**CRD, "spec": {**CRD["spec"], "versions": [version]}}
+    (finding,) = [f for f in check_crd_manifest(crd, kubernetes_version="1.33").findings
+                  if f.error.field == "spec.versions[0].schema.openAPIV3Schema"]
+    spec = _props("string", "[]apiextensions.JSON(nil)", "map[string]apiextensions.JSONSchemaProps(nil)",
+                  'apiextensions.ValidationRules{apiextensions.ValidationRule{Rule:"true", Message:"", '
+                  'MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", '
+                  "OptionalOldSelf:(*bool)(nil)}}")
+    expected = _props("object", '[]apiextensions.JSON{map[string]interface {}{"spec":map[string]interface {}{}}, 1, "x"}',
+                      'map[string]apiextensions.JSONSchemaProps{"spec":' + spec + "}", "apiextensions.ValidationRules(nil)")
+    assert str(finding.error).startswith(f"spec.versions[0].schema.openAPIV3Schema: Invalid value: {expected}: only [")
+    newer = [f for f in check_crd_manifest(crd, kubernetes_version="1.34").findings
+             if f.error.field == "spec.versions[0].schema.openAPIV3Schema"]
+    assert str(newer[0].error).startswith('spec.versions[0].schema.openAPIV3Schema: Invalid value: {"ID":"",')
+    root_with_pointer = {**root, "maxProperties": 3}  # MaxProperties is a *int64: Go prints its address
+    version_with_pointer = {**version, "schema": {"openAPIV3Schema": root_with_pointer}}
+    crd = {**CRD, "spec": {**CRD["spec"], "versions": [version_with_pointer]}}
+    (finding,) = [f for f in check_crd_manifest(crd, kubernetes_version="1.33").findings
+                  if f.error.field == "spec.versions[0].schema.openAPIV3Schema"]
+    assert f"Invalid value: {UNREPRODUCIBLE_GO_VALUE}: only [" in str(finding.error)
+
+
+def test_a_list_map_items_array_prints_as_the_go_struct_before_1_34() -> None:
+    from crdtool.core.crd.internal_json import internal_schema_or_array
+    from crdtool.core.errors import Path, errors_at_release
+
+    error = invalid(Path("items"), internal_schema_or_array([{"type": "object"}]),
+                    "must only have a single schema if x-kubernetes-list-type is map")
+    item = _props("object", "[]apiextensions.JSON(nil)", "map[string]apiextensions.JSONSchemaProps(nil)",
+                  "apiextensions.ValidationRules(nil)")
+    assert str(errors_at_release([error], 33)[0]) == (
+        "items: Invalid value: apiextensions.JSONSchemaPropsOrArray{Schema:(*apiextensions.JSONSchemaProps)(nil), "
+        f"JSONSchemas:[]apiextensions.JSONSchemaProps{{{item}}}}}: must only have a single schema if x-kubernetes-list-type is map")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.core.errors import go_quote, go_typed
+from crdtool.core.errors import go_quote, go_sharp_v, go_typed
 from crdtool.core.gojson import GoStruct
 
 __all__ = ["internal_schema", "internal_schema_or_array", "internal_validation_rule", "internal_versions"]
@@ -162,16 +162,30 @@ def internal_versions(versions: list[Any]) -> list[GoStruct] | None:
 
 
 def internal_schema(schema: dict[str, Any]) -> GoStruct:
-    """A ``JSONSchemaProps`` value (``*schema``) as Go marshals the internal type."""
+    """A ``JSONSchemaProps`` value (``*schema``) as Go marshals the internal type (and, for releases before
+    1.34, as ``%#v`` prints it: :func:`_go_sharp_v`)."""
     out = _convert(schema, "JSONSchemaProps")
     assert isinstance(out, GoStruct)
-    return out
+    typed = go_typed(out, _go_sharp_v(out, "JSONSchemaProps"))
+    assert isinstance(typed, GoStruct)
+    return typed
 
 
 def internal_schema_or_array(items: Any) -> GoStruct | None:
-    """A ``*JSONSchemaPropsOrArray`` (a schema's ``items``) as Go marshals the internal type; None for nil."""
+    """A ``*JSONSchemaPropsOrArray`` (a schema's ``items``) as Go marshals the internal type; None for nil.
+
+    Before 1.34 ``ErrorBody`` dereferences the pointer and prints the struct with ``%#v``
+    (``apiextensions.JSONSchemaPropsOrArray{Schema:..., JSONSchemas:...}``)."""
     out = _convert(items, "*OrArray")
-    return out if isinstance(out, GoStruct) else None
+    if not isinstance(out, GoStruct):
+        return None
+    schema = "(*apiextensions.JSONSchemaProps)(nil)" if out.get("Schema") is None else None
+    schemas = _go_sharp_v(out.get("JSONSchemas"), "[]JSONSchemaProps")
+    go_v = (f"apiextensions.JSONSchemaPropsOrArray{{Schema:{schema}, JSONSchemas:{schemas}}}"
+            if schema is not None and schemas is not None else None)
+    typed = go_typed(out, go_v)
+    assert isinstance(typed, GoStruct)
+    return typed
 
 
 def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
@@ -186,46 +200,91 @@ def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
     return typed
 
 
+#: Go's names of the type specs of :data:`_STRUCTS` that are not spelt out there (``types.go``,
+#: ``types_jsonschema.go`` @v0.30.0 … @v0.33.0): the integers of the structs here are ``int32`` (``Priority``)
+#: by value and ``int64`` behind a pointer (``MaxLength``); ``JSON`` is ``type JSON interface{}``.
+_GO_NAMES = {
+    "int": "int32", "*int": "*int64", "*float": "*float64", "*JSON": "*apiextensions.JSON",
+    "[]JSON": "[]apiextensions.JSON", "*OrArray": "*apiextensions.JSONSchemaPropsOrArray",
+    "*OrBool": "*apiextensions.JSONSchemaPropsOrBool", "map JSONSchemaProps": "map[string]apiextensions.JSONSchemaProps",
+}
+#: Fields declared with a named type (``%#v`` writes its name): (struct, field) -> Go type name.
+_NAMED_FIELDS = {
+    ("JSONSchemaProps", "XValidations"): "apiextensions.ValidationRules",
+    ("JSONSchemaProps", "Definitions"): "apiextensions.JSONSchemaDefinitions",
+    ("JSONSchemaProps", "Dependencies"): "apiextensions.JSONSchemaDependencies",
+    ("ValidationRule", "Reason"): "*apiextensions.FieldValueErrorReason",
+}
+
+
 def _go_type(spec: str) -> str:
     """Go's name of a type spec of :data:`_STRUCTS` as ``%#v`` writes it (``[]apiextensions.SelectableField``)."""
+    if spec in _GO_NAMES:
+        return _GO_NAMES[spec]
     prefix = ""
     while spec.startswith(("*", "[]")):
         cut = 1 if spec.startswith("*") else 2
         prefix, spec = prefix + spec[:cut], spec[cut:]
     if spec in _STRUCTS:
         spec = "apiextensions." + spec
-    elif spec == "int":
-        spec = "int32"
     return prefix + spec
 
 
-def _go_sharp_v(value: Any, spec: str) -> str | None:
-    """Go's ``%#v`` of the internal value ``value`` (from :func:`_convert`) of type ``spec``, or None when a
-    pointer is set (``%#v`` prints its address). Structs of :data:`_STRUCTS` only (no JSONSchemaProps)."""
+def _go_sharp_v(value: Any, spec: str, name: str | None = None) -> str | None:
+    """Go's ``%#v`` of the internal value ``value`` (from :func:`_convert`) of type ``spec`` (``name``: the
+    type's name when the field declares a named type), or None when a pointer is set (``%#v`` prints its
+    address) or a value is outside what is modelled here.
+
+    fmt's rules (``fmt/print.go``, ``printValue`` with ``sharpV``): a struct as ``pkg.T{F:v, ...}`` in field
+    order, a slice as ``T{v, ...}``, a map as ``T{"k":v, ...}`` with sorted keys, a nil pointer, slice or map as
+    ``(T)(nil)`` / ``T(nil)``, a string quoted, an interface element by its dynamic value
+    (``apiextensions.JSON(nil)`` when nil).
+    """
+    go_name = name or _go_type(spec)
     if spec.startswith("*"):
-        return f"({_go_type(spec)})(nil)" if value is None else None
+        return f"({go_name})(nil)" if value is None else None
     if spec.startswith("[]"):
         if value is None:
-            return f"{_go_type(spec)}(nil)"
-        items = [_go_sharp_v(v, spec[2:]) for v in value]
+            return f"{go_name}(nil)"
+        items: list[str | None] = (
+            [_go_sharp_json(v) for v in value] if spec == "[]JSON" else [_go_sharp_v(v, spec[2:]) for v in value]
+        )
         if any(i is None for i in items):
             return None
-        return _go_type(spec) + "{" + ", ".join(i for i in items if i is not None) + "}"
+        return go_name + "{" + ", ".join(i for i in items if i is not None) + "}"
+    if spec.startswith("map "):
+        if value is None:
+            return f"{go_name}(nil)"
+        if not isinstance(value, dict):
+            return None
+        entries = [(k, _go_sharp_v(value[k], spec[4:])) for k in sorted(value)]
+        if any(v is None for _, v in entries):
+            return None
+        return go_name + "{" + ", ".join(f"{go_quote(k)}:{v}" for k, v in entries) + "}"
     if spec == "string":
         return go_quote(value if isinstance(value, str) else "")
     if spec == "bool":
         return "true" if value is True else "false"
     if spec == "int":
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else "0"
-    if spec not in _STRUCTS or spec == "JSONSchemaProps" or not isinstance(value, dict):
+    if spec not in _STRUCTS or not isinstance(value, dict):
         return None
     parts = []
-    for go_name, _, field_spec in _STRUCTS[spec]:
-        text = _go_sharp_v(value.get(go_name), field_spec)
+    for field_name, _, field_spec in _STRUCTS[spec]:
+        text = _go_sharp_v(value.get(field_name), field_spec, _NAMED_FIELDS.get((spec, field_name)))
         if text is None:
             return None
-        parts.append(f"{go_name}:{text}")
-    return f"{_go_type(spec)}{{" + ", ".join(parts) + "}"
+        parts.append(f"{field_name}:{text}")
+    return f"{go_name}{{" + ", ".join(parts) + "}"
+
+
+def _go_sharp_json(value: Any) -> str:
+    """``%#v`` of an ``apiextensions.JSON`` element (what ``encoding/json`` decoded: float64 numbers)."""
+    if value is None:
+        return "apiextensions.JSON(nil)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return go_sharp_v(float(value))
+    return go_sharp_v(value)
 
 
 def _go_validation_rule(rule: GoStruct) -> str | None:
