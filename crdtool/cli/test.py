@@ -111,13 +111,12 @@ def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any
     here in case order: the same :class:`~crdtool.testing.runner.RunResult` as running them in this process.
     """
     from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
-    from crdtool.testing.runner import CoverageLog, plan, run_case
+    from crdtool.testing.runner import CoverageLog, plan
 
     runs, out = plan(suites, releases=releases, select=selector, default=default)
     workers = resolve_jobs(jobs) if len(runs) >= PARALLEL_MIN_RUNS else 1
     if workers <= 1:
-        for r in runs:
-            out.results.append(run_case(session, r.suite, r.case, r.release, out.coverage, multi_release=r.multi_release))
+        out.results.extend(r.run(session, out.coverage) for r in runs)
         return out
     for r in runs:  # what each worker would do first, once: prepare the CRDs and compile their rules
         entry = session.crd_for(r.suite, r.case.object)
@@ -126,9 +125,7 @@ def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any
 
     def run_range(numbers: range) -> tuple[list[Any], list[tuple[Any, ...]]]:
         log = CoverageLog()
-        done = [run_case(session, runs[i].suite, runs[i].case, runs[i].release, log,
-                         multi_release=runs[i].multi_release) for i in numbers]
-        return done, log.log
+        return [runs[i].run(session, log) for i in numbers], log.log
 
     start = 0
     for done, log in ordered_map(run_range, index_ranges(len(runs), workers, per_worker=4), workers):

@@ -774,15 +774,20 @@ def run(
             progress.stop()
         report(validate_run(results, quiet=quiet), name)
     except NoCrdFound as exc:
-        if progress is not None:
-            progress.stop()
-        console(stderr=True).print(f"crdtool: {exc}", markup=False)
-        return 2
+        return _no_crd(exc, progress)
     finally:
         results.close()
         for stream in streams.values():
             stream.close()
     return _exit_status(results.statuses, exit_zero)
+
+
+def _no_crd(exc: NoCrdFound, progress: Any) -> int:
+    """A ``--crd`` path without a CRD: the message on stderr, usage error (2)."""
+    if progress is not None:
+        progress.stop()
+    console(stderr=True).print(f"crdtool: {exc}", markup=False)
+    return 2
 
 
 def _exit_status(statuses: dict[str, int], exit_zero: bool) -> int:
@@ -814,10 +819,7 @@ def _run_loaded(
         results, items = _judge_matrix(selected, sys.stdin.buffer, crd_paths, field_validation, skip_kinds, progress,
                                        workers, releases)
     except NoCrdFound as exc:
-        if progress is not None:
-            progress.stop()
-        console(stderr=True).print(f"crdtool: {exc}", markup=False)
-        return 2
+        return _no_crd(exc, progress)
     if progress is not None:
         progress.stop()
     run = validate_run(results, quiet=quiet)

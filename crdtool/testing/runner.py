@@ -418,6 +418,10 @@ class CaseRun:
     release: str
     multi_release: bool = False
 
+    def run(self, session: Session, coverage: Coverage | None = None) -> CaseResult:
+        """:func:`run_case` of this case under this release."""
+        return run_case(session, self.suite, self.case, self.release, coverage, multi_release=self.multi_release)
+
 
 def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
          select: Callable[[str], bool] | None = None,
@@ -447,7 +451,7 @@ def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, sel
     session = session or Session()
     runs, out = plan(suites, releases=releases, select=select, default=default)
     for r in runs:
-        result = run_case(session, r.suite, r.case, r.release, out.coverage, multi_release=r.multi_release)
+        result = r.run(session, out.coverage)
         out.results.append(result)
         if on_result is not None:
             on_result(result)

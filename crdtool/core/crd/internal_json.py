@@ -51,6 +51,8 @@ _STRUCTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("Description", "description", "string"), ("Priority", "priority", "int"), ("JSONPath", "JSONPath", "string"),
     ),
     "SelectableField": (("JSONPath", "jsonPath", "string"),),
+    # as _convert builds it from "OrArray" (only %#v reads this entry)
+    "JSONSchemaPropsOrArray": (("Schema", "", "*JSONSchemaProps"), ("JSONSchemas", "", "[]JSONSchemaProps")),
     "ExternalDocumentation": (("Description", "description", "string"), ("URL", "url", "string")),
     "ValidationRule": (
         ("Rule", "rule", "string"), ("Message", "message", "string"), ("MessageExpression", "messageExpression", "string"),
@@ -156,7 +158,7 @@ def internal_versions(versions: list[Any]) -> list[GoStruct] | None:
     out = _convert(versions, "[]CustomResourceDefinitionVersion")
     if not isinstance(out, list):
         return None
-    typed = go_typed(out, _go_sharp_v(out, "[]CustomResourceDefinitionVersion"))
+    typed = go_typed(out, _go_sharp_v_text(out, "[]CustomResourceDefinitionVersion"))
     assert isinstance(typed, list)
     return typed
 
@@ -166,7 +168,7 @@ def internal_schema(schema: dict[str, Any]) -> GoStruct:
     1.34, as ``%#v`` prints it: :func:`_go_sharp_v`)."""
     out = _convert(schema, "JSONSchemaProps")
     assert isinstance(out, GoStruct)
-    typed = go_typed(out, _go_sharp_v(out, "JSONSchemaProps"))
+    typed = go_typed(out, _go_sharp_v_text(out, "JSONSchemaProps"))
     assert isinstance(typed, GoStruct)
     return typed
 
@@ -179,11 +181,7 @@ def internal_schema_or_array(items: Any) -> GoStruct | None:
     out = _convert(items, "*OrArray")
     if not isinstance(out, GoStruct):
         return None
-    schema = "(*apiextensions.JSONSchemaProps)(nil)" if out.get("Schema") is None else None
-    schemas = _go_sharp_v(out.get("JSONSchemas"), "[]JSONSchemaProps")
-    go_v = (f"apiextensions.JSONSchemaPropsOrArray{{Schema:{schema}, JSONSchemas:{schemas}}}"
-            if schema is not None and schemas is not None else None)
-    typed = go_typed(out, go_v)
+    typed = go_typed(out, _go_sharp_v_text(out, "JSONSchemaPropsOrArray"))
     assert isinstance(typed, GoStruct)
     return typed
 
@@ -195,7 +193,7 @@ def internal_validation_rule(rule: dict[str, Any]) -> GoStruct:
     """
     out = _convert(rule, "ValidationRule")
     assert isinstance(out, GoStruct)
-    typed = go_typed(out, _go_validation_rule(out))
+    typed = go_typed(out, _go_sharp_v_text(out, "ValidationRule"))
     assert isinstance(typed, GoStruct)  # go_typed makes a dict an _GoMap, a GoStruct
     return typed
 
@@ -278,6 +276,15 @@ def _go_sharp_v(value: Any, spec: str, name: str | None = None) -> str | None:
     return f"{go_name}{{" + ", ".join(parts) + "}"
 
 
+def _go_sharp_v_text(value: Any, spec: str) -> str | None:
+    """:func:`_go_sharp_v`, or None for a value nested too deeply to print here (it recurses; the schemas
+    that reach this are otherwise handled iteratively, at any depth)."""
+    try:
+        return _go_sharp_v(value, spec)
+    except RecursionError:
+        return None
+
+
 def _go_sharp_json(value: Any) -> str:
     """``%#v`` of an ``apiextensions.JSON`` element (what ``encoding/json`` decoded: float64 numbers)."""
     if value is None:
@@ -285,18 +292,3 @@ def _go_sharp_json(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return go_sharp_v(float(value))
     return go_sharp_v(value)
-
-
-def _go_validation_rule(rule: GoStruct) -> str | None:
-    """``%#v`` of the internal ``apiextensions.ValidationRule`` (how field errors print it before 1.34), or None
-    when a pointer field is set (``%#v`` then prints its address)."""
-    parts: list[str] = []
-    for name, value in rule.items():
-        if name in ("Reason", "OptionalOldSelf"):
-            if value is not None:
-                return None
-            go_type = "*apiextensions.FieldValueErrorReason" if name == "Reason" else "*bool"
-            parts.append(f"{name}:({go_type})(nil)")
-        else:
-            parts.append(f"{name}:{go_quote(value if isinstance(value, str) else '')}")
-    return "apiextensions.ValidationRule{" + ", ".join(parts) + "}"

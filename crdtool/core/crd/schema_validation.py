@@ -761,17 +761,17 @@ def validate_defaults(
             ss = _embedded(ss)
     if ss is None:
         return []
-    # Imported here: sibling modules of the schema package, kept off this module's import path (the CEL
-    # layers at the first default: a schema without defaults starts without them).
+    # Imported here: sibling modules of the schema package, kept off this module's import path.
     from crdtool.core.schema.pruning import prune
     from crdtool.core.validation.value_validation import validate_value
 
     errs: list[FieldError] = []
-    cel: Any = None
-    budget = [0]  # upstream's remainingCost (RUNTIME_CEL_COST_BUDGET at the first default), shared by every default
     # NewValidator is nil for a schema without rules outside junctors (hasXValidations, as Structural.walk):
-    # then no default meets a rule, and the CEL layers are not needed
+    # then no default meets a rule, and the CEL layers are not imported
     has_rules = any(node.extensions.x_validations for node in ss.walk())
+    if has_rules:
+        from crdtool.core.crdcel.validation import RUNTIME_CEL_COST_BUDGET, validate_cel
+    budget = [RUNTIME_CEL_COST_BUDGET if has_rules else 0]  # upstream's remainingCost, shared by every default
     # (node, path, root schema, steps from the root, inside meta)
     stack: list[tuple[Structural, Path, Structural, tuple[str | None, ...], bool]] = [(ss, Path(fld_path), ss, (), False)]
     while stack:
@@ -782,12 +782,6 @@ def validate_defaults(
             default_errs = _default_errors(s, p, root, steps, inside_meta, require_pruned_defaults, prune, validate_value)
             errs.extend(default_errs)
             if not default_errs and has_rules:
-                if cel is None:
-                    from crdtool.core.crdcel import validation as cel_validation
-
-                    cel = cel_validation
-                    budget[0] = cel_validation.RUNTIME_CEL_COST_BUDGET
-                validate_cel = cel.validate_cel
                 default, dp, is_root = s.generic.default, p.child("default"), s is root
                 # the default as its own old value (transition rules run, no ratcheting option) ...
                 result = validate_cel(default, s, dp, old_obj=default, is_resource_root=is_root, budget=budget[0],
