@@ -205,3 +205,22 @@ def test_a_list_map_items_array_prints_as_the_go_struct_before_1_34() -> None:
     assert str(errors_at_release([error], 33)[0]) == (
         "items: Invalid value: apiextensions.JSONSchemaPropsOrArray{Schema:(*apiextensions.JSONSchemaProps)(nil), "
         f"JSONSchemas:[]apiextensions.JSONSchemaProps{{{item}}}}}: must only have a single schema if x-kubernetes-list-type is map")
+
+
+def test_a_schema_nested_too_deeply_for_the_printer_gets_the_placeholder() -> None:
+    """_go_sharp_v recurses: a schema nested deeper than Python's recursion allows prints the placeholder
+    (the CRD checks walk it iteratively) instead of raising."""
+    import sys
+
+    from crdtool.core.crd.internal_json import internal_schema
+    from crdtool.core.errors import Path, errors_at_release
+
+    schema: dict = {"type": "object"}
+    node = schema
+    for _ in range(sys.getrecursionlimit()):
+        child: dict = {"type": "object"}
+        node["properties"] = {"a": child}
+        node = child
+    error = invalid(Path("openAPIV3Schema"), internal_schema(schema), "only [...] fields are allowed")
+    assert str(errors_at_release([error], 33)[0]) == (
+        f"openAPIV3Schema: Invalid value: {UNREPRODUCIBLE_GO_VALUE}: only [...] fields are allowed")
