@@ -29,18 +29,11 @@ from crdtool import _compiled
 from crdtool._compiled import C_EXTENSIONS, COMPILED_MODULES, compiled_state, install_source_finder
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
 PACKAGE = Path(_compiled.__file__).parent
 #: The reason the compiled-build tests skip in a pure install (tests/conftest.py lets exactly these skips pass).
 COMPILED_ONLY = (
     "needs a mypyc-compiled build (CRDTOOL_MYPYC=1 pip install ., or a release wheel); this install is pure Python"
 )
-#: Inputs of the differential test: the shared corpora, and the repository's own cases (present in any checkout).
-DIFFERENTIAL_INPUTS = {
-    "corpus": ([SHARED / "corpus"], 100_000),
-    "corpus-outside": ([SHARED / "corpus-outside"], 100_000),
-    "repository-cases": ([ROOT / "tests" / "cases", ROOT / "samples"], 10_000),
-}
 
 
 def _built() -> bool:
@@ -76,22 +69,6 @@ def test_this_install_is_the_one_under_test(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", "import crdtool; print(crdtool.__file__)"], env=_env(),
                          capture_output=True, text=True, check=True, cwd=tmp_path)
     assert Path(out.stdout.strip()).parent == PACKAGE
-
-
-@pytest.mark.parametrize("inputs", sorted(DIFFERENTIAL_INPUTS))
-def test_compiled_and_source_give_identical_reports(inputs: str, tmp_path: Path) -> None:
-    if not _built():
-        pytest.skip(COMPILED_ONLY)
-    paths, minimum = DIFFERENTIAL_INPUTS[inputs]
-    if not all(p.exists() for p in paths):
-        pytest.fail(f"{inputs}: {', '.join(str(p) for p in paths if not p.exists())} missing")
-    # run outside the checkout: `python -m` would otherwise import the source tree beside the tests
-    cmd = [sys.executable, "-m", "crdtool", "validate", *map(str, paths), "--output", "json"]
-    fast = subprocess.run(cmd, env=_env(), capture_output=True, cwd=tmp_path, check=False)
-    exact = subprocess.run(cmd, env=_env(CRDTOOL_PURE_PYTHON="1"), capture_output=True, cwd=tmp_path, check=False)
-    assert fast.returncode == exact.returncode == 1, fast.stderr  # the inputs hold invalid manifests on purpose
-    assert len(exact.stdout) > minimum
-    assert fast.stdout == exact.stdout
 
 
 def _fake_package(tmp_path: Path, ages: dict[str, float | None]) -> Path:

@@ -19,8 +19,10 @@ def test_first_command_installs_and_validates_a_bundled_sample() -> None:
     assert (ROOT / "samples").is_dir()
 
 
-def test_ci_runs_exactly_the_readme_test_command() -> None:
-    second = _sh_blocks()[1]
-    assert "pytest" in second
+def test_ci_runs_exactly_the_readme_test_commands() -> None:
+    default, corpus = _sh_blocks()[1:3]
+    assert "pytest" in default and "--tier" not in default
+    assert "pytest" in corpus and "--tier corpus" in corpus
     ci_lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
-    assert second in ci_lines
+    assert default in ci_lines and corpus in ci_lines
+    assert ci_lines.index(default) < ci_lines.index(corpus)

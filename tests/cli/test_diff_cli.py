@@ -24,7 +24,6 @@ OLD = "samples/crontab-v1.yaml"
 NEW = "tests/cases/diff/crontab-new.yaml"
 CLUSTER = "tests/cases/diff/crontab-cluster.yaml"
 STORED = "tests/cases/diff/crontabs-stored.yaml"
-CORPUS = ROOT.parent / "shared" / "corpus" / "crds"
 
 CASES = {
     "crontab-update": [OLD, NEW, "--objects", STORED],
@@ -73,15 +72,6 @@ def test_json_shape_for_one_pair() -> None:
     assert (scope["type"], scope["detail"], scope["line"]) == ("FieldValueInvalid", "field is immutable", 22)
     for change in data["changes"]:
         assert set(change) == {"version", "path", "kind", "severity", "message"}
-
-
-def test_json_is_a_list_for_several_pairs() -> None:
-    old = CORPUS / "v1beta1" / "traefik__v2.0.0__kubernetes-crd.yaml"
-    new = CORPUS / "v1" / "traefik__v2.10.0__kubernetes-crd-definition-v1.yaml"
-    data = json.loads(run([str(old), str(new), "--output", "json"]).stdout)
-    assert isinstance(data, list) and len(data) == 18
-    added = [d for d in data if d["update"] is None]
-    assert len(added) == 14 and all(d["changes"][0]["kind"] == "crd-added" for d in added)
 
 
 def test_objects_report() -> None:

@@ -19,10 +19,6 @@ import pytest
 
 from crdtool.cli.inputs import load_inputs
 from crdtool.yaml.loader import Document, load_documents
-from crdtool.cli.validate import judge_document
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CORPUS = SHARED / "corpus"
 
 
 def _paths_in(data: Any, rng: random.Random, limit: int) -> list[str]:
@@ -68,34 +64,6 @@ def _assert_agree(doc: Document, paths: list[str]) -> int:
     assert not doc._source.done or doc.duplicate_keys, "prefetching must not fall back to the full re-parse here"
     assert [doc.position(p) for p in paths] == exact_positions
     return len(paths)
-
-
-def _corpus_files() -> list[Path]:
-    files = [p for p in sorted(CORPUS.rglob("*")) if p.suffix in (".yaml", ".yml", ".json")]
-    assert len(files) > 100
-    return files
-
-
-def test_corpus_error_paths_agree() -> None:
-    """Every error position of `validate` on the corpus CRDs, prefetched and re-parsed."""
-    checked = 0
-    for doc in load_inputs([str(p) for p in _corpus_files() if "crds" in p.parts]):
-        if not isinstance(doc, Document) or doc.duplicate_keys:
-            continue
-        result = judge_document(_fresh(doc))
-        paths = [e["field"] for e in result.errors if e.get("field") and e["field"] != "<nil>"]
-        if paths:
-            checked += _assert_agree(doc, paths)
-    assert checked > 500
-
-
-def test_corpus_sampled_paths_agree() -> None:
-    rng = random.Random(9)
-    checked = 0
-    for doc in load_inputs([str(p) for p in _corpus_files()]):
-        if isinstance(doc, Document) and not doc.duplicate_keys:
-            checked += _assert_agree(doc, _paths_in(doc.data, rng, 40))
-    assert checked > 5000
 
 
 def _only(text: str) -> Document:

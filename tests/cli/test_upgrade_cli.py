@@ -10,7 +10,6 @@ must re-read as exactly what ``upgrade_crd`` returns.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
@@ -27,14 +26,13 @@ import yaml
 from typer.testing import CliRunner
 
 from crdtool.cli import upgrade
-from crdtool.yaml import edit as yamledit
 from crdtool.cli.app import app
-from crdtool.yaml.loader import Document, load_documents
 from crdtool.core.crd.upgrade import upgrade_crd
+from crdtool.yaml import edit as yamledit
+from crdtool.yaml.loader import Document, load_documents
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "upgrade"
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "crds"
 CASES = sorted(p.name[: -len(".in.yaml")] for p in GOLDEN.glob("*.in.yaml"))
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -585,41 +583,12 @@ def test_in_place_killed_mid_write_keeps_the_original(tmp_path: Path) -> None:
 # The corpus
 
 
-V1BETA1_CORPUS = sorted(glob.glob(str(CORPUS / "v1beta1" / "*.y*ml")))
-V1_CORPUS = sorted(glob.glob(str(CORPUS / "v1" / "*.y*ml")))
-
-
 def convert_file(path: str, target: str, fix: bool) -> upgrade.FileResult:
     with open(path, "rb") as fh:
         raw = fh.read()
     result = upgrade._process(path, raw, target, fix)
     assert not result.errors
     return result
-
-
-@pytest.mark.skipif(not V1BETA1_CORPUS, reason="no corpus")
-@pytest.mark.parametrize("path", V1BETA1_CORPUS, ids=lambda p: Path(p).name)
-def test_every_v1beta1_corpus_file_upgrades_to_exactly_upgrade_crds_result(path: str) -> None:
-    result = convert_file(path, V1, fix=False)
-    assert result.documents, "every v1beta1 corpus file holds a v1beta1 CRD"
-    assert {d.layout for d in result.documents} <= {"patched", "expanded"}  # never regenerated
-    assert len(assert_converts_exactly(result.original, result.output, V1)) == len(result.documents)
-
-
-@pytest.mark.skipif(not V1_CORPUS, reason="no corpus")
-@pytest.mark.parametrize("path", V1_CORPUS, ids=lambda p: Path(p).name)
-def test_every_v1_corpus_file_downgrades_to_exactly_upgrade_crds_result(path: str) -> None:
-    result = convert_file(path, V1BETA1, fix=False)
-    assert {d.layout for d in result.documents} <= {"patched", "expanded"}
-    assert len(assert_converts_exactly(result.original, result.output, V1BETA1)) == len(result.documents)
-
-
-@pytest.mark.skipif(not V1BETA1_CORPUS, reason="no corpus")
-def test_fix_on_the_largest_v1beta1_files() -> None:
-    for path in sorted(V1BETA1_CORPUS, key=os.path.getsize)[-3:]:
-        result = convert_file(path, V1, fix=True)
-        assert {d.layout for d in result.documents} <= {"patched", "expanded"}
-        assert assert_converts_exactly(result.original, result.output, V1, fix=True)
 
 
 @pytest.mark.parametrize("name", ["tests/golden/upgrade/v1-to-v1beta1.in.yaml", "samples/crontab-multiversion-v1.yaml"])

@@ -24,7 +24,10 @@ from crdtool.core.webhook import validate_ca_bundle
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SAMPLE = yaml.safe_load((ROOT / "samples" / "crontab-v1.yaml").read_text())
-UPDATE_CASES = yaml.safe_load((pathlib.Path(__file__).parent / "crd_update_upstream" / "update_cases.yaml").read_text())["cases"]
+UPDATE_CASES = yaml.load(
+    (pathlib.Path(__file__).parent / "crd_update_upstream" / "update_cases.yaml").read_text(),
+    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+)["cases"]
 
 
 def internal(spec_versions: list[dict[str, Any]], stored: list[str], generation: int = 3) -> dict[str, Any]:

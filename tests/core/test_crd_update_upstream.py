@@ -21,7 +21,10 @@ import crdtool
 from crdtool.core.crd.validation import validate_custom_resource_definition_stored_versions
 from crdtool.core.errors import Path
 
-DATA = yaml.safe_load((pathlib.Path(__file__).parent / "crd_update_upstream" / "update_cases.yaml").read_text())
+DATA = yaml.load(
+    (pathlib.Path(__file__).parent / "crd_update_upstream" / "update_cases.yaml").read_text(),
+    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+)
 CASES = DATA["cases"]
 
 IMMUTABLE = "field is immutable"  # apimachinery api/validation/objectmeta.go:34 FieldImmutableErrorMsg

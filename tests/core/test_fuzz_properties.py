@@ -27,7 +27,6 @@ from crdtool.core.fuzz.properties import (
     guarded_call,
     json_equal,
     metadata_problems,
-    objects_per_example,
     run_pair,
     run_source,
 )
@@ -36,7 +35,6 @@ from tests.fuzz_converters import EXPECTED
 ROOT = FsPath(__file__).resolve().parents[2]
 WIDGET = ROOT / "tests" / "fuzz_converters" / "widget-crd.yaml"
 CRONTAB = ROOT / "samples" / "crontab-multiversion-v1.yaml"
-CORPUS_CRDS = ROOT.parent / "shared" / "corpus" / "crds" / "v1"
 
 sys.path.insert(0, str(ROOT / "samples"))
 import crontab_conversion  # noqa: E402
@@ -519,12 +517,3 @@ def test_run_source_failures_are_saved_and_replayed_under_the_targets_tested() -
     assert all(r.ok and r.examples == 0 for r in other)
 
 
-def test_objects_per_example_falls_as_schemas_grow() -> None:
-    # measured (see objects_per_example): lists of large objects overrun hypothesis's per-example budget
-    assert [objects_per_example(v) for v in CRONTAB_VERSIONS] == [8, 8]
-    assert [objects_per_example(v) for v in WIDGET_VERSIONS] == [4, 4]
-    httproute = CORPUS_CRDS / "gateway-api__v1.6.1__standard__httproutes.yaml"
-    big = versions_from_crd(yaml.load(httproute.read_bytes(), Loader=yaml.CSafeLoader))
-    assert objects_per_example(big[0]) == 2
-    bare = VersionSchema("g", "v1", "K", True, True, True, None, None)
-    assert objects_per_example(bare) == 8

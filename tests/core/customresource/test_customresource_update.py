@@ -20,7 +20,10 @@ import yaml
 from crdtool.core.crd.update import check_crd_update
 from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
 
-DATA = yaml.safe_load((pathlib.Path(__file__).parent.parent / "crd_update_upstream" / "ratcheting_functionality.yaml").read_text())
+DATA = yaml.load(
+    (pathlib.Path(__file__).parent.parent / "crd_update_upstream" / "ratcheting_functionality.yaml").read_text(),
+    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+)
 REPLAYED = [c for c in DATA["cases"] if c["operations"] and not c["disabled"]]
 
 # runTests' initial CRD (ratcheting_test.go:380)

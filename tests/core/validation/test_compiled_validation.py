@@ -25,7 +25,6 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +33,6 @@ from crdtool.core.validation.compiled_validation import CompiledValidator, compi
 from crdtool.core.validation.value_validation import validate_list_sets_and_maps, validate_value
 
 ROOT = FsPath(__file__).resolve().parents[3]
-CORPUS = ROOT.parent / "shared" / "corpus" / "crds"
 
 
 def assert_same(schema: dict[str, Any], value: Any, paths: tuple[Path | None, ...] = (None, Path("spec"))) -> bool:
@@ -221,26 +219,6 @@ def test_a_schema_shared_by_several_fields_is_compiled_once() -> None:
 
 # --- corpus CRDs: generated objects and mutations of them --------------------------------------------------
 
-def _corpus_versions() -> list[Any]:
-    from crdtool.core.fuzz import versions_from_crd
-
-    out = []
-    for path in sorted(CORPUS.rglob("*.yaml")):
-        with path.open("rb") as fh:
-            docs = [d for d in yaml.load_all(fh, Loader=yaml.CSafeLoader) if isinstance(d, dict)]
-        for doc in docs:
-            if doc.get("kind") != "CustomResourceDefinition":
-                continue
-            try:
-                versions = versions_from_crd(doc)
-            except ValueError:
-                continue
-            out.extend((path.name, v) for v in versions[:1] if v.schema is not None and v.structural is not None)
-    return out
-
-
-CORPUS_VERSIONS = _corpus_versions()
-
 
 def _mutations(obj: Any) -> list[Any]:
     """Objects that differ from ``obj`` in one place: a wrong type, a null, an unknown field, a duplicate item."""
@@ -281,29 +259,3 @@ def _replace(obj: Any, where: list[Any], value: Any) -> Any:
     return out
 
 
-@pytest.mark.parametrize("name, version", CORPUS_VERSIONS, ids=[f"{n}:{v.version}" for n, v in CORPUS_VERSIONS])
-def test_corpus_objects_and_their_mutations(name: str, version: Any) -> None:
-    from hypothesis import HealthCheck as HC
-    from hypothesis import Phase, Verbosity, find
-
-    from crdtool.core.fuzz.strategies import object_strategy
-
-    schema = dict(version.schema)
-    objects: list[Any] = []
-
-    def collect(obj: Any) -> bool:
-        objects.append(obj)
-        return len(objects) >= 3
-
-    try:
-        find(object_strategy(version), collect,
-             settings=settings(max_examples=20, database=None, phases=[Phase.generate], verbosity=Verbosity.quiet,
-                               suppress_health_check=list(HC)))
-    except Exception:  # noqa: BLE001 - hypothesis could not satisfy the schema: mutations of what we have
-        pass
-    valid = 0
-    for obj in objects or [{"apiVersion": "x/v1", "kind": "X", "metadata": {"name": "a"}}]:
-        valid += assert_same(schema, obj)
-        for mutated in _mutations(obj):
-            assert_same(schema, mutated, (None,))
-    assert valid == len(objects)  # what the fuzzer generates is valid, on both paths

@@ -16,7 +16,7 @@ from crdtool.testing import assert_invalid, assert_valid
 from crdtool.testing.runner import run
 from crdtool.testing.suite import load_suite
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+SHARED = Path(__file__).resolve().parents[3].parent / "shared"
 SOURCE = SHARED / "cel-suites" / "envoy-gateway"
 
 

@@ -20,7 +20,7 @@ import pytest
 from crdtool.cli import validate
 from crdtool.core.releases import resolve_release
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT.parent / "shared" / "corpus"
 INPUTS = [
     str(CORPUS / "crds" / "v1" / "gateway-api__v1.6.1__standard__tlsroutes.yaml"),  # invalid on 1.30 only

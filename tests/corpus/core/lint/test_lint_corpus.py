@@ -21,7 +21,7 @@ from crdtool.core.crd.manifest import check_crd_manifest, is_crd
 from crdtool.core.lint import CODES, CRD_LIMIT, RULE_LIMIT, lint_crd
 from crdtool.yaml import Document, load_path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 SHARED = ROOT.parent / "shared"
 CORPORA = {"corpus": SHARED / "corpus" / "crds", "corpus-outside": SHARED / "corpus-outside"}
 

@@ -45,7 +45,7 @@ from crdtool.core.customresource import (
     prepare_crd,
 )
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus"
 PRIMARY_VALID = 68
 PRIMARY_REJECTED = 7
 HAS_CEL = importlib.util.find_spec("crdtool.core.crdcel.validation") is not None

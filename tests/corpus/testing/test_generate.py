@@ -13,7 +13,7 @@ from crdtool.testing.generate import generate_suite, render
 from crdtool.testing.runner import run
 from crdtool.testing.suite import load_suite
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "crds" / "v1"
+CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus" / "crds" / "v1"
 CRDS = [
     "gateway-api__v1.6.1__standard__gatewayclasses.yaml",  # a transition rule (self == oldSelf)
     "cert-manager__v1.21.1__cert-manager.io_issuers.yaml",

@@ -1,0 +1,93 @@
+"""The two test tiers of tests/conftest.py: what each collects, and the corpus tier without ../shared."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tests import conftest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Config:
+    def __init__(self, tier: str) -> None:
+        self.tier = tier
+        self.deselected: list[Any] = []
+        self.hook = SimpleNamespace(pytest_deselected=lambda items: self.deselected.extend(items))
+        self.lines: list[tuple[str, str]] = []
+
+    def getoption(self, name: str) -> str:
+        assert name == "--tier"
+        return self.tier
+
+    def addinivalue_line(self, name: str, line: str) -> None:
+        self.lines.append((name, line))
+
+
+class _Item:
+    def __init__(self, path: Path, long: bool = False) -> None:
+        self.path = path
+        self.long = long
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if name == "long" and self.long else None
+
+
+ITEMS = {
+    "unit": _Item(conftest.TESTS / "core" / "test_x.py"),
+    "long": _Item(conftest.TESTS / "cli" / "test_y.py", long=True),
+    "corpus": _Item(conftest.CORPUS_TIER / "core" / "test_z.py"),
+}
+
+
+@pytest.mark.parametrize(
+    ("tier", "kept"), [("default", ["unit"]), ("corpus", ["long", "corpus"]), ("all", ["unit", "long", "corpus"])]
+)
+def test_each_tier_keeps_its_tests_and_deselects_the_others(tier: str, kept: list[str]) -> None:
+    config = _Config(tier)
+    items: list[Any] = list(ITEMS.values())
+    conftest.pytest_collection_modifyitems(config, items)  # type: ignore[arg-type]
+    assert items == [ITEMS[k] for k in kept]
+    assert config.deselected == [v for k, v in ITEMS.items() if k not in kept]
+
+
+def test_the_default_tier_does_not_even_import_the_corpus_tier() -> None:
+    config = _Config("default")
+    assert conftest.pytest_ignore_collect(conftest.CORPUS_TIER / "core" / "test_z.py", config) is True  # type: ignore[arg-type]
+    assert conftest.pytest_ignore_collect(conftest.TESTS / "core" / "test_x.py", config) is None  # type: ignore[arg-type]
+    assert conftest.pytest_ignore_collect(conftest.CORPUS_TIER / "x.py", _Config("corpus")) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tier", ["corpus", "all"])
+def test_without_shared_the_corpus_tier_is_a_one_line_usage_error(
+    tier: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(conftest, "SHARED", tmp_path / "absent")
+    with pytest.raises(pytest.UsageError, match=r"needs \.\./shared beside the checkout .*absent.*nothing collected"):
+        conftest.pytest_configure(_Config(tier))  # type: ignore[arg-type]
+    conftest.pytest_configure(_Config("default"))  # type: ignore[arg-type]  # needs nothing
+
+
+def test_a_bare_clone_runs_the_corpus_tier_command_to_exit_status_4(tmp_path: Path) -> None:
+    """A copy of tests/ with nothing beside it: one line on stderr, exit status 4 (never 5, never 0)."""
+    clone = tmp_path / "clone"
+    (clone / "tests").mkdir(parents=True)
+    for name in ("__init__.py", "conftest.py"):
+        (clone / "tests" / name).write_text((conftest.TESTS / name).read_text())
+    (clone / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tier", "corpus"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "../shared" in lines[0] and "nothing collected" in lines[0], proc.stderr
