@@ -277,6 +277,24 @@ def errors_at_release(errors: Iterable[FieldError], release: Any) -> list[FieldE
     return [e.at_release(release) for e in errors]
 
 
+def unique_messages(errors: Iterable[FieldError]) -> list[FieldError]:
+    """The errors without those whose message an earlier one has: ``ErrorList.ToAggregate``'s de-duplication.
+
+    Upstream ``ToAggregate`` (``pkg/util/validation/field/errors.go``, every tag 1.30 … 1.37) keeps the first
+    error of each ``fmt.Sprintf("%v", err)`` (``Error()``: field, type, value and detail); ``ErrorList.Filter``
+    goes through it, so a list that is filtered comes back without repeats, in its order. In: field errors as
+    the release renders them (the message is compared as :meth:`FieldError.__str__` gives it). Out: a new list.
+    """
+    seen: set[str] = set()
+    out: list[FieldError] = []
+    for e in errors:
+        msg = str(e)
+        if msg not in seen:
+            seen.add(msg)
+            out.append(e)
+    return out
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, GoNil):
         return None

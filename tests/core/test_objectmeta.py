@@ -14,8 +14,11 @@ from typing import Any
 
 import pytest
 
-from crdtool.core.errors import Path
+from crdtool.core.errors import Path, internal_error, invalid, unique_messages
 from crdtool.core.objectmeta import (
+    IS_NEGATIVE_ERROR_MSG,
+    OBJECT_META_CHANGES,
+    validate_object_meta_declaratively,
     TOTAL_ANNOTATION_SIZE_LIMIT_B,
     validate_annotations_size,
     validate_object_meta,
@@ -472,3 +475,153 @@ def test_label_texts_per_release(version: str, texts: list[str]) -> None:
     errs = validate_object_meta({"name": "a", "labels": {"a/b/c": value}}, False, name_is_dns_subdomain, Path("metadata"),
                                 resolve_release(version))
     assert [str(e) for e in errs] == [t.replace("{re}", regex).replace("{v}", value) for t in texts]
+
+
+# --- 1.37: ValidateObjectMetaDeclaratively reports each message once ------------------------------------------
+
+
+LABEL_VALUE_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
+    "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
+    "is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+# cert-manager's 2021 Helm chart (../shared/corpus-outside cert-manager-2021): two labels, one unrendered template
+TEMPLATED_LABELS = {"app": '{{ template "cert-manager.name" . }}', "app.kubernetes.io/name": '{{ template "cert-manager.name" . }}',
+                    "app.kubernetes.io/instance": "{{ .Release.Name }}"}
+
+
+@pytest.mark.parametrize(
+    ("errs", "count"),
+    [
+        # field/errors_test.go@v0.37.0-beta.0 TestToAggregate (the same at v0.30.0)
+        ([], 0),
+        ([invalid(Path("f"), "v", "d")], 1),
+        ([invalid(Path("f"), "v", "d"), invalid(Path("f"), "v", "d")], 1),
+        ([invalid(Path("f"), "v", "d"), internal_error(Path(""), "e")], 2),
+        # errors_test.go TestErrListFilter: distinct fields are distinct messages
+        ([invalid(Path("test.field"), "", ""), invalid(Path("field.test"), "", "")], 2),
+        # the message is the whole Error(): another value or detail is another error
+        ([invalid(Path("f"), "v", "d"), invalid(Path("f"), "w", "d"), invalid(Path("f"), "v", "e")], 3),
+    ],
+)
+def test_unique_messages_is_to_aggregate(errs: list[Any], count: int) -> None:
+    out = unique_messages(errs)
+    assert len(out) == count
+    assert out == [e for i, e in enumerate(errs) if str(e) not in {str(x) for x in errs[:i]}]  # first kept, in order
+
+
+def test_declarative_unique_messages_is_1_37_data() -> None:
+    # objectmeta.go@v0.37.0-beta.0 ValidateObjectMetaDeclaratively; v0.36.3 has no such function
+    assert OBJECT_META_CHANGES["declarative-unique-messages"] == 37
+
+
+@pytest.mark.parametrize(("version", "count"), [("1.30", 3), ("1.36", 3), ("1.37", 2)])
+def test_repeated_label_error_once_from_1_37(version: str, count: int) -> None:
+    # objectmeta.go@v0.37.0-beta.0 ValidateObjectMetaDeclaratively: FilterCoveredHandwrittenErrors ->
+    # ErrorList.Filter -> ToAggregate (errors.go@v0.37.0-beta.0) keeps the first of each message; before 1.37
+    # ValidateObjectMeta's list as is (ValidateLabels, validation.go: one error per bad value, at metadata.labels)
+    release = resolve_release(version)
+    meta = {"name": "a", "labels": TEMPLATED_LABELS}
+    errs = validate_object_meta_declaratively(meta, None, False, name_is_dns_subdomain, Path("metadata"), release)
+    assert len(errs) == count
+    assert {(e.type, e.field, e.bad_value, e.detail) for e in errs} == {
+        (INV, "metadata.labels", v, LABEL_VALUE_MSG) for v in TEMPLATED_LABELS.values()
+    }
+    # the plain ValidateObjectMeta is unchanged at every release
+    assert len(validate_object_meta(meta, False, name_is_dns_subdomain, Path("metadata"), release)) == 3
+
+
+@pytest.mark.parametrize(("version", "count"), [("1.36", 3), ("1.37", 2)])
+def test_repeated_label_error_once_on_update_from_1_37(version: str, count: int) -> None:
+    release = resolve_release(version)
+    old = {"name": "a", "resourceVersion": "1"}
+    new = {"name": "a", "resourceVersion": "2", "labels": TEMPLATED_LABELS}
+    errs = validate_object_meta_declaratively(new, old, False, None, Path("metadata"), release)
+    assert [e.field for e in errs] == ["metadata.labels"] * count
+
+
+@pytest.mark.parametrize(
+    ("meta", "expected"),
+    [
+        # objectmeta_test.go@v0.37.0-beta.0 TestValidateObjectMetaDeclaratively createCases (name valid-name,
+        # namespace valid-ns, requiresNamespace): the handwritten errors, the alpha declarative ones not enforced
+        ({}, []),
+        ({"name": "invalid_name"}, [(INV, "metadata.name")]),
+        ({"namespace": ""}, [(REQ, "metadata.namespace")]),
+        ({"generation": -1}, [(INV, "metadata.generation")]),
+        ({"managedFields": [{"fieldsType": "FieldsV1"}]}, [(REQ, "metadata.managedFields[0].operation")]),
+        ({"ownerReferences": [dict(OWNER, apiVersion="")]}, [(REQ, "metadata.ownerReferences[0].apiVersion")]),
+        ({"ownerReferences": [dict(OWNER, kind="")]}, [(REQ, "metadata.ownerReferences[0].kind")]),
+        ({"ownerReferences": [dict(OWNER, name="")]}, [(REQ, "metadata.ownerReferences[0].name")]),
+        ({"ownerReferences": [dict(OWNER, uid="")]}, [(REQ, "metadata.ownerReferences[0].uid")]),
+        ({"ownerReferences": [{"apiVersion": "v1", "kind": "Event", "name": "name", "uid": "uid-1"}]},
+         [(INV, "metadata.ownerReferences[0]")]),
+        ({"annotations": {"-invalid": "val"}}, [(INV, "metadata.annotations")]),
+        ({"annotations": {"a": "b" * TOTAL_ANNOTATION_SIZE_LIMIT_B}}, [(TOO_LONG, "metadata.annotations")]),
+    ],
+)
+def test_declaratively_upstream_create_cases(meta: dict[str, Any], expected: list[tuple[str, str]]) -> None:
+    full = {"name": "valid-name", "namespace": "valid-ns", **meta}
+    errs = validate_object_meta_declaratively(full, None, True, name_is_dns_subdomain, Path("metadata"), resolve_release("1.37"))
+    assert [(e.type, e.field) for e in errs] == expected
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "expected"),
+    [
+        # objectmeta_test.go@v0.37.0-beta.0 TestValidateObjectMetaDeclaratively updateCases
+        ({}, {}, []),
+        ({"generation": 0}, {"generation": 1}, [(INV, "metadata.generation", "must not be decremented")]),
+        ({"generation": -1}, {"generation": 0},
+         [(INV, "metadata.generation", IS_NEGATIVE_ERROR_MSG), (INV, "metadata.generation", "must not be decremented")]),
+        ({"namespace": "new-ns"}, {"namespace": "old-ns"}, [(INV, "metadata.namespace", "field is immutable")]),
+        ({"uid": "uid-new"}, {"uid": "uid-old"}, [(INV, "metadata.uid", "field is immutable")]),
+        ({"annotations": {"-invalid": "val"}}, {}, [(INV, "metadata.annotations", None)]),
+    ],
+)
+def test_declaratively_upstream_update_cases(
+    new: dict[str, Any], old: dict[str, Any], expected: list[tuple[str, str, str | None]]
+) -> None:
+    base = {"name": "valid-name", "namespace": "valid-ns"}
+    errs = validate_object_meta_declaratively(
+        {**base, "resourceVersion": "2", **new}, {**base, "resourceVersion": "1", **old}, True, None, Path("metadata"),
+        resolve_release("1.37"),
+    )
+    assert [(e.type, e.field, d if d is None else e.detail) for e, (_, _, d) in zip(errs, expected)] == expected
+    assert len(errs) == len(expected)
+
+
+def _crontab() -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "crontabs.stable.example.com"},
+        "spec": {
+            "group": "stable.example.com", "scope": "Namespaced",
+            "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab"},
+            "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+                "type": "object",
+                "properties": {"spec": {"type": "object", "properties": {"template": {
+                    "type": "object", "x-kubernetes-embedded-resource": True,
+                    "x-kubernetes-preserve-unknown-fields": True}}}},
+            }}}],
+        },
+    }
+
+
+@pytest.mark.parametrize(("version", "count"), [("1.36", 3), ("1.37", 2)])
+def test_callers_report_each_message_once_from_1_37(version: str, count: int) -> None:
+    # apiextensions-apiserver@v0.37.0-beta.0 calls ValidateObjectMetaDeclaratively in
+    # ValidateCustomResourceDefinition, customResourceValidator.Validate and schema/objectmeta
+    # validateEmbeddedResource; @v0.36.3 ValidateObjectMeta / ValidateObjectMetaAccessor
+    from crdtool.core.crd.manifest import check_crd_manifest
+    from crdtool.core.customresource.create import validate_object
+
+    crd = _crontab()
+    crd["metadata"]["labels"] = TEMPLATED_LABELS
+    verdict = check_crd_manifest(crd, kubernetes_version=version)
+    assert [f.error.field for f in verdict.findings] == ["metadata.labels"] * count
+    cr = {"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+          "metadata": {"name": "a", "namespace": "ns", "labels": TEMPLATED_LABELS},
+          "spec": {"template": {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": TEMPLATED_LABELS}}}}
+    errs = validate_object(cr, _crontab(), kubernetes_version=version)
+    assert [e.field for e in errs] == ["metadata.labels"] * count + ["spec.template.metadata.labels"] * count

@@ -228,7 +228,15 @@ class _Checker:
         return out
 
     def lookup_ident(self, name: str) -> tuple[str, T.Type] | None:
-        """``Env.LookupIdent``: (resolved name, type) or None."""
+        """The identifier ``name`` resolves to: (resolved name, type) or None.
+
+        cel-go v0.27.0 (``checker/env.go`` ``resolveSimpleIdent``, #1256): a comprehension variable wins over every
+        container-qualified global unless the name has a leading dot; a global that a local of the same name
+        hides resolves as ``.name`` (the interpreter reads it from the expression's input). Before
+        (``Env.LookupIdent``): each candidate name in turn, in the local scopes then the globals.
+        """
+        if has(self.cel_go, "namespace_resolution_v027"):
+            return self._resolve_simple_ident(name)
         for cand in self.candidates(name):
             if self.scope is not None:
                 t = self.scope.find(cand)
@@ -245,6 +253,51 @@ class _Checker:
                 return cand, tid
             if self.provider.find_enum_value(cand):
                 return cand, T.INT
+        return None
+
+    def _local(self, name: str) -> T.Type | None:
+        """``Scopes.FindLocalIdent``: a comprehension variable (the leading dot ignored), not a global."""
+        return self.scope.find(name[1:] if name.startswith(".") else name) if self.scope is not None else None
+
+    def _global(self, cand: str) -> T.Type | None:
+        """``Env.lookupGlobalIdent`` (v0.27.0): a declared variable, a type name, a struct type, an enum value."""
+        t = self.globals.get(cand)
+        if t is not None:
+            return t
+        tid = self.type_idents.get(cand)
+        if tid is not None:
+            return tid
+        st = self.provider.find_struct_type(cand)
+        if st is not None:
+            return T.type_type(st)
+        if self.provider.find_enum_value(cand):
+            return T.INT
+        return None
+
+    def _resolve_simple_ident(self, name: str) -> tuple[str, T.Type] | None:
+        """``Env.resolveSimpleIdent`` + ``checkIdent``'s naming (v0.27.0): (name, type), ``.name`` when a local hides
+        the global it resolved to."""
+        local = self._local(name)
+        if local is not None and not name.startswith("."):
+            return name, local
+        for cand in self.candidates(name):
+            t = self._global(cand)
+            if t is not None:
+                return ("." + cand if local is not None else cand), t
+        return None
+
+    def _resolve_qualified_ident(self, qualifiers: list[str]) -> tuple[str, T.Type] | None:
+        """``Env.resolveQualifiedIdent`` (v0.27.0): ``a.b.c`` as one global name, unless ``a`` is a local (then a
+        field selection: None)."""
+        if len(qualifiers) == 1:
+            return self._resolve_simple_ident(qualifiers[0])
+        local = self._local(qualifiers[0])
+        if local is not None and not qualifiers[0].startswith("."):
+            return None
+        for cand in self.candidates(".".join(qualifiers)):
+            t = self._global(cand)
+            if t is not None:
+                return ("." + cand if local is not None else cand), t
         return None
 
     def lookup_function(self, name: str) -> FunctionDecl | None:
@@ -292,7 +345,11 @@ class _Checker:
     def check_select(self, e: A.Expr) -> None:
         qname = _qualified_name(e)
         if qname is not None:
-            found = self.lookup_ident(qname)
+            # v0.27.0 computeQualifiers + resolveQualifiedIdent; before, ToQualifiedName + LookupIdent
+            if has(self.cel_go, "namespace_resolution_v027"):
+                found = self._resolve_qualified_ident(_qualifiers(e))
+            else:
+                found = self.lookup_ident(qname)
             if found is not None:
                 name, t = found
                 self.set_type(e, t)
@@ -646,6 +703,19 @@ def _is_well_known_type(t: T.Type) -> bool:
 
 def _type_mismatch(expected: T.Type, actual: T.Type) -> str:
     return f"expected type '{T.format_cel_type(expected)}' but found '{T.format_cel_type(actual)}'"
+
+
+def _qualifiers(e: A.Expr) -> list[str]:
+    """cel-go v0.27.0 ``computeQualifiers`` of a select chain that :func:`_qualified_name` accepts: the identifier
+    (as written, a leading dot kept), then the field names."""
+    parts: list[str] = []
+    cur: A.Expr | None = e
+    while cur is not None and cur.kind == A.SELECT:
+        parts.append(cur.name)
+        cur = cur.operand
+    assert cur is not None
+    parts.append(cur.name)
+    return parts[::-1]
 
 
 def _qualified_name(e: A.Expr) -> str | None:

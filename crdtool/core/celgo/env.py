@@ -61,6 +61,8 @@ class Environment:
     #: The release of the libraries the host adds (opaque to cel-go; :mod:`crdtool.core.kubecel.environment`
     #: puts the Kubernetes :class:`~crdtool.core.releases.Release` here), None: the newest.
     release: Any = None
+    #: ``cel.Container``: the namespace names resolve in (``""``, as in every Kubernetes environment).
+    container: str = ""
 
     def effective_parser_options(self) -> ParserOptions:
         """:attr:`parser_options` as cel-go :attr:`cel_go`'s parser applies them, with the macros of the
@@ -137,6 +139,7 @@ def compile_expression(
             parsed.info,
             variables,
             provider,
+            container=env.container,
             cross_type_numeric_comparisons=env.cross_type_numeric_comparisons,
             function_decls=env.function_decls(),
             type_idents=env.type_identifiers(),

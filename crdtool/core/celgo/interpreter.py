@@ -323,11 +323,14 @@ def attr_qualify_if_present(act: Any, obj: Any, attr: Attribute, presence_only: 
 class AbsoluteAttribute(Attribute):
     """``absoluteAttribute``: a variable (or type name) and its qualifiers."""
 
-    __slots__ = ("id", "name", "qualifiers", "type_value")
+    __slots__ = ("id", "name", "qualifiers", "type_value", "disambiguate")
 
     def __init__(self, aid: int, name: str, type_value: Any = MISSING) -> None:
         self.id = aid
-        self.name = name
+        # attributes.go@v0.27.0 AbsoluteAttribute: a `.x` name (the checker's reference to a global that a local
+        # hides) is read, with its qualifiers, from the expression's input activation, past the comprehensions
+        self.disambiguate = name.startswith(".")
+        self.name = name[1:] if self.disambiguate else name
         self.qualifiers: list[Qualifier] = []
         self.type_value = type_value
 
@@ -345,6 +348,9 @@ class AbsoluteAttribute(Attribute):
         return attr_qualify_if_present(act, obj, self, presence_only)
 
     def resolve(self, act: Any) -> Any:
+        if self.disambiguate:
+            while type(act) is Folder:  # activationWrapper.Unwrap: only the folds' activations wrap
+                act = act.parent
         obj = act.resolve(self.name)
         if obj is not MISSING:
             if type(obj) is Err:
@@ -1739,13 +1745,13 @@ class _Planner:
     def plan_checked_ident(self, eid: int, name: str) -> Interpretable:
         t = self.type_map.get(eid)
         if t is not None and t.kind == T.Kind.TYPE:
-            tv = self.type_idents.get(name)
+            tv = self.type_idents.get(name[1:] if name.startswith(".") else name)
             if tv is None:
                 # planner.go planCheckedIdent: a type-typed identifier the provider does not know (a comprehension
                 # variable ranging over types: [int].all(x, x == int)) fails program creation
                 raise PlanError(f"reference to undefined type: {name}")
             return EvalConst(eid, tv)
-        return EvalAttr(AbsoluteAttribute(eid, name, self.type_idents.get(name, MISSING)))
+        return EvalAttr(AbsoluteAttribute(eid, name, self.type_idents.get(name.lstrip("."), MISSING)))
 
     def relative_attr(self, rid: int, ev: Interpretable, opt: bool) -> InterpretableAttribute:
         if isinstance(ev, InterpretableAttribute):

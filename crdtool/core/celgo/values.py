@@ -719,22 +719,38 @@ def equal(a: Any, b: Any) -> Any:
     return value_equal(a, b)
 
 
+#: Go's ``math.MinInt64``, ``math.MaxInt64`` and ``math.MaxUint64`` as the untyped constants become in a
+#: comparison with a ``Double``: float64 values (``-2**63``, ``2**63``, ``2**64``; the two maxima round up).
+#: Python compares a float with an int exactly, so ``d > INT64_MAX`` would be true for ``d == 2.0**63``, where
+#: cel-go's ``d > math.MaxInt64`` is false and the comparison goes on to ``compareDouble(d, Double(i))``.
+_INT64_MIN_F = float(-(1 << 63))
+_INT64_MAX_F = float((1 << 63) - 1)
+_UINT64_MAX_F = float((1 << 64) - 1)
+
+
 def compare_double_int(d: float, i: int) -> int:
-    if d < INT64_MIN:
+    """cel-go ``compareDoubleInt`` (``common/types/compare.go``, the same at v0.17.8 … v0.27.0): -1, 0 or 1.
+
+    ``d`` is not NaN (the callers check); the bounds are float64 values as in Go, and ``i`` is rounded to the
+    nearest float64 (``Double(i)``), so ``2.0**63`` compares equal to ``9223372036854775807``.
+    """
+    if d < _INT64_MIN_F:
         return -1
-    if d > INT64_MAX:
+    if d > _INT64_MAX_F:
         return 1
     return _cmp_float(d, float(i))
 
 
 def compare_int_double(i: int, d: float) -> int:
+    """cel-go ``compareIntDouble``: ``-compareDoubleInt(d, i)``."""
     return -compare_double_int(d, i)
 
 
 def compare_double_uint(d: float, u: int) -> int:
+    """cel-go ``compareDoubleUint``: -1, 0 or 1; float64 bounds (``2.0**64`` equals ``18446744073709551615u``)."""
     if d < 0:
         return -1
-    if d > UINT64_MAX:
+    if d > _UINT64_MAX_F:
         return 1
     return _cmp_float(d, float(u))
 

@@ -89,6 +89,14 @@ BEHAVIOURS: dict[str, tuple[str | None, str | None]] = {
     # `target != nil` at v0.33.0) tests `len(args) >= 1` from v0.34.0, the release that took cel-go v0.26.0,
     # so every release estimates those calls alike (library_cost.py).
     "global_call_target_nil": ("v0.26.0", None),
+    # checker/env.go@v0.27.0 resolveSimpleIdent/resolveQualifiedIdent, checker/checker.go checkIdent/checkSelect,
+    # interpreter/attributes.go absoluteAttribute.Resolve (3cb57058 "Namespace resolution fix", #1256; fe26efa8):
+    # a comprehension variable wins over the container-qualified candidates of its name; `.x` names the global x
+    # even where a local x hides it (the reference is `.x`, read from the expression's input, past the
+    # comprehensions); `a.b` with a local `a` is a field selection, never the global `a.b`. Before
+    # (Env.LookupIdent@v0.26.0): each candidate name in turn (`container.x` first), locals then globals, so a
+    # local hid `.x` and a global `a.b` won over the local `a`.
+    "namespace_resolution_v027": ("v0.27.0", None),
 }
 
 

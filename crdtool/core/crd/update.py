@@ -46,7 +46,12 @@ from crdtool.core.crd.options import PreexistingExpressions, ValidationOptions
 from crdtool.core.crd.schema_walk import schema_has, walk
 from crdtool.core.crd.types import API_INTERNAL, go_equal
 from crdtool.core.errors import UNMARSHAL_TYPE, FieldError, Path, duplicate_field, errors_at_release, go_quote
-from crdtool.core.objectmeta import validate_immutable_field, validate_object_meta, validate_object_meta_update
+from crdtool.core.objectmeta import (
+    validate_immutable_field,
+    validate_object_meta,
+    validate_object_meta_declaratively,
+    validate_object_meta_update,
+)
 from crdtool.core.releases import DEFAULT_RELEASE, Release, resolve_release
 
 Obj = Mapping[str, Any]
@@ -379,7 +384,10 @@ def validate_custom_resource_definition_update(
         opts = update_options(crd, old, release)
     spec, old_spec = _map(crd.get("spec")), _map(old.get("spec"))
     status = _map(crd.get("status"))
-    errs = validate_object_meta_update(_map(crd.get("metadata")), _map(old.get("metadata")), Path("metadata"), opts.release)
+    # 1.37: ValidateObjectMetaDeclaratively (each message once)
+    errs = validate_object_meta_declaratively(
+        _map(crd.get("metadata")), _map(old.get("metadata")), False, None, Path("metadata"), opts.release
+    )
     errs.extend(validate_custom_resource_definition_spec_update(spec, old_spec, opts, Path("spec")))
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(

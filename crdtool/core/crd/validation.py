@@ -55,7 +55,7 @@ from crdtool.core.errors import (
     too_many,
 )
 from crdtool.core.gourl import go_url_parse
-from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_declaratively
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.formats import supported_string_formats
 from crdtool.core.schema.fieldpath import (
@@ -167,7 +167,8 @@ def validate_custom_resource_definition(crd: Obj, release: Release = DEFAULT_REL
             ret.append('must be spec.names.plural+"."+spec.group')
         return ret
 
-    errs = validate_object_meta(_map(crd.get("metadata")), False, name_fn, Path("metadata"), release)
+    # 1.37: ValidateObjectMetaDeclaratively (each message once)
+    errs = validate_object_meta_declaratively(_map(crd.get("metadata")), None, False, name_fn, Path("metadata"), release)
     errs.extend(validate_custom_resource_definition_spec(spec, opts, Path("spec")))
     errs.extend(validate_custom_resource_definition_status(status, Path("status")))
     errs.extend(

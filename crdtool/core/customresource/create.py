@@ -295,7 +295,7 @@ def _validate_create(
     own checks (metadata, OpenAPI schema, scale) are replaced by them, as
     ``customResourceValidator.Validate`` returns early.
     """
-    from crdtool.core.objectmeta import validate_object_meta
+    from crdtool.core.objectmeta import validate_object_meta_declaratively
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.validation.value_validation import (
         validate_list_sets_and_maps,
@@ -310,10 +310,11 @@ def _validate_create(
     if type_meta_errors:
         errs.extend(type_meta_errors)
     else:
-        # (1.37: ValidateObjectMetaDeclaratively, whose declarative ObjectMeta rules are all alpha and
-        # never enforced (meta/v1/validation/zz_generated.validations.go@v0.37.0-beta.0): the handwritten errors)
+        # (1.37: ValidateObjectMetaDeclaratively: the handwritten errors, each message once)
         errs.extend(
-            validate_object_meta(view["metadata"], prepared.namespaced, name_is_dns_subdomain, Path("metadata"), prepared.release)
+            validate_object_meta_declaratively(
+                view["metadata"], None, prepared.namespaced, name_is_dns_subdomain, Path("metadata"), prepared.release
+            )
         )
         if ver.validator is not None:
             # ValidateCustomResource(nil, ...): kube-openapi's field-less errors land at <nil>

@@ -125,7 +125,11 @@ def _validate_status_update(
 ) -> tuple[list[FieldError], list[FieldError]]:
     """``validateCommonFields`` + ``statusStrategy.ValidateUpdate``: (errors, ratcheted status schema errors)."""
     from crdtool.core.customresource.validator import validate_scale, validate_type_meta
-    from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_update
+    from crdtool.core.objectmeta import (
+        validate_object_meta,
+        validate_object_meta_declaratively,
+        validate_object_meta_update,
+    )
     from crdtool.core.validation.ratcheting import validate_value_update
     from crdtool.core.validation.value_validation import validate_list_sets_and_maps, validate_value
     from crdtool.core.validation_util import validate_path_segment
@@ -139,7 +143,8 @@ def _validate_status_update(
     errs.extend(type_meta_errors)
     ratcheted: list[FieldError] = []
     if not type_meta_errors:
-        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
+        # ValidateObjectMetaAccessorUpdate (1.37: ValidateObjectMetaDeclaratively: each message once)
+        errs.extend(validate_object_meta_declaratively(meta, old_meta, prepared.namespaced, None, Path("metadata"), release))
         status_schema = _dict(_dict(ver.schema).get("properties")).get("status") if ver.schema is not None else None
         if "status" in new and isinstance(status_schema, dict):
             kept = validate_value_update(new["status"], old.get("status"), status_schema, Path("status"), release=release)

@@ -298,7 +298,11 @@ def _validate_update(
     """
     from crdtool.core.customresource.validator import validate_scale  # the scale replicas checks of validator.go
     from crdtool.core.customresource.validator import validate_type_meta
-    from crdtool.core.objectmeta import validate_object_meta, validate_object_meta_update
+    from crdtool.core.objectmeta import (
+        validate_object_meta,
+        validate_object_meta_declaratively,
+        validate_object_meta_update,
+    )
     from crdtool.core.schema import objectmeta as schema_objectmeta
     from crdtool.core.validation.ratcheting import validate_value_update
     from crdtool.core.validation.value_validation import validate_list_sets_and_maps, validate_value
@@ -313,9 +317,8 @@ def _validate_update(
     type_meta_errors = validate_type_meta(new, prepared, ver) if foreign else []
     errs.extend(type_meta_errors)
     if not type_meta_errors:
-        # ValidateObjectMetaAccessorUpdate (1.37: ValidateObjectMetaDeclaratively, whose declarative
-        # ObjectMeta rules are all alpha and never enforced: the handwritten errors, unchanged)
-        errs.extend(validate_object_meta_update(meta, old_meta, Path("metadata"), release))
+        # ValidateObjectMetaAccessorUpdate (1.37: ValidateObjectMetaDeclaratively: each message once)
+        errs.extend(validate_object_meta_declaratively(meta, old_meta, prepared.namespaced, None, Path("metadata"), release))
     ratcheted: list[FieldError] = []
     if ver.schema is not None and not type_meta_errors:
         kept = validate_value_update(new, old, ver.schema, None, release=release)

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from crdtool.core.errors import FieldError, Path, invalid, required, unmarshal_type_error
 from crdtool.core.gotime import rfc3339_instant, rfc3339_parse_error
-from crdtool.core.objectmeta import go_time, validate_object_meta
+from crdtool.core.objectmeta import go_time, validate_object_meta_declaratively
 from crdtool.core.releases import DEFAULT_RELEASE, Release
 from crdtool.core.schema.defaulting import copy_json
 from crdtool.core.schema.structural import Extensions, Structural
@@ -211,8 +211,11 @@ def _validate_embedded_resource(pth: Path, x: Mapping[str, Any], release: Releas
             meta = dict(v) if isinstance(v, dict) else {}
             if not meta.get("name"):
                 meta["name"] = "fakename"  # upstream sets something to avoid an error
+            # 1.37: ValidateObjectMetaDeclaratively (each message once)
             errs.extend(
-                validate_object_meta(meta, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"), release)
+                validate_object_meta_declaratively(
+                    meta, None, bool(meta.get("namespace")), validate_path_segment, pth.child("metadata"), release
+                )
             )
     return errs
 
