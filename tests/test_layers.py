@@ -21,7 +21,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # Go's standard library and apimachinery, ported
     ("crdtool.core.gojson", "crdtool.core.gotime", "crdtool.core.gostd", "crdtool.core.errors", "crdtool.core.gourl",
      "crdtool.core.snapshot", "crdtool.core._snapshot", "crdtool.core.content_memo", "crdtool.core.versions", "crdtool.core.validation_util",
-     "crdtool.core.objectmeta", "crdtool.core.webhook", "crdtool.core.storage"),
+     "crdtool.core.objectmeta", "crdtool.core.webhook", "crdtool.core.storage", "crdtool.core.apistatus",
+     "crdtool.core.quantity"),
     ("crdtool.core.celgo",),  # github.com/google/cel-go
     ("crdtool.core.schema",),  # apiextensions pkg/apiserver/schema: structural schemas
     ("crdtool.core.kubecel",),  # k8s.io/apiserver/pkg/cel
