@@ -123,15 +123,12 @@ def create_builtin(
     if info is None or not info.served:
         message = serving.not_served_message(kind, api_version)
         warnings: list[str] = []
-        if info is not None and info.removed is not None and info.replacement is not None:
-            warnings.append(f"{info.api_version} {kind} is not served by Kubernetes {rel.name} (removed in "
-                            f"v{info.removed[0]}.{info.removed[1]}); use {info.replacement_api_version}")
-        elif info is not None and info.removed is not None:
-            warnings.append(f"{info.api_version} {kind} is not served by Kubernetes {rel.name} (removed in "
-                            f"v{info.removed[0]}.{info.removed[1]})")
+        if info is not None and info.removed is not None:
+            removed = f"{info.api_version} {kind} was removed in v{info.removed[0]}.{info.removed[1]}"
+            warnings.append(f"{removed}; use {info.replacement_api_version}" if info.replacement else removed)
         elif info is not None:
-            warnings.append(f"{info.api_version} is not served by a default kube-apiserver {rel.name}: "
-                            f"enable it with --runtime-config={info.api_version}=true")
+            warnings.append(f"{info.api_version} is not served by default: enable it with "
+                            f"kube-apiserver --runtime-config={info.api_version}=true")
         outcome = NOT_SERVED if info is not None else (
             UNKNOWN_KIND if _known_group_version(rel, api_version) else NOT_A_KIND)
         return BuiltinVerdict(apistatus.not_found(message), [], warnings, None, info, outcome)
