@@ -42,6 +42,8 @@ KEEP = frozenset({
     "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key",
 })
 REF_PREFIX = "#/components/schemas/"
+#: Files of the data folder another generator writes (``gen_builtin_gotypes.py``).
+OTHER_GENERATORS = frozenset({"gotypes.json.gz"})
 _RESOURCE_PATH = re.compile(r"^/apis?(?:/([^/]+))?/([^/]+)/(?:namespaces/\{namespace\}/)?([a-z0-9.-]+)$")
 
 
@@ -208,14 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     files = generate(args.source)
     if args.check:
-        present = {p.name for p in args.out.glob("*.json.gz")}
+        present = {p.name for p in args.out.glob("*.json.gz")} - OTHER_GENERATORS
         differ = sorted(n for n, b in files.items() if not (args.out / n).is_file() or (args.out / n).read_bytes() != b)
         extra = sorted(present - set(files))
         for n in differ + extra:
             print(f"differs: {n}", file=sys.stderr)
         return 1 if differ or extra else 0
     args.out.mkdir(parents=True, exist_ok=True)
-    for stale in set(p.name for p in args.out.glob("*.json.gz")) - set(files):
+    for stale in set(p.name for p in args.out.glob("*.json.gz")) - set(files) - OTHER_GENERATORS:
         (args.out / stale).unlink()
     for name, data in sorted(files.items()):
         (args.out / name).write_bytes(data)
