@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.builtin",),  # built-in kinds: schema data per release, strict decoding, serving
     ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
     ("crdtool.core.registry",),  # built-in kinds: pkg/registry strategies and the create path
-    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
+    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint",
+     "crdtool.core.bundle"),  # ... and checks across a bundle
     ("crdtool.yaml",),  # manifests as text
     ("crdtool", "crdtool.loading", "crdtool.testing"),  # the public API; test suites of CRD rules
     ("crdtool.server",),
