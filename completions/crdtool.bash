@@ -189,9 +189,11 @@ _crdtool() {
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --select) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --ignore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j --select --ignore --strict --no-strict -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -135,4 +135,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validatio
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l explain-cost -d 'Also show each CEL rule\'s estimated cost against the apiserver\'s limits (text, json).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l select -r -F -d 'Checks across the bundle to run: codes or prefixes (BND001, BND00, ALL); comma-separated, repeatable.'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l ignore -r -F -d 'Checks across the bundle not to run (BND for none); comma-separated, repeatable.'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l strict -l no-strict -d 'The checks across the bundle are findings (exit 1), not warnings.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

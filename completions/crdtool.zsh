@@ -178,6 +178,9 @@ _crdtool() {
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ.]:file:_files' \
             '(--explain-cost)'--explain-cost'[Also show each CEL rule'\''s estimated cost against the apiserver'\''s limits (text, json).]' \
             '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
+            '(--select)'--select'[Checks across the bundle to run\: codes or prefixes (BND001, BND00, ALL); comma-separated, repeatable.]:file:_files' \
+            '(--ignore)'--ignore'[Checks across the bundle not to run (BND for none); comma-separated, repeatable.]:file:_files' \
+            '(--strict --no-strict)'{--strict,--no-strict}'[The checks across the bundle are findings (exit 1), not warnings.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

@@ -221,9 +221,22 @@ def validate(
         False, "--explain-cost", help="Also show each CEL rule's estimated cost against the apiserver's limits (text, json)."
     ),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
+    select: Optional[list[str]] = typer.Option(
+        None, "--select", metavar="CODES",
+        help="Checks across the bundle to run: codes or prefixes (BND001, BND00, ALL); comma-separated, repeatable.",
+    ),
+    ignore: Optional[list[str]] = typer.Option(
+        None, "--ignore", metavar="CODES", help="Checks across the bundle not to run (BND for none); comma-separated, repeatable."
+    ),
+    strict: Optional[bool] = typer.Option(
+        None, "--strict/--no-strict", help="The checks across the bundle are findings (exit 1), not warnings.",
+        show_default=False,
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
+    The bundle is also checked as a whole (BND001-BND008: webhook Services, Service selectors, RBAC
+    group/resources, ServiceAccounts, roleRefs): warnings, or findings with --strict.
     Exit 0 when everything is valid, 1 when anything is invalid, 2 on usage or input errors.
     """
     from crdtool.cli import validate as validate_cmd
@@ -232,6 +245,7 @@ def validate(
 
     settings = _config("validate", config)
     kinds = [k.strip() for value in pick(skip_kind, settings, "skip-kind", []) for k in value.split(",") if k.strip()]
+    bundle = _bundle_options(select, ignore, strict, settings)
     return validate_cmd.run(
         paths,
         _output_name(output, settings, tuple(m.value for m in CheckOutput)),
@@ -245,7 +259,26 @@ def validate(
         releases=_releases(kubernetes_version, settings),
         explain_cost=explain_cost,
         jobs=jobs,
+        bundle=bundle,
     )
+
+
+def _bundle_options(select: Optional[list[str]], ignore: Optional[list[str]], strict: Optional[bool], settings: Any) -> Any:
+    """validate's checks across the bundle from the options and the configuration file (whose select/ignore
+    entries count when they are BND codes: the same keys may hold lint's codes). Usage error on an unknown code."""
+    from crdtool.cli.bundle_checks import BundleOptions
+    from crdtool.cli.config import pick
+    from crdtool.core.bundle import select_rules
+
+    def configured(key: str) -> list[str]:
+        return [c for c in settings.get(key) or [] if isinstance(c, str) and c.strip().upper().startswith("BND")]
+
+    try:
+        rules = select_rules(_codes(select) or configured("select") or None, _codes(ignore) or configured("ignore"))
+    except ValueError as exc:
+        print(f"crdtool: {exc}", file=sys.stderr)
+        raise typer.Exit(int(ExitStatus.USAGE)) from None
+    return BundleOptions(rules, strict=bool(pick(strict, settings, "strict", False)))
 
 
 class LintSeverity(str, enum.Enum):

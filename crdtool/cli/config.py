@@ -22,6 +22,8 @@ names the file instead. Keys (TOML and YAML alike)::
 
     [tool.crdtool.validate]             # per command: overrides the keys above
     quiet = false
+    ignore = ["BND003"]                 # validate's checks across the bundle (BND codes only; lint's are its own)
+    strict = true                       # --strict: the bundle's findings fail the run
 
 Options given on the command line win; a list given there replaces the
 file's list. An unknown key or a value of the wrong type is a usage error
@@ -36,7 +38,7 @@ from typing import Any
 
 COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint", "test")
 _LIST_KEYS = ("exclude", "skip-kind", "crd", "select", "ignore")
-_BOOL_KEYS = ("quiet", "exit-zero")
+_BOOL_KEYS = ("quiet", "exit-zero", "strict")
 _STR_KEYS = ("output", "fail-on", "kubernetes-version")
 #: another spelling of a key (the issue tracker and Kubernetes write camelCase)
 _ALIASES = {"kubernetesVersion": "kubernetes-version"}

@@ -722,6 +722,7 @@ def run(
     jobs: int | None = None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
     explain_cost: bool = False,
+    bundle: Any = None,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -742,6 +743,8 @@ def run(
     several, each document's verdicts are combined (:func:`crdtool.cli.matrix.combine`) and a
     rejection by any of them is a finding (the inputs are then loaded whole, not streamed).
     ``explain_cost`` adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
+    ``bundle``: a :class:`crdtool.cli.bundle_checks.BundleOptions` to check across the bundle (the inputs are
+    then loaded whole, up to :data:`~crdtool.cli.bundle_checks.BUNDLE_MAX_BYTES`), or None.
     """
     from crdtool.cli.jobs import resolve_jobs
     from crdtool.cli.reporters import report
@@ -757,9 +760,10 @@ def run(
     workers = resolve_jobs(jobs)
     releases = tuple(releases) or (DEFAULT_RELEASE,)
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
+    bundle = bundle if bundle is not None and bundle.rules else None
     if len(releases) > 1 or explain_cost:
         return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
-                           explain_cost, name, quiet, exit_zero)
+                           explain_cost, name, quiet, exit_zero, bundle=bundle)
     release = releases[0]
     stdin: Any = sys.stdin.buffer
     streams: dict[int, _Stream] = {}
@@ -771,6 +775,18 @@ def run(
             streams[i] = stream
         elif replacement is not None:
             stdin = replacement
+    if bundle is not None:
+        loaded_stdin = _bundle_stdin(streams, stdin)
+        if loaded_stdin is not None:
+            try:
+                return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers,
+                                   releases, explain_cost, name, quiet, exit_zero, bundle=bundle, stdin=loaded_stdin)
+            finally:
+                for stream in streams.values():
+                    stream.close()
+        from crdtool.cli.bundle_checks import stream_note
+
+        console(stderr=True).print(stream_note(), markup=False)
     results = ResultLog()
     try:
         try:
@@ -796,6 +812,27 @@ def run(
         for stream in streams.values():
             stream.close()
     return _exit_status(results.statuses, exit_zero)
+
+
+def _bundle_stdin(streams: dict[int, _Stream], stdin: Any) -> Any:
+    """The stdin to load the inputs whole from when the bundle is checked, or None when the streams are too large
+    (over :data:`~crdtool.cli.bundle_checks.BUNDLE_MAX_BYTES` in all: they stay streams)."""
+    from crdtool.cli.bundle_checks import BUNDLE_MAX_BYTES
+
+    total = 0
+    for stream in streams.values():
+        if stream.path is not None:
+            total += _file_size(stream.path)
+        else:
+            stream.spool.seek(0, 2)
+            total += stream.spool.tell()
+    if total > BUNDLE_MAX_BYTES:
+        return None
+    for stream in streams.values():
+        if stream.spool is not None:
+            stream.spool.seek(0)
+            stdin = stream.spool
+    return stdin
 
 
 def _no_crd(exc: NoCrdFound, progress: Any) -> int:
@@ -827,13 +864,16 @@ def _run_loaded(
     output: str,
     quiet: bool,
     exit_zero: bool,
+    bundle: Any = None,
+    stdin: Any = None,
 ) -> int:
-    """:func:`run` with the inputs loaded whole: several releases (the matrix) or ``--explain-cost``."""
+    """:func:`run` with the inputs loaded whole: several releases (the matrix), ``--explain-cost`` or the checks
+    across the bundle (``bundle``; ``stdin``: where stdin is read from, when :func:`run` has begun reading it)."""
     from crdtool.cli.reporters import report
 
     try:
-        results, items = _judge_matrix(selected, sys.stdin.buffer, crd_paths, field_validation, skip_kinds, progress,
-                                       workers, releases)
+        results, items = _judge_matrix(selected, sys.stdin.buffer if stdin is None else stdin, crd_paths,
+                                       field_validation, skip_kinds, progress, workers, releases, bundle)
     except NoCrdFound as exc:
         return _no_crd(exc, progress)
     if progress is not None:
@@ -952,6 +992,7 @@ def _judge_matrix(
     progress: Any,
     jobs: int,
     releases: tuple[Release, ...],
+    bundle: Any = None,
 ) -> tuple[list[DocumentResult], list[Document | InputError]]:
     """Every document's verdict, combined over several releases (:func:`crdtool.cli.matrix.combine`), and the
     loaded documents.
@@ -961,7 +1002,8 @@ def _judge_matrix(
     row as it is loaded (:func:`_load_entries`, on the ``jobs`` workers); then
     each custom resource under the releases in a row, each release with its
     own catalog of CRDs, a share of the releases per worker. The progress bar
-    follows the loading and the first release.
+    follows the loading and the first release. ``bundle``: the checks across the bundle to add to each
+    release's results (:func:`crdtool.cli.bundle_checks.apply`), or None.
     Raises :class:`NoCrdFound` as :func:`_judge_all`.
     """
     from crdtool.cli.matrix import combine
@@ -1004,6 +1046,10 @@ def _judge_matrix(
     else:
         per_release = judge_releases(list(range(len(releases))), jobs, progress)
     items = [item for items in loaded for item in items]
+    if bundle is not None:
+        from crdtool.cli import bundle_checks
+
+        bundle_checks.apply(bundle, releases, per_release, items, flag_items)
     return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
 
 

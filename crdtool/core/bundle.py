@@ -15,7 +15,8 @@ The cross references checked, and the upstream code that resolves each reference
   v1beta1 ``spec.conversion.webhookClientConfig``).
 - ``BND003``: a Service's ``spec.selector`` (equality on every pair: ``labels.SelectorFromSet``) must match the
   pod template labels of a workload in its namespace (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet,
-  ReplicationController, Job, CronJob). Services without a selector (manual Endpoints) and ExternalName ones
+  ReplicationController, Job, CronJob, and a custom resource with a pod template at ``spec.template``, such as
+  an Argo Rollout). Services without a selector (manual Endpoints) and ExternalName ones
   are left alone.
 - ``BND004``/``BND005``/``BND006``: an RBAC rule's ``apiGroups`` x ``resources`` must name something served:
   a built-in resource of the release (:func:`crdtool.core.builtin.catalog.kinds`), a resource the authorizer
@@ -259,6 +260,15 @@ def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
     return f" (did you mean {_q(near)}?)" if near else ""
 
 
+def _is_custom_workload(o: _Obj) -> bool:
+    """A custom resource with a pod template at ``spec.template`` (Argo Rollout, OpenKruise CloneSet, ...): its
+    controller makes the pods, so Services select them and their ServiceAccount must exist."""
+    if (o.group, o.kind) in _WORKLOADS or "." not in o.group or o.group.endswith(".k8s.io"):
+        return False
+    template = _map(_map(o.data.get("spec")).get("template"))
+    return isinstance(_map(template.get("spec")).get("containers"), list)
+
+
 class _Bundle:
     """The objects of the bundle indexed by what the checks look up."""
 
@@ -287,6 +297,8 @@ class _Bundle:
                 if group:
                     self.api_service_groups.add(group)
             template_path = _WORKLOADS.get((o.group, o.kind))
+            if template_path is None and _is_custom_workload(o):
+                template_path = ("spec", "template")
             if template_path is not None:
                 template: Any = o.data
                 for key in template_path:
@@ -304,7 +316,7 @@ def check_bundle(
     """The problems across ``documents`` (plain dicts as decoded; anything else is ignored) at ``release``.
 
     ``release``: ``"1.33"``, ``33`` or a :class:`~crdtool.core.releases.Release` (only the RBAC checks depend on
-    it: which group/resources are built in). ``namespace``: the namespace of objects that name none.
+    it: which group/resources are built in; messages do not name it, so a matrix of releases merges them). ``namespace``: the namespace of objects that name none.
     ``rules``: the codes to run (:func:`select_rules`; None: the default set). Returns the findings ordered by
     document, then by check, then by field. Raises nothing for malformed objects: a field of the wrong type is
     taken as absent (validation reports it).
@@ -459,15 +471,15 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
                 path = f"rules[{i}].apiGroups[{j}]"
                 if g in REMOVED_GROUPS:
                     yield _finding("BND005", o, path, f"{where}: group {_q(g)} serves nothing since "
-                                   f"{REMOVED_GROUPS[g]} (at {name})")
+                                   f"{REMOVED_GROUPS[g]}")
                     continue
                 near = _nearest(g, known)
                 if near is not None:
-                    yield _finding("BND005", o, path, f"{where}: group {_q(g)} is neither built in at {name} nor "
-                                   f"served by the bundle (did you mean {_q(near)}?)")
+                    yield _finding("BND005", o, path, f"{where}: group {_q(g)} is neither built in nor served by "
+                                   f"the bundle (did you mean {_q(near)}?)")
                 else:
-                    yield _finding("BND006", o, path, f"{where}: group {_q(g)} is neither built in at {name} nor "
-                                   "served by a CustomResourceDefinition or APIService of the bundle")
+                    yield _finding("BND006", o, path, f"{where}: group {_q(g)} is neither built in nor served by a "
+                                   "CustomResourceDefinition or APIService of the bundle")
             if unknown or not groups or "*" in groups or any(g in open_groups for g in groups):
                 continue
             pool = set().union(*(served.get(g, set()) for g in groups))
@@ -481,7 +493,7 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
                 by = ", ".join(_group_label(g) for g in groups)
                 yield _finding("BND004", o, f"rules[{i}].resources[{j}]",
                                f"{where}: resource {_q(resource)} is not served by {'group' if len(groups) == 1 else 'groups'} "
-                               f"{by} at {name}{hint}")
+                               f"{by}{hint}")
 
 
 # --- BND007: ServiceAccounts -------------------------------------------------------------------------------

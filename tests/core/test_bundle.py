@@ -181,9 +181,19 @@ def test_service_without_selector_or_external_name_or_workloads() -> None:
     assert codes([svc("web", selector={"app": "web"})]) == []  # no workload in the bundle: pods are elsewhere
 
 
+def test_a_custom_resource_with_a_pod_template_is_a_workload() -> None:
+    # Argo Rollouts' own examples (argoproj/argo-rollouts examples/rollout-bluegreen.yaml): the Services select
+    # the Rollout's pods
+    rollout = deploy("rollout-bluegreen", {"app": "rollout-bluegreen"}, kind="Rollout", api="argoproj.io/v1alpha1",
+                     sa="rollouts")
+    assert codes([svc("rollout-bluegreen-active", selector={"app": "rollout-bluegreen"}), rollout]) == []
+    assert codes([sa("other"), rollout]) == [("BND007", 1, "spec.template.spec.serviceAccountName")]
+
+
 def test_a_custom_kind_named_deployment_is_no_workload() -> None:
-    docs = [svc("web", selector={"app": "web"}), deploy("a", {"app": "x"}),
-            deploy("web", {"app": "web"}, api="example.com/v1")]
+    custom = deploy("web", {"app": "web"}, api="example.com/v1")
+    del custom["spec"]["template"]["spec"]["containers"]  # no pod template: a kind of its own
+    docs = [svc("web", selector={"app": "web"}), deploy("a", {"app": "x"}), custom]
     assert [c for c, _, _ in codes(docs)] == ["BND003"]
 
 
@@ -193,13 +203,13 @@ def test_rbac_typo_in_plural() -> None:
     docs = [role("r", [{"apiGroups": ["apps"], "resources": ["deployment", "statefulsets/status"],
                         "verbs": ["get"]}])]
     assert codes(docs) == [("BND004", 0, "rules[0].resources[0]")]
-    assert messages(docs)[0] == ('rule 0 of Role "r": resource "deployment" is not served by group "apps" at 1.37 '
+    assert messages(docs)[0] == ('rule 0 of Role "r": resource "deployment" is not served by group "apps" '
                                  '(did you mean "deployments"?)')
 
 
 def test_rbac_resource_in_another_group() -> None:
     docs = [role("r", [{"apiGroups": [""], "resources": ["deployments"], "verbs": ["get"]}])]
-    assert messages(docs) == ['rule 0 of Role "r": resource "deployments" is not served by group "" (core) at 1.37; '
+    assert messages(docs) == ['rule 0 of Role "r": resource "deployments" is not served by group "" (core); '
                               '"apps" serves it']
 
 
