@@ -64,3 +64,57 @@ def test_ignore_all_and_unknown_code() -> None:
     assert code == 0 and "BND0" not in out
     _, code = _invoke([BUNDLE, "--select", "BND9"])
     assert code == 2
+
+
+def _stdin_run(monkeypatch: pytest.MonkeyPatch, text: str, bundle_max: int) -> tuple[int, str]:
+    """``validate.run`` on stdin read as a stream (from 1 KiB), with the bundle checks, the JSON report."""
+    import contextlib
+    import io
+    import sys
+
+    from crdtool.cli import bundle_checks, validate
+    from crdtool.core.bundle import select_rules
+
+    with monkeypatch.context() as m:
+        m.setattr(validate, "STREAM_MIN_BYTES", 1 << 10)
+        m.setattr(bundle_checks, "BUNDLE_MAX_BYTES", bundle_max)
+        m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = validate.run(["-"], "json", jobs=1, bundle=bundle_checks.BundleOptions(select_rules()))
+    return status, out.getvalue()
+
+
+_STREAMED = "".join(
+    f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: s{i}, namespace: ops}}\n"
+    f"spec: {{selector: {{app: a{i}}}, ports: [{{port: 80}}]}}\n" for i in range(12)
+) + ("---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a0, namespace: ops}\n"
+     "spec: {selector: {matchLabels: {app: a0}}, template: {metadata: {labels: {app: a0}}, "
+     "spec: {containers: [{name: c, image: x}]}}}\n")
+
+
+def test_stdin_that_would_stream_is_loaded_whole_for_the_bundle(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(_STREAMED) > 1 << 10
+    status, out = _stdin_run(monkeypatch, _STREAMED, 1 << 20)
+    docs = json.loads(out)["documents"]
+    assert status == 0 and len(docs) == 13
+    flagged = [d["name"] for d in docs if any(w.startswith("BND003") for w in d["warnings"])]
+    assert flagged == [f"s{i}" for i in range(1, 12)]
+    # over the cap: streamed, not checked, and said so
+    status, out = _stdin_run(monkeypatch, _STREAMED, 1 << 10)
+    assert status == 0 and not any(d["warnings"] for d in json.loads(out)["documents"])
+    assert "checks across the bundle are skipped" in capsys.readouterr().err
+
+
+def test_configuration_file_select_ignore_strict(tmp_path: Path) -> None:
+    config = tmp_path / ".crdtool.yaml"
+    # top-level select/ignore also hold lint's codes: validate takes the BND ones only
+    config.write_text("select: [CRD1]\nignore: [CRD101]\nvalidate:\n  ignore: [BND001, BND002, BND003, BND007]\n"
+                      "  strict: true\n")
+    out, code = _invoke([BUNDLE, "--config", str(config), "--output", "json"])
+    found = sorted({e["type"] for d in json.loads(out)["documents"] for e in d["errors"]})
+    assert (found, code) == (["BND004", "BND008"], 1)
+    out, code = _invoke([BUNDLE, "--config", str(config), "--no-strict", "--select", "BND004", "--output", "json"])
+    warned = [w[:6] for d in json.loads(out)["documents"] for w in d["warnings"]]
+    assert (warned, code) == (["BND004", "BND004"], 0)
