@@ -474,6 +474,8 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
                                    f"{REMOVED_GROUPS[g]}")
                     continue
                 near = _nearest(g, known)
+                if near is not None and (g.endswith("." + near) or near.endswith("." + g)):
+                    near = None  # a sibling API (acme.cert-manager.io beside cert-manager.io), not a typo
                 if near is not None:
                     yield _finding("BND005", o, path, f"{where}: group {_q(g)} is neither built in nor served by "
                                    f"the bundle (did you mean {_q(near)}?)")

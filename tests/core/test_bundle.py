@@ -254,6 +254,12 @@ def test_rbac_group_typo_removed_and_foreign() -> None:
     assert [f.code for f in check_bundle(docs, "1.37")] == ["BND005", "BND005", "BND005"]
 
 
+def test_rbac_sibling_group_is_no_typo() -> None:
+    docs = [crd(group="cert-manager.io", plural="certificates"),
+            role("r", [{"apiGroups": ["acme.cert-manager.io"], "resources": ["orders"], "verbs": ["get"]}])]
+    assert codes(docs) == [("BND006", 1, "rules[0].apiGroups[0]")]
+
+
 def test_rbac_api_service_opens_its_group() -> None:
     apiservice = {"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "metadata": {"name":
                   "v1beta1.metrics.k8s.io"}, "spec": {"group": "metrics.k8s.io", "version": "v1beta1"}}
