@@ -879,6 +879,10 @@ def _run_loaded(
     if progress is not None:
         progress.stop()
     run = validate_run(results, quiet=quiet)
+    if bundle is not None:
+        from crdtool.core.bundle import RULES
+
+        run.rules.update({code: f"{r.name}: {r.summary}" for code, r in RULES.items()})  # SARIF shortDescription
     if explain_cost:
         from crdtool.cli.lint import explain_cost_run
 

@@ -119,3 +119,13 @@ def test_configuration_file_select_ignore_strict(tmp_path: Path) -> None:
     out, code = _invoke([BUNDLE, "--config", str(config), "--no-strict", "--select", "BND004", "--output", "json"])
     warned = [w[:6] for d in json.loads(out)["documents"] for w in d["warnings"]]
     assert (warned, code) == (["BND004", "BND004"], 0)
+
+
+def test_sarif_rule_ids_are_the_codes_with_their_descriptions() -> None:
+    out, code = _invoke([BUNDLE, "--strict", "--select", "BND008", "--output", "sarif"])
+    run = json.loads(out)["runs"][0]
+    [rule] = run["tool"]["driver"]["rules"]
+    assert code == 1 and rule["id"] == "BND008"
+    assert rule["shortDescription"]["text"].startswith("role-missing: A binding whose Role or ClusterRole")
+    [result] = run["results"]
+    assert result["ruleId"] == "BND008" and result["locations"][0]["physicalLocation"]["region"]["startLine"] == 32
