@@ -149,7 +149,7 @@ def _warm(entry: Any, release: str) -> None:
             version.cel_validator.get()
 
 
-def _summary(result: Any) -> str:
+def _summary(result: Any, percent: float = 100.0, fail_under: float | None = None) -> str:
     counts = {"passed": 0, "failed": 0, "error": 0}
     for r in result.results:
         counts[r.outcome] += 1
@@ -161,10 +161,14 @@ def _summary(result: Any) -> str:
         text += f", {result.deselected} deselected"
     if result.suite_errors:
         text += f"; {len(result.suite_errors)} suite error{'s' if len(result.suite_errors) != 1 else ''}"
+    if fail_under is not None and percent < fail_under:
+        text += f"; rule coverage {percent:.1f}% below --fail-under {fail_under:g}"
     return text
 
 
-def _cases(result: Any) -> list[Case]:
+def _cases(result: Any, percent: float = 100.0, fail_under: float | None = None) -> list[Case]:
+    """Every case result, each suite error, and (``--fail-under`` not met) a failed case named ``coverage``, so
+    that the github, junit and sarif reporters say why the run fails, not only the text and JSON outputs."""
     cases: list[Case] = []
     for error in result.suite_errors:
         finding = Finding("InputError", "error", error.message, error.file, error.line or None)
@@ -175,7 +179,30 @@ def _cases(result: Any) -> list[Case]:
             findings = (Finding("TestFailure" if r.outcome == "failed" else "TestError", "error",
                                 f"{r.name}: " + "; ".join(r.problems), r.case.file, r.case.line),)
         cases.append(Case(r.name, r.case.file, r.case.line, r.outcome, findings))
+    if fail_under is not None and percent < fail_under:
+        cases.append(_coverage_case(result, percent, fail_under))
     return cases
+
+
+def _coverage_case(result: Any, percent: float, fail_under: float) -> Case:
+    """The coverage shortfall as a failed case: one finding at the first validation not covered (else the first
+    suite file), naming the figures and how many validations are not covered."""
+    cov = result.coverage
+    gaps = sorted((i for i in cov.items.values() if not cov.covered(i.key)), key=lambda i: (i.file, i.line, i.path))
+    total = len(cov.items)
+    message = (f"rule coverage {percent:.1f}% is below --fail-under {fail_under:g}% "
+               f"({total - len(gaps)}/{total} validations covered")
+    if gaps:
+        first = gaps[0]
+        message += f"; {len(gaps)} not covered, the first at {first.file}:{first.line}: {first.text}"
+    message += ")"
+    if gaps:
+        file, line = gaps[0].file, gaps[0].line or None
+    elif result.results:
+        file, line = result.results[0].case.file, None
+    else:
+        file, line = ".", None
+    return Case("coverage", file, line, "failed", (Finding("Coverage", "error", message, file, line),))
 
 
 def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
@@ -214,10 +241,11 @@ def _check_run(result: Any, with_coverage: bool, quiet: bool, out: TextIO, perce
         write_text(out, render_text_report(result, with_coverage, quiet, percent, fail_under))
 
     return CheckRun(
-        command="test", cases=_cases(result), render_text=render_text,
-        json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result),
+        command="test", cases=_cases(result, percent, fail_under), render_text=render_text,
+        json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result, percent, fail_under),
         rules={"TestFailure": "A test case's expectation does not hold.",
-               "TestError": "A test case could not be run (no CRD of its kind, a version not served)."},
+               "TestError": "A test case could not be run (no CRD of its kind, a version not served).",
+               "Coverage": "Rule coverage is below --fail-under: validations no case made both pass and fail."},
     )
 
 
@@ -245,7 +273,7 @@ def render_text_report(result: Any, with_coverage: bool, quiet: bool, percent: f
         lines.append("")
         lines.extend(coverage_table(result.coverage, percent, fail_under))
     lines.append("")
-    lines.append(_summary(result))
+    lines.append(_summary(result, percent, fail_under))
     return "\n".join(lines) + "\n"
 
 
