@@ -590,6 +590,8 @@ def explain(result: CaseResult) -> str:
         right.append("valid")
     for w in verdict.warnings:
         right.append(f"warning: {w}")
+    if expect.status_message:  # the whole text the expectations were looked for in, to read or copy
+        right.append(f"message: {status_message(verdict) or '(none: the request succeeds)'}")
     lines.append(_side_by_side(left, right))
     return "\n".join(lines)
 

@@ -64,3 +64,21 @@ def test_a_suite_error_is_stated_by_every_ci_reporter(samples: Path) -> None:
     assert code == 2 and out.startswith("::error file=bad.crdtest.yaml,") and "nope.yaml" in out
     code, out = invoke("--output", "sarif", "bad.crdtest.yaml")
     assert code == 2 and [r["ruleId"] for r in json.loads(out)["runs"][0]["results"]] == ["InputError"]
+
+
+# ------------------------------------------------------------------------------------------------
+# 11: a failing statusMessage shows the apiserver's message
+
+
+def test_a_failing_status_message_shows_the_apiservers_message(samples: Path) -> None:
+    suite = (samples / "widgets.crdtest.yaml").read_text()
+    start = suite.index("cases:")
+    (samples / "sm.crdtest.yaml").write_text(suite[:start] + """cases:
+  - name: size below the minimum
+    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 0}}
+    expect: {statusMessage: ['Widget.example.com "w" is invalid: spec.size: Invalid value: 0: nope']}
+""")
+    code, out = invoke("sm.crdtest.yaml")
+    assert code == 1
+    assert ('| message: Widget.example.com "w" is invalid: spec.size: Invalid value: 0: '
+            "spec.size in body should be greater than or equal to 1") in out
