@@ -92,10 +92,16 @@ def run(
     percent = result.coverage.percent()
     low_coverage = fail_under is not None and percent < fail_under
     check = _check_run(result, coverage or fail_under is not None, quiet, out, percent, fail_under)
-    report(check, output, out)
-    if missing or result.suite_errors:
+    if select and not result.results and not result.not_run and result.deselected:
+        # pytest's habit: a -k that selects nothing is no passing run
+        print(f"crdtool test: -k {select!r} selects none of the {result.deselected} "
+              f"case{'s' if result.deselected != 1 else ''}", file=sys.stderr)
         return 2
-    return 1 if result.failed or low_coverage else 0
+    report(check, output, out)
+    if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
+        return 2
+    refused = any(e.kind == "crd-invalid" for e in result.suite_errors)
+    return 1 if result.failed or low_coverage or refused else 0
 
 
 #: With at least this many case runs, they are run by worker processes (``--jobs``).
@@ -113,7 +119,7 @@ def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any
     from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.testing.runner import CoverageLog, plan
 
-    runs, out = plan(suites, releases=releases, select=selector, default=default)
+    runs, out = plan(suites, releases=releases, select=selector, default=default, session=session)
     workers = resolve_jobs(jobs) if len(runs) >= PARALLEL_MIN_RUNS else 1
     if workers <= 1:
         out.results.extend(r.run(session, out.coverage) for r in runs)
@@ -159,6 +165,8 @@ def _summary(result: Any, percent: float = 100.0, fail_under: float | None = Non
         text += f", {counts['error']} error{'s' if counts['error'] != 1 else ''}"
     if result.deselected:
         text += f", {result.deselected} deselected"
+    if result.not_run:
+        text += f", {result.not_run} not run"
     if result.suite_errors:
         text += f"; {len(result.suite_errors)} suite error{'s' if len(result.suite_errors) != 1 else ''}"
     if fail_under is not None and percent < fail_under:
@@ -171,8 +179,11 @@ def _cases(result: Any, percent: float = 100.0, fail_under: float | None = None)
     that the github, junit and sarif reporters say why the run fails, not only the text and JSON outputs."""
     cases: list[Case] = []
     for error in result.suite_errors:
-        finding = Finding("InputError", "error", error.message, error.file, error.line or None)
-        cases.append(Case(os.path.basename(error.file), error.file, error.line or None, "error", (finding,)))
+        refused = error.kind == "crd-invalid"  # a finding about the CRD under test, not an unreadable input
+        finding = Finding("CRDRefused" if refused else "InputError", "error", error.message, error.file,
+                          error.line or None)
+        cases.append(Case(os.path.basename(error.file), error.file, error.line or None,
+                          "failed" if refused else "error", (finding,)))
     for r in result.results:
         findings: tuple[Finding, ...] = ()
         if r.outcome != "passed":
@@ -221,10 +232,11 @@ def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
         })
     counts = {k: sum(r.outcome == k for r in result.results) for k in ("passed", "failed", "error")}
     payload: dict[str, Any] = {
-        "summary": {"cases": len(result.results), **counts, "deselected": result.deselected,
+        "summary": {"cases": len(result.results), **counts, "deselected": result.deselected, "notRun": result.not_run,
                     "suiteErrors": len(result.suite_errors)},
         "cases": rows,
-        "suiteErrors": [{"file": e.file, "line": e.line, "message": e.message} for e in result.suite_errors],
+        "suiteErrors": [{"file": e.file, "line": e.line, "message": e.message, "kind": e.kind}
+                        for e in result.suite_errors],
     }
     if with_coverage:
         payload["coverage"] = {"percent": round(percent, 2), "items": result.coverage.rows()}
@@ -245,6 +257,7 @@ def _check_run(result: Any, with_coverage: bool, quiet: bool, out: TextIO, perce
         json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result, percent, fail_under),
         rules={"TestFailure": "A test case's expectation does not hold.",
                "TestError": "A test case could not be run (no CRD of its kind, a version not served).",
+               "CRDRefused": "The apiserver refuses to create a CRD of the suite: its cases are not run.",
                "Coverage": "Rule coverage is below --fail-under: validations no case made both pass and fail."},
     )
 

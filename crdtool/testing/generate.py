@@ -190,7 +190,8 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
     ``crd_path`` is written in the suite's ``crds`` (relative to ``output_path``'s directory when given).
     Each search stops after ``max_examples`` candidates or ``time_budget`` seconds (then shrinking its find);
     deterministic for a ``seed`` when the time budget is not what stops it. Raises ``ValueError`` when the CRD has
-    no such version, no schema, or no valid object can be found to start from.
+    no such version, no schema, or no valid object can be found to start from, and when the apiserver refuses to
+    create the CRD (:meth:`~crdtool.testing.runner.CrdEntry.refusal`).
     """
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as st
@@ -204,6 +205,10 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
     from crdtool.yaml import Document
 
     entry = CrdEntry(Document(crd_path, 0, 1, crd))
+    refused = entry.refusal(DEFAULT_RELEASE)
+    if refused:  # crdtool test would not run a case against it
+        raise ValueError(f"{crd_path}: the apiserver of Kubernetes {DEFAULT_RELEASE} refuses to create this CRD: "
+                         + "; ".join(refused))
     prepared = entry.prepared()
     versions = {v.version: v for v in versions_from_crd(crd)}
     if version is None:

@@ -14,11 +14,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 from crdtool.testing.coverage import Coverage, ItemIndex, constraint_outcomes, index_version, schema_root
 from crdtool.testing.releases import DEFAULT_RELEASE
-from crdtool.testing.suite import ExpectedError, Expectation, Suite, TestCase
+from crdtool.testing.suite import BLOCKING_KINDS, ExpectedError, Expectation, Suite, SuiteError, TestCase
 from crdtool.yaml import Document
 
 __all__ = ["CaseResult", "CaseRun", "CoverageLog", "CrdEntry", "RunResult", "Session", "Verdict", "case_id",
-           "compile_selector", "plan", "run", "run_case", "status_message"]
+           "compile_selector", "crd_refusals", "plan", "run", "run_case", "status_message"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -32,6 +32,7 @@ class CrdEntry:
     doc: Document
     _prepared: dict[str, Any] = field(default_factory=dict)
     _indexes: dict[tuple[str, str], ItemIndex] = field(default_factory=dict)
+    _refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -66,6 +67,25 @@ class CrdEntry:
             found = self._prepared[release] = prepare_crd(self.manifest, release)
         return found
 
+    def refusal(self, release: str = DEFAULT_RELEASE) -> tuple[str, ...]:
+        """The errors the apiserver of ``release`` answers a create of this CRD with (empty: it is created), once
+        per release: :func:`crdtool.check_crd_manifest` with server-side field validation Strict, the
+        storage step left out (a CRD exported by ``kubectl get`` carries a resourceVersion; what is judged
+        is what the manifest says)."""
+        found = self._refusals.get(release)
+        if found is None:
+            from crdtool.core.crd.manifest import check_crd_manifest, is_crd
+
+            if not is_crd(self.manifest):
+                found = (f"apiVersion: Unsupported value: {self.manifest.get('apiVersion')!r}: supported values: "
+                         '"apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"',)
+            else:
+                verdict = check_crd_manifest(self.manifest, kubernetes_version=release, storage=False,
+                                             duplicate_fields=tuple(getattr(self.doc, "duplicate_keys", ()) or ()))
+                found = tuple(str(f.error) for f in verdict.findings)
+            self._refusals[release] = found
+        return found
+
     def index(self, version: str, release: str = DEFAULT_RELEASE) -> ItemIndex:
         """The validations of ``version`` (rules by rule-dict identity in the CRD prepared for ``release``; the
         items' keys are the same under every release, so coverage adds up across them)."""
@@ -96,14 +116,18 @@ class Session:
         return out
 
     def crd_for(self, suite: Suite, obj: Mapping[str, Any]) -> CrdEntry | None:
-        """The suite's CRD of ``obj``'s group and kind (the first one; a single CRD serves any object)."""
+        """The suite's CRD of ``obj``'s group and kind, as kubectl finds the resource of an object (its REST
+        mapping); None when no CRD defines them, whatever the number of CRDs. An object that names no kind or no
+        apiVersion goes to a single CRD, whose decoding then reports what is missing."""
         entries = self.entries(suite)
         api_version = obj.get("apiVersion")
+        kind = obj.get("kind")
         group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
         for entry in entries:
-            if entry.group == group and entry.kind == obj.get("kind"):
+            if entry.group == group and entry.kind == kind:
                 return entry
-        return entries[0] if len(entries) == 1 else None
+        unnamed = not (isinstance(api_version, str) and api_version) or not (isinstance(kind, str) and kind)
+        return entries[0] if len(entries) == 1 and unnamed else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -396,6 +420,7 @@ class RunResult:
     suite_errors: list[Any] = field(default_factory=list)
     coverage: Coverage = field(default_factory=Coverage)
     deselected: int = 0
+    not_run: int = 0
 
     @property
     def failed(self) -> list[CaseResult]:
@@ -425,23 +450,52 @@ class CaseRun:
 
 def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
          select: Callable[[str], bool] | None = None,
-         default: tuple[str, ...] | None = None) -> tuple[list[CaseRun], RunResult]:
+         default: tuple[str, ...] | None = None, session: Session | None = None) -> tuple[list[CaseRun], RunResult]:
     """The case runs of ``suites`` in order (each selected case under each of its releases, see
-    :func:`releases_for`), and the :class:`RunResult` to fill: the suites' reading problems and the number of
-    cases deselected."""
+    :func:`releases_for`), and the :class:`RunResult` to fill: the suites' reading problems, the number of
+    cases deselected, and the suites not run: a suite whose CRDs are ambiguous, or one of whose CRDs the
+    apiserver refuses at a release its cases run under (:func:`crd_refusals`, with ``session``'s CRDs)."""
     out = RunResult()
     runs: list[CaseRun] = []
+    session = session or Session()
     for suite in suites:
         out.suite_errors.extend(suite.errors)
-        if suite.errors and not suite.crds:
+        if (suite.errors and not suite.crds) or any(e.kind in BLOCKING_KINDS for e in suite.errors):
             continue
+        mine: list[CaseRun] = []
         for case in suite.cases:
             if select is not None and not select(f"{os.path.basename(suite.file)} {case.name}"):
                 out.deselected += 1
                 continue
             wanted = releases_for(case, suite, releases, default)
-            runs.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+            mine.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+        refused = crd_refusals(suite, session, dict.fromkeys(r.release for r in mine))
+        if refused:
+            out.suite_errors.extend(refused)
+            out.not_run += len(mine)
+            continue
+        runs.extend(mine)
     return runs, out
+
+
+def crd_refusals(suite: Suite, session: Session, releases: Iterable[str]) -> list[SuiteError]:
+    """A suite error for each CRD of ``suite`` the apiserver of one of ``releases`` refuses to create, carrying
+    the apiserver's errors (the releases that answer alike share one error); empty when every CRD would be
+    created at every release. A green case against a CRD no cluster would accept means nothing."""
+    wanted = sorted(releases, key=lambda r: tuple(int(p) for p in r.split(".")))
+    out: list[SuiteError] = []
+    for entry in session.entries(suite):
+        by_answer: dict[tuple[str, ...], list[str]] = {}
+        for release in wanted:
+            errors = entry.refusal(release)
+            if errors:
+                by_answer.setdefault(errors, []).append(release)
+        for errors, where in by_answer.items():
+            name = entry.name or "(no name)"
+            text = (f"CRD {name} ({entry.where}) is refused by the apiserver of Kubernetes {', '.join(where)} on "
+                    f"create; none of this suite's cases is run:\n" + "\n".join(f"  {e}" for e in errors))
+            out.append(SuiteError(suite.file, 0, text, kind="crd-invalid"))
+    return out
 
 
 def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
@@ -449,7 +503,7 @@ def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, sel
         default: tuple[str, ...] | None = None) -> RunResult:
     """Run every (selected) case of ``suites`` under its releases (:func:`releases_for`); coverage over all."""
     session = session or Session()
-    runs, out = plan(suites, releases=releases, select=select, default=default)
+    runs, out = plan(suites, releases=releases, select=select, default=default, session=session)
     for r in runs:
         result = r.run(session, out.coverage)
         out.results.append(result)

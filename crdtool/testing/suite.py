@@ -45,7 +45,7 @@ from typing import Any
 from crdtool.yaml import Document, InputError, load_documents, load_path
 
 __all__ = [
-    "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Suite", "SuiteError", "TestCase",
+    "BLOCKING_KINDS", "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Suite", "SuiteError", "TestCase",
     "is_suite_file", "load_suite", "SUITE_GLOB",
 ]
 
@@ -60,16 +60,23 @@ ERROR_TYPES = (
     "UnknownField", "DuplicateField", "UnmarshalTypeError",
 )
 FIELD_VALIDATIONS = ("Strict", "Warn", "Ignore")
+#: The kinds of :class:`SuiteError` that keep all of a suite's cases from running.
+BLOCKING_KINDS = frozenset({"crds", "crd-invalid"})
 SUBRESOURCES = ("status",)
 
 
 @dataclass(frozen=True)
 class SuiteError:
-    """A suite that cannot be read as written: ``file:line: message``."""
+    """A suite that cannot be read as written: ``file:line: message``.
+
+    ``kind``: ``input`` (exit 2; the suite's other cases still run), ``crds`` (its CRDs are ambiguous: two of one
+    name; exit 2, none of its cases runs) or ``crd-invalid`` (the apiserver refuses to create one of its CRDs at a
+    release the suite runs under: a finding, exit 1, none of its cases runs)."""
 
     file: str
     line: int
     message: str
+    kind: str = "input"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}" if self.line > 0 else f"{self.file}: {self.message}"
@@ -236,7 +243,14 @@ def load_suite(path: str, text: str | bytes | None = None, crd_cache: dict[str, 
         suite = Suite(path, ())
         suite.errors.extend(SuiteError(path, p.line, p.message) for p in problems)
         return suite
-    if len(docs) == 1 and "cases" in docs[0].data and "apiVersion" not in docs[0].data:
+    suites = [d for d in docs if "cases" in d.data and "apiVersion" not in d.data]
+    if suites and len(docs) > 1:
+        suite = Suite(path, ())
+        lines = ", ".join(str(d.line) for d in docs)
+        suite.errors.append(SuiteError(path, docs[1].line, f"a suite is one YAML document; this file holds {len(docs)} "
+                                                          f"(at lines {lines}): write each suite in a file of its own"))
+        return suite
+    if suites:
         suite = _read_suite(path, docs[0])
     else:
         suite = _read_manifest(path, raw.decode("utf-8", "replace"), docs)
@@ -271,6 +285,34 @@ def _load_crds(suite: Suite, cache: dict[str, list[Document | InputError]]) -> N
                         found += 1
         if not found and not any(isinstance(i, InputError) for i in cache[key]):
             suite.errors.append(SuiteError(suite.file, 0, f"crd {path}: no CustomResourceDefinition found"))
+    _one_crd_per_name(suite)
+
+
+def _one_crd_per_name(suite: Suite) -> None:
+    """The same document named twice (``crds: [a.yaml, a.yaml]``) counts once; two CRDs of one name are a suite
+    error naming both places: the apiserver holds one CRD per name, and which one a case meets would be
+    a guess."""
+    kept: list[Any] = []
+    seen: set[tuple[str, int, int]] = set()
+    first: dict[str, Any] = {}
+    for doc in suite.crds:
+        key = (os.path.abspath(doc.file), doc.index, id(doc.data))
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(doc)
+        meta = doc.data.get("metadata")
+        name = meta.get("name") if isinstance(meta, dict) else None
+        if not isinstance(name, str) or not name:
+            continue
+        if name in first:
+            other = first[name]
+            suite.errors.append(SuiteError(suite.file, 0, f"two CRDs named {name}: {other.file}:{other.line} and "
+                                                          f"{doc.file}:{doc.line} (the apiserver holds one CRD per name)",
+                                           kind="crds"))
+            continue
+        first[name] = doc
+    suite.crds = kept
 
 
 _SUITE_KEYS = {"crds", "cases", "kubernetesVersions", "fieldValidation", "ignoreCase", "allowOtherErrors", "description"}
@@ -519,6 +561,8 @@ def _read_expect(raw: Any, defaults: dict[str, Any]) -> Expectation:
     )
     if valid is True and (errors or status):
         raise _Bad("expect.valid", "expect.valid: true contradicts the errors expected")
+    if valid is None and not (errors or status or warnings or "object" in raw or pruned is not None):
+        raise _Bad("expect", "expect: says nothing: give valid: true, valid: false, or the errors expected")
     return expectation
 
 

@@ -82,3 +82,144 @@ def test_a_failing_status_message_shows_the_apiservers_message(samples: Path) ->
     assert code == 1
     assert ('| message: Widget.example.com "w" is invalid: spec.size: Invalid value: 0: '
             "spec.size in body should be greater than or equal to 1") in out
+
+
+# ------------------------------------------------------------------------------------------------
+# 05: the CRDs under test are judged first, at every release the suite runs under
+
+WIDGET = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                version:
+                  type: string
+                  maxLength: 64
+                  x-kubernetes-validations:
+                    - {rule: "%s", message: must be semver}
+                size: {type: integer}
+                maxSize: {type: integer}
+"""
+
+CASES = """cases:
+  - name: a semver passes
+    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: a}, spec: {version: "1.2.3"}}
+    expect: {valid: true}
+"""
+
+
+def _suite(path: Path, crd: str, head: str = "") -> None:
+    (path.parent / "crd.yaml").write_text(crd)
+    path.write_text(f"crds: [crd.yaml]\n{head}{CASES}")
+
+
+def test_a_rule_that_does_not_compile_at_one_release_of_the_matrix_fails_the_suite(samples: Path) -> None:
+    # isSemver arrived in the semver library of Kubernetes 1.34 (k8s.io/apiserver pkg/cel/library/semverlib.go,
+    # base.go @v0.34.0): a CRD create refuses the rule on 1.33
+    _suite(samples / "s.crdtest.yaml", WIDGET % "isSemver(self)")
+    code, out = invoke("--kubernetes-version", "1.37", "s.crdtest.yaml")
+    assert code == 0 and out.rstrip().endswith("1 case: 1 passed, 0 failed")
+    code, out = invoke("--kubernetes-version", "1.33,1.37", "s.crdtest.yaml")
+    assert code == 1, out
+    assert "CRD widgets.example.com (crd.yaml:1) is refused by the apiserver of Kubernetes 1.33 on create" in out
+    assert "undeclared reference to 'isSemver'" in out and "1.37" not in out.split("\n")[0]
+    assert out.rstrip().endswith("0 cases: 0 passed, 0 failed, 2 not run; 1 suite error")
+    code, out = invoke("--kubernetes-version", "1.33,1.37", "--output", "json", "s.crdtest.yaml")
+    data = json.loads(out)
+    assert code == 1 and data["summary"]["passed"] == 0 and data["suiteErrors"][0]["kind"] == "crd-invalid"
+    code, out = invoke("--kubernetes-version", "1.33", "--output", "junit", "s.crdtest.yaml")
+    suite = ET.fromstring(out.split("\n", 1)[1]).find("testsuite")
+    assert code == 1 and suite is not None and (suite.get("tests"), suite.get("failures")) == ("1", "1")
+
+
+def test_a_non_structural_crd_and_a_cost_over_budget_fail_the_suite(samples: Path) -> None:
+    nonstructural = WIDGET.replace("            spec:\n              type: object\n", "            spec:\n")
+    _suite(samples / "s.crdtest.yaml", nonstructural % "self.size() > 0")
+    code, out = invoke("s.crdtest.yaml")
+    assert code == 1
+    assert "spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for " \
+           "specified object fields" in out
+    # string(int) has no size estimate (cel-go checker/cost.go): the concatenation's cost is unbounded (the
+    # messageExpression samples/widgets.crdtest.yaml had until this check found it)
+    over = WIDGET.replace("{rule: \"%s\", message: must be semver}",
+                          "{rule: \"true\", messageExpression: \"'v' + string(self.size())\"}")
+    _suite(samples / "s.crdtest.yaml", over)
+    code, out = invoke("--kubernetes-version", "1.30-1.37", "s.crdtest.yaml")
+    assert code == 1
+    assert ("refused by the apiserver of Kubernetes 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37 on create" in out
+            and "estimated messageExpression cost exceeds budget by factor of more than 100x" in out)
+
+
+# ------------------------------------------------------------------------------------------------
+# 09, 12: suite checks
+
+
+def test_two_crds_of_one_name_are_a_suite_error_naming_both(samples: Path) -> None:
+    (samples / "crds").mkdir()
+    shutil.copy(samples / "crontab-v1.yaml", samples / "crds" / "a.yaml")
+    (samples / "crds" / "b.yaml").write_text("# the other one\n" + (samples / "crontab-v1.yaml").read_text())
+    (samples / "dup.crdtest.yaml").write_text("""crds: [crds/, crontab-v1.yaml, crontab-v1.yaml]
+cases:
+  - name: which crd?
+    object: {apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: a}}
+    expect: {valid: true}
+""")
+    code, out = invoke("dup.crdtest.yaml")
+    assert code == 2
+    assert "two CRDs named crontabs.stable.example.com: crds/a.yaml:" in out and " and crds/b.yaml:" in out
+    assert out.count("two CRDs named") == 2  # a.yaml and b.yaml, a.yaml and crontab-v1.yaml (named twice: once)
+    assert out.rstrip().endswith("0 cases: 0 passed, 0 failed; 2 suite errors")
+
+
+def test_an_empty_expectation_is_a_suite_error(samples: Path) -> None:
+    (samples / "e.crdtest.yaml").write_text("""crds: [crontab-v1.yaml]
+cases:
+  - name: a
+    object: {apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: a}}
+    expect: {}
+""")
+    code, out = invoke("e.crdtest.yaml")
+    assert code == 2
+    assert "e.crdtest.yaml:5: expect: says nothing: give valid: true, valid: false, or the errors expected" in out
+
+
+def test_an_object_of_a_kind_no_crd_defines_is_an_error_with_one_crd_too(samples: Path) -> None:
+    (samples / "k.crdtest.yaml").write_text("""crds: [crontab-v1.yaml]
+cases:
+  - name: a
+    object: {apiVersion: other.example.com/v1, kind: Thing, metadata: {name: a}}
+    expect: {valid: true}
+  - name: no kind at all
+    object: {apiVersion: stable.example.com/v1, metadata: {name: a}}
+    expect: {statusMessage: ["Object 'Kind' is missing"]}
+""")
+    code, out = invoke("k.crdtest.yaml")
+    assert code == 1
+    assert "no CRD of the suite defines 'Thing' of 'other.example.com/v1' (CRDs: CronTab.stable.example.com)" in out
+    assert out.rstrip().endswith("2 cases: 1 passed, 0 failed, 1 error")
+
+
+def test_a_suite_file_of_two_documents_is_a_suite_error(samples: Path) -> None:
+    (samples / "m.crdtest.yaml").write_text("crds: [crontab-v1.yaml]\ncases: []\n---\ncrds: [crontab-v1.yaml]\ncases: []\n")
+    code, out = invoke("m.crdtest.yaml")
+    assert code == 2
+    assert "m.crdtest.yaml:4: a suite is one YAML document; this file holds 2 (at lines 1, 4)" in out
+
+
+def test_k_selecting_no_case_exits_2_with_one_line(samples: Path) -> None:
+    result = CliRunner().invoke(app, ["test", "-k", "nomatch", "crontab.crdtest.yaml"])
+    assert result.exit_code == 2
+    assert result.output == "crdtool test: -k 'nomatch' selects none of the 6 cases\n"
