@@ -885,7 +885,7 @@ def _run_once(
         # reproducible generation and replayable failures, so set the seed alone.
         test._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     try:
-        with _shrink_time_limit(shrink_seconds), _engine_constant("MAX_SHRINKS", shrink_steps):
+        with _shrink_time_limit(shrink_seconds), engine_constant("MAX_SHRINKS", shrink_steps):
             test()
     except KeyboardInterrupt:
         raise
@@ -926,7 +926,7 @@ def _shrink_time_limit(seconds: float | None) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _engine_constant(name: str, value: int | None) -> Iterator[None]:
+def engine_constant(name: str, value: int | None) -> Iterator[None]:
     """Temporarily set hypothesis's engine constant ``name`` (``MAX_SHRINKS``: how many successful shrinks
     end the shrinking, a bound that does not depend on time); None, or a hypothesis without it: unchanged."""
     try:
