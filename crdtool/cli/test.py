@@ -48,6 +48,7 @@ def run(
     stream: TextIO | None = None,
     jobs: int | None = None,
     default_kubernetes_version: tuple[str, str] | None = None,
+    update: bool = False,
 ) -> int:
     """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
     fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read).
@@ -98,10 +99,51 @@ def run(
               f"case{'s' if result.deselected != 1 else ''}", file=sys.stderr)
         return 2
     report(check, output, out)
+    if update and result.failed:
+        return _update(result, suites, missing)
     if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
         return 2
     refused = any(e.kind == "crd-invalid" for e in result.suite_errors)
     return 1 if result.failed or low_coverage or refused else 0
+
+
+def _update(result: Any, suites: list[Any], missing: list[str]) -> int:
+    """``--update``: write each failing case's new expectation (:mod:`crdtool.testing.update`), one line per
+    change on stderr; exit 0 when every failing case was updated (1 when some could not be, 2 on input errors)."""
+    from crdtool.cli.atomic import atomic_write_text
+    from crdtool.core.gojson import go_json_dumps
+    from crdtool.testing.update import plan_updates
+
+    left = 0
+    try:
+        updates = plan_updates(result.results, suites)
+    except OSError as exc:
+        print(f"crdtool test --update: {exc}", file=sys.stderr)
+        return 2
+    for update in updates:
+        written = [c for c in update.cases if c.skipped is None]
+        if update.text is not None and written:
+            try:
+                atomic_write_text(update.file, update.text)
+            except OSError as exc:
+                print(f"crdtool test --update: {update.file}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+        for c in update.cases:
+            where = f"{c.file}:{c.line}"
+            if c.skipped is not None:
+                left += 1
+                print(f"not updated: {where}: {c.name!r}: {c.skipped}", file=sys.stderr)
+                continue
+            pairs = list(zip(c.old, [n for _, n in c.new])) if isinstance(c.new, list) else [(c.old, c.new)]
+            labels = [f" step {k + 1}" for k, _ in c.new] if isinstance(c.new, list) else [""]
+            for label, (old, new) in zip(labels, pairs):
+                print(f"updated: {where}: {c.name!r}{label}: expect {go_json_dumps(old, indent=None)} -> {go_json_dumps(new, indent=None)}",
+                      file=sys.stderr)
+    done = sum(c.skipped is None for u in updates for c in u.cases)
+    print(f"--update: {done} case{'s' if done != 1 else ''} updated, {left} not", file=sys.stderr)
+    if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
+        return 2
+    return 1 if left or any(e.kind == "crd-invalid" for e in result.suite_errors) else 0
 
 
 #: With at least this many case runs, they are run by worker processes (``--jobs``).
@@ -229,6 +271,9 @@ def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
                        for e in (v.errors if v else [])],
             "warnings": list(v.warnings) if v else [],
             "message": status_message(v) if v else "",
+            **({"steps": [{"operation": "CREATE" if i == 0 else "UPDATE", "errors": [e.to_dict() for e in sv.errors],
+                           "warnings": list(sv.warnings), "message": status_message(sv)}
+                          for i, sv in enumerate(r.step_verdicts)]} if r.case.steps else {}),
         })
     counts = {k: sum(r.outcome == k for r in result.results) for k in ("passed", "failed", "error")}
     payload: dict[str, Any] = {

@@ -327,6 +327,7 @@ class CaseResult:
     verdict: Verdict | None = None
     rules: dict[int, Any] = field(default_factory=dict)
     multi_release: bool = False
+    step_verdicts: list[Verdict] = field(default_factory=list)  # a multi-step case: each step's, in order
 
     @property
     def name(self) -> str:
@@ -345,14 +346,19 @@ class CaseResult:
         # ``rules`` is keyed by the identity of the verdict's errors, which a pickle does not keep: sent to
         # another process (``crdtool test --jobs``), it is keyed by the error's place in ``verdict.errors``
         state = dict(self.__dict__)
-        errors = self.verdict.errors if self.verdict is not None else []
+        errors = self._errors()
         state["rules"] = {i: self.rules[id(e)] for i, e in enumerate(errors) if id(e) in self.rules}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        errors = self.verdict.errors if self.verdict is not None else []
+        errors = self._errors()
         self.rules = {id(errors[i]): item for i, item in state["rules"].items()}
+
+    def _errors(self) -> list[Any]:
+        """Every reported error, in order (each step's of a multi-step case, the last step's verdict included once)."""
+        verdicts = list(self.step_verdicts) or ([self.verdict] if self.verdict is not None else [])
+        return [e for v in verdicts for e in v.errors]
 
 
 def case_id(case: TestCase) -> str:
@@ -368,6 +374,8 @@ def run_case(session: Session, suite: Suite, case: TestCase, release: str, cover
         return CaseResult(case, release, "error", [
             f"no CRD of the suite defines {case.object.get('kind')!r} of {case.object.get('apiVersion')!r} (CRDs: {kinds})"
         ], multi_release=multi_release)
+    if case.steps:
+        return _run_steps(entry, case, release, coverage, multi_release)
     verdict = _judge(case, entry, release)
     result = CaseResult(case, release, "passed", verdict=verdict, multi_release=multi_release)
     if verdict.request_error is not None and not case.expect.expects_valid and _request_error_expected(case.expect, verdict):
@@ -375,16 +383,68 @@ def run_case(session: Session, suite: Suite, case: TestCase, release: str, cover
     result.problems = check(case.expect, verdict)
     if result.problems:
         result.outcome = "error" if verdict.request_error is not None else "failed"
-    if verdict.version and verdict.request_error is None:
-        index = entry.index(verdict.version, release)
-        for rule, _, _, err in verdict.events:
-            if err is not None:
-                key = index.rules.get(id(rule))
-                if key is not None:
-                    result.rules[id(err)] = index.items[key]
-        if coverage is not None:
-            _record(coverage, entry, index, verdict, case_id(case), release)
+    _attribute(result, entry, verdict, release, coverage)
     return result
+
+
+def _attribute(result: CaseResult, entry: CrdEntry, verdict: Verdict, release: str, coverage: Coverage | None) -> None:
+    """Each CEL error of ``verdict`` to the rule that produced it (``result.rules``); the coverage recorded."""
+    if not verdict.version or verdict.request_error is not None:
+        return
+    index = entry.index(verdict.version, release)
+    for rule, _, _, err in verdict.events:
+        if err is not None:
+            key = index.rules.get(id(rule))
+            if key is not None:
+                result.rules[id(err)] = index.items[key]
+    if coverage is not None:
+        _record(coverage, entry, index, verdict, case_id(result.case), release)
+
+
+def _run_steps(entry: CrdEntry, case: TestCase, release: str, coverage: Coverage | None,
+               multi_release: bool) -> CaseResult:
+    """A multi-step case as a controller would exercise it: the first step created, each later step an update of
+    the object stored so far (``metadata.resourceVersion`` carried), a refused request storing nothing. Each step
+    is checked against its own expectation; a problem names its step."""
+    from dataclasses import replace
+
+    result = CaseResult(case, release, "passed", multi_release=multi_release)
+    stored: dict[str, Any] | None = None
+    for number, step in enumerate(case.steps, start=1):
+        if number > 1 and stored is None:
+            result.outcome = "error"
+            result.problems.append(f"step {number}: nothing is stored to update (the create was refused)")
+            break
+        single = replace(case, object=step.object, old_object=stored, expect=step.expect, subresource=step.subresource,
+                         duplicate_fields=step.duplicate_fields, steps=())
+        verdict = _judge(single, entry, release)
+        result.step_verdicts.append(verdict)
+        result.verdict = verdict
+        if verdict.request_error is not None and not (
+                not step.expect.expects_valid and _request_error_expected(step.expect, verdict)):
+            result.outcome = "error"
+            result.problems.append(f"step {number} ({single.operation}): the request was refused before validation: "
+                                   f"{verdict.request_error}")
+            break
+        problems = check(step.expect, verdict) if verdict.request_error is None else []
+        if problems and result.outcome == "passed":
+            result.outcome = "failed"
+        result.problems.extend(f"step {number} ({single.operation}): {p}" for p in problems)
+        _attribute(result, entry, verdict, release, coverage)
+        if not verdict.errors and verdict.request_error is None and isinstance(verdict.stored, dict):
+            stored = _next_resource_version(verdict.stored, stored)
+    return result
+
+
+def _next_resource_version(obj: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """The stored object with the resourceVersion storage gives it (1 on create, one more on each update)."""
+    meta = before.get("metadata") if isinstance(before, dict) else None
+    current = meta.get("resourceVersion") if isinstance(meta, dict) else None
+    number = int(current) + 1 if isinstance(current, str) and current.isdigit() else 1
+    out = dict(obj)
+    out["metadata"] = {**(obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}),
+                       "resourceVersion": str(number)}
+    return out
 
 
 def _request_error_expected(expect: Expectation, verdict: Verdict) -> bool:
@@ -618,13 +678,25 @@ def _rule_note(result: CaseResult, err: Any) -> str | None:
 
 
 def explain(result: CaseResult) -> str:
-    """A failing case in words: what went wrong, then expected (left) against got (right)."""
+    """A failing case in words: what went wrong, then expected (left) against got (right); for a multi-step
+    case, that table for each step that went wrong."""
     case, verdict = result.case, result.verdict
     lines = [f"{case.file}:{case.line}: {case.operation} {result.name!r}"]
     lines.extend(f"  {p}" for p in result.problems)
+    if case.steps:
+        for number, (step, got) in enumerate(zip(case.steps, result.step_verdicts), start=1):
+            if got.request_error is None and check(step.expect, got):
+                lines.append(f"  step {number} ({'CREATE' if number == 1 else 'UPDATE'}, line {step.line}):")
+                lines.append(_table(result, step.expect, got))
+        return "\n".join(lines)
     if verdict is None or verdict.request_error is not None:
         return "\n".join(lines)
-    expect = case.expect
+    lines.append(_table(result, case.expect, verdict))
+    return "\n".join(lines)
+
+
+def _table(result: CaseResult, expect: Expectation, verdict: Verdict) -> str:
+    """Expected (left) against got (right) for one request."""
     left: list[str] = []
     if expect.expects_valid:
         left.append("valid")
@@ -646,8 +718,7 @@ def explain(result: CaseResult) -> str:
         right.append(f"warning: {w}")
     if expect.status_message:  # the whole text the expectations were looked for in, to read or copy
         right.append(f"message: {status_message(verdict) or '(none: the request succeeds)'}")
-    lines.append(_side_by_side(left, right))
-    return "\n".join(lines)
+    return _side_by_side(left, right)
 
 
 def _side_by_side(left: list[str], right: list[str], width: int = 44) -> str:

@@ -1,0 +1,184 @@
+"""``crdtool test --update``: a failing case's expectation rewritten to what the apiserver answers (snapshot
+testing, as syrupy's ``--snapshot-update`` and inline-snapshot's ``--inline-snapshot=fix`` do for pytest).
+
+For each failing case of the suite form (``cases:``), the new ``expect`` holds the apiserver's answer: its errors
+(``field``, ``type`` and the whole message), else ``valid: true``; its warnings; and, where the old expectation
+had them, the whole ``statusMessage``, the stored (pruned, defaulted) ``object`` and the ``pruned`` fields. A
+case is left alone when the releases it runs under answer differently, when it could not be run (no CRD of its
+kind: no expectation makes that pass), or when it is an annotated manifest (its ``# expect:`` lines are the
+author's to edit). The file is edited in place by :func:`crdtool.yaml.edit.rewrite_document`: only the
+``expect`` values change; comments, key order, quoting and flow or block style of everything else stay byte
+for byte (the reason this is not a ruamel.yaml round trip: its emitter re-folds and re-indents untouched lines).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CaseUpdate", "SuiteUpdate", "expectation_from", "plan_updates"]
+
+
+@dataclass
+class CaseUpdate:
+    """One case's expectation: ``old`` and ``new`` (raw ``expect`` mappings), or why it is left (``skipped``).
+    ``step``: the index of the step in a multi-step case (None: the case's own ``expect``)."""
+
+    file: str
+    line: int
+    name: str
+    old: Any
+    new: Any = None
+    skipped: str | None = None
+    step: int | None = None
+
+
+@dataclass
+class SuiteUpdate:
+    """A suite file's new text and the case updates it holds (``text`` is None when nothing changes)."""
+
+    file: str
+    text: str | None = None
+    cases: list[CaseUpdate] = field(default_factory=list)
+
+
+def expectation_from(verdict: Any, old: Any) -> dict[str, Any]:
+    """The raw ``expect`` mapping that states ``verdict`` (a :class:`~crdtool.testing.runner.Verdict`), keeping
+    of ``old`` (the raw expectation) which parts the author checks: ``statusMessage``, ``object``, ``pruned``,
+    ``ignoreCase``."""
+    from crdtool.testing.runner import status_message
+
+    old = old if isinstance(old, dict) else {}
+    new: dict[str, Any] = {}
+    if verdict.errors:
+        new["errors"] = [_error(e) for e in verdict.errors]
+        if "statusMessage" in old:
+            new["statusMessage"] = [status_message(verdict)]
+    else:
+        new["valid"] = True
+    if verdict.warnings:
+        new["warnings"] = list(verdict.warnings)
+    if "object" in old and verdict.stored is not None:
+        new["object"] = copy.deepcopy(verdict.stored)
+    if "pruned" in old:
+        new["pruned"] = sorted(verdict.pruned)
+    if "ignoreCase" in old:
+        new["ignoreCase"] = old["ignoreCase"]
+    return new
+
+
+def _error(err: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if err.field:
+        out["field"] = err.field
+    if err.type:
+        out["type"] = err.type
+    out["message"] = str(err)
+    return out
+
+
+def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
+    """The new text of each suite file with a failing case (``results``: the run's
+    :class:`~crdtool.testing.runner.CaseResult` values; ``suites``: the :class:`~crdtool.testing.suite.Suite`
+    values run). Reads the files; raises ``OSError`` when one cannot be read."""
+    from crdtool.testing.runner import check
+    from crdtool.testing.suite import _Bad, _read_expect
+
+    by_case: dict[tuple[str, str], list[Any]] = {}
+    for r in results:
+        by_case.setdefault((r.case.file, r.case.name), []).append(r)
+    forms = {s.file: s.form for s in suites}
+    updates: dict[str, SuiteUpdate] = {}
+    for (file, name), runs in by_case.items():
+        if all(r.passed for r in runs):
+            continue
+        update = updates.setdefault(file, SuiteUpdate(file))
+        first = runs[0]
+        entry = CaseUpdate(file, first.case.line, name, None)
+        update.cases.append(entry)
+        if forms.get(file) != "suite":
+            entry.skipped = "an annotated manifest: edit its '# expect:' lines"
+            continue
+        if any(r.outcome == "error" for r in runs):
+            entry.skipped = "it could not be run (" + "; ".join(next(r for r in runs if r.outcome == "error").problems) + ")"
+            continue
+        steps = _steps_of(runs)
+        if steps is None:
+            entry.skipped = "the releases it runs under answer differently: " + ", ".join(r.release for r in runs)
+            continue
+        entry.new = steps
+    # a new expectation must pass against the answers it was made from (else it is not written)
+    for update in updates.values():
+        for c in update.cases:
+            if c.skipped is None and c.new is not None:
+                for r in by_case[(c.file, c.name)]:
+                    for verdict, raw in _pairs(r, c):
+                        try:
+                            wrong = check(_read_expect(raw, _DEFAULTS), verdict)
+                        except _Bad as exc:
+                            wrong = [exc.message]
+                        if wrong:
+                            c.skipped = f"the apiserver's answer cannot be stated as an expectation ({wrong[0]})"
+    for update in updates.values():
+        todo = [c for c in update.cases if c.skipped is None]
+        if todo:
+            update.text = _rewrite(update.file, todo)
+    return list(updates.values())
+
+
+_DEFAULTS = {"fieldValidation": "Strict", "ignoreCase": False, "allowOtherErrors": False}
+
+
+def _steps_of(runs: list[Any]) -> Any:
+    """The new expectation(s) of a case from its runs: one ``expect`` mapping, or for a multi-step case a list of
+    ``(step index, expect)``; None when two releases answer differently."""
+    from crdtool.testing.runner import check
+
+    news: list[Any] = []
+    for r in runs:
+        if r.step_verdicts:  # the steps that fail; the others keep their expectation as written
+            news.append([(i, expectation_from(v, r.case.steps[i].raw_expect)) for i, v in enumerate(r.step_verdicts)
+                         if check(r.case.steps[i].expect, v)])
+        else:
+            news.append(expectation_from(r.verdict, r.case.raw_expect))
+    if any(n != news[0] for n in news[1:]):
+        return None
+    return news[0]
+
+
+def _pairs(result: Any, c: CaseUpdate) -> list[tuple[Any, Any]]:
+    if isinstance(c.new, list):
+        return [(result.step_verdicts[i], raw) for i, raw in c.new]
+    return [(result.verdict, c.new)]
+
+
+def _rewrite(path: str, cases: list[CaseUpdate]) -> str | None:
+    from crdtool.yaml import Document, load_documents
+    from crdtool.yaml.edit import rewrite_document
+
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    text = raw.decode("utf-8")
+    docs = [d for d in load_documents(raw, path) if isinstance(d, Document)]
+    if len(docs) != 1 or not isinstance(docs[0].data.get("cases"), list):
+        for c in cases:
+            c.skipped = "the suite file no longer reads as one suite"
+        return None
+    old = docs[0].data
+    new = copy.deepcopy(old)
+    index = {c.get("name"): i for i, c in enumerate(new["cases"]) if isinstance(c, dict)}
+    for c in cases:
+        i = index.get(c.name)
+        if i is None:
+            c.skipped = "no case of that name in the file any more"
+            continue
+        case = new["cases"][i]
+        if isinstance(c.new, list):
+            c.old = [copy.deepcopy(case["steps"][k].get("expect")) for k, _ in c.new]
+            for k, expect in c.new:
+                case["steps"][k]["expect"] = expect
+        else:
+            c.old = copy.deepcopy(case.get("expect"))
+            case["expect"] = c.new
+    return rewrite_document(text, old, new).text
