@@ -5,8 +5,8 @@ For each failing case of the suite form (``cases:``), the new ``expect`` holds t
 (``field``, ``type`` and the whole message), else ``valid: true``; its warnings; and, where the old expectation
 had them, the whole ``statusMessage``, the stored (pruned, defaulted) ``object`` and the ``pruned`` fields. A
 case is left alone when the releases it runs under answer differently, when it could not be run (no CRD of its
-kind: no expectation makes that pass), or when it is an annotated manifest (its ``# expect:`` lines are the
-author's to edit). The file is edited in place by :func:`crdtool.yaml.edit.rewrite_document`: only the
+kind: no expectation makes that pass). An annotated manifest gets new ``# expect:`` lines (``valid``, or a
+``TYPE FIELD "message"`` line per error) when all its documents answer alike. The file is edited in place by :func:`crdtool.yaml.edit.rewrite_document`: only the
 ``expect`` values change; comments, key order, quoting and flow or block style of everything else stay byte
 for byte (the reason this is not a ruamel.yaml round trip: its emitter re-folds and re-indents untouched lines).
 """
@@ -97,9 +97,8 @@ def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
         first = runs[0]
         entry = CaseUpdate(file, first.case.line, name, None)
         update.cases.append(entry)
-        if forms.get(file) != "suite":
-            entry.skipped = "an annotated manifest: edit its '# expect:' lines"
-            continue
+        if forms.get(file) == "manifest":
+            continue  # below: a manifest's documents share its '# expect:' lines
         if any(r.outcome == "error" for r in runs):
             entry.skipped = "it could not be run (" + "; ".join(next(r for r in runs if r.outcome == "error").problems) + ")"
             continue
@@ -121,10 +120,68 @@ def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
                         if wrong:
                             c.skipped = f"the apiserver's answer cannot be stated as an expectation ({wrong[0]})"
     for update in updates.values():
+        if forms.get(update.file) == "manifest":
+            _manifest_update(update, [r for r in results if r.case.file == update.file])
+            continue
         todo = [c for c in update.cases if c.skipped is None]
         if todo:
             update.text = _rewrite(update.file, todo)
     return list(updates.values())
+
+
+def manifest_lines(verdict: Any) -> list[str]:
+    """The ``# expect:`` lines that state ``verdict`` in the annotated-manifest form: ``valid``, or one
+    ``TYPE FIELD "message"`` line per error (the header form has no place for warnings)."""
+    if not verdict.errors:
+        return ["# expect: valid"]
+    lines = []
+    for e in verdict.errors:
+        parts = [p for p in (e.type, e.field) if p and " " not in p]
+        lines.append("# expect: " + " ".join([*parts, f'"{e}"']))
+    return lines
+
+
+def _manifest_update(update: SuiteUpdate, results: list[Any]) -> None:
+    """Replace the file's ``# expect:`` lines (every document shares them) when every document, under every
+    release, answers alike; else leave the file and say why."""
+    from crdtool.testing.runner import check
+    from crdtool.testing.suite import _Bad, _manifest_expectation
+
+    first = update.cases[0]
+    update.cases[1:] = []  # one header for every document of the file: one update
+    if any(r.outcome == "error" for r in results):
+        first.skipped = "a document could not be run (" + next(r for r in results if r.outcome == "error").problems[0] + ")"
+        return
+    answers = {tuple(manifest_lines(r.verdict)) for r in results}
+    if len(answers) != 1:
+        first.skipped = "its documents (or releases) answer differently: one '# expect:' header cannot state them all"
+        return
+    lines = list(next(iter(answers)))
+    try:
+        expect = _manifest_expectation([(i + 1, line.split(":", 1)[1].strip()) for i, line in enumerate(lines)])
+    except _Bad as exc:
+        first.skipped = f"the answer cannot be written as '# expect:' lines ({exc.message})"
+        return
+    if any(check(expect, r.verdict) for r in results):
+        first.skipped = "the answer cannot be written as '# expect:' lines"
+        return
+    with open(update.file, encoding="utf-8") as fh:
+        text = fh.read()
+    out, old, placed = [], [], False
+    in_header = True
+    for raw_line in text.splitlines(keepends=True):
+        stripped = raw_line.strip()
+        if in_header and stripped and stripped != "---" and not stripped.startswith("#"):
+            in_header = False
+        if in_header and stripped.startswith("#") and stripped[1:].lstrip().startswith("expect:"):
+            old.append(stripped)
+            if not placed:
+                out.extend(line + "\n" for line in lines)
+                placed = True
+            continue
+        out.append(raw_line)
+    first.old, first.new = old, lines
+    update.text = "".join(out)
 
 
 _DEFAULTS = {"fieldValidation": "Strict", "ignoreCase": False, "allowOtherErrors": False}

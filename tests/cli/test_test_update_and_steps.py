@@ -115,3 +115,25 @@ def test_steps_are_read_strictly() -> None:
                     "      - {object: {kind: X}, subresource: status, expect: {valid: true}}\n")
     suite = load_suite("s.crdtest.yaml", first_status)
     assert any("not in the first step" in e.message for e in suite.errors)
+
+
+def test_update_rewrites_the_expect_lines_of_an_annotated_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("crontab-v1.yaml", "crontab-too-many-replicas.crdtest.yaml"):
+        shutil.copy(ROOT / "samples" / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "crontab-too-many-replicas.crdtest.yaml"
+    path.write_text(path.read_text().replace("replicas: 12", "replicas: 2"))
+    before = path.read_text().splitlines()
+    code, out = invoke("--update", path.name)
+    assert code == 0, out
+    after = path.read_text().splitlines()
+    assert [(a, b) for a, b in zip(before, after) if a != b] == [
+        ('# expect: FieldValueInvalid spec.replicas "should be less than or equal to 10"', "# expect: valid")]
+    assert invoke(path.name)[0] == 0
+    path.write_text(path.read_text().replace("replicas: 2", "replicas: -1"))
+    code, out = invoke("--update", path.name)
+    assert code == 0, out
+    assert path.read_text().splitlines()[2] == (
+        '# expect: FieldValueInvalid spec.replicas "spec.replicas: Invalid value: -1: spec.replicas in body should be '
+        'greater than or equal to 1"')
+    assert invoke(path.name)[0] == 0
