@@ -225,6 +225,7 @@ def _rewrite(path: str, cases: list[CaseUpdate]) -> str | None:
     old = docs[0].data
     new = copy.deepcopy(old)
     index = {c.get("name"): i for i, c in enumerate(new["cases"]) if isinstance(c, dict)}
+    places: list[tuple[tuple[Any, ...], Any]] = []  # (path of the expect in the document, its new value)
     for c in cases:
         i = index.get(c.name)
         if i is None:
@@ -235,7 +236,71 @@ def _rewrite(path: str, cases: list[CaseUpdate]) -> str | None:
             c.old = [copy.deepcopy(case["steps"][k].get("expect")) for k, _ in c.new]
             for k, expect in c.new:
                 case["steps"][k]["expect"] = expect
+                places.append((("cases", i, "steps", k, "expect"), expect))
         else:
             c.old = copy.deepcopy(case.get("expect"))
             case["expect"] = c.new
+            places.append((("cases", i, "expect"), c.new))
+    spliced = _keep_flow(text, places)
+    if spliced is not None:
+        again = [d for d in load_documents(spliced.encode("utf-8"), path) if isinstance(d, Document)]
+        if len(again) == 1:
+            return rewrite_document(spliced, again[0].data, new).text
     return rewrite_document(text, old, new).text
+
+
+#: A one-line flow ``expect`` stays one line when the line stays at most this long (or as long as the file's
+#: longest line).
+FLOW_WIDTH = 120
+
+
+def _keep_flow(text: str, places: list[tuple[tuple[Any, ...], Any]]) -> str | None:
+    """``text`` with each one-line flow ``expect`` of ``places`` (or one-line flow value of a key of a block
+    ``expect``) replaced by its new value in flow style, when the line stays within :data:`FLOW_WIDTH` (the rest is left to :func:`crdtool.yaml.edit.rewrite_document`, which
+    writes a changed mapping in block style); None when nothing is replaced."""
+    from crdtool.yaml.edit import format_flow, parse_tree
+
+    try:
+        root = parse_tree(text)
+    except ValueError:
+        return None
+    width = max([FLOW_WIDTH, *(len(line) for line in text.splitlines())])  # the file's own longest line
+    edits: list[tuple[int, int, str]] = []
+    todo: list[tuple[Any, Any]] = []
+    for path, value in places:
+        node = root
+        for step in path:
+            node = _child_node(node, step)
+            if node is None:
+                break
+        if node is None:
+            continue
+        if node.kind == "map" and not node.flow and isinstance(value, dict):
+            # a block expect: each of its keys written on one line in flow style stays so
+            todo.extend((_child_node(node, k), v) for k, v in value.items() if isinstance(v, (dict, list)))
+        else:
+            todo.append((node, value))
+    for node, value in todo:
+        if node is None or not node.flow or "\n" in text[node.start:node.end]:
+            continue
+        piece = format_flow(value, quote='"')
+        line_start = text.rfind("\n", 0, node.start) + 1
+        line_end = text.find("\n", node.end)
+        line_end = len(text) if line_end < 0 else line_end
+        if (node.start - line_start) + len(piece) + (line_end - node.end) <= width:
+            edits.append((node.start, node.end, piece))
+    if not edits:
+        return None
+    for start, end, piece in sorted(edits, reverse=True):
+        text = text[:start] + piece + text[end:]
+    return text
+
+
+def _child_node(node: Any, step: Any) -> Any:
+    if node is None:
+        return None
+    if isinstance(step, int):
+        return node.items[step] if node.kind == "seq" and step < len(node.items) else None
+    if node.kind != "map":
+        return None
+    return next((v for k, v in node.entries if k.kind == "scalar" and k.value == step), None)
