@@ -520,8 +520,6 @@ def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
     session = session or Session()
     for suite in suites:
         out.suite_errors.extend(suite.errors)
-        if (suite.errors and not suite.crds) or any(e.kind in BLOCKING_KINDS for e in suite.errors):
-            continue
         mine: list[CaseRun] = []
         for case in suite.cases:
             if select is not None and not select(f"{os.path.basename(suite.file)} {case.name}"):
@@ -529,6 +527,9 @@ def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
                 continue
             wanted = releases_for(case, suite, releases, default)
             mine.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+        if (suite.errors and not suite.crds) or any(e.kind in BLOCKING_KINDS for e in suite.errors):
+            out.not_run += len(mine)
+            continue
         refused = crd_refusals(suite, session, dict.fromkeys(r.release for r in mine))
         if refused:
             out.suite_errors.extend(refused)
