@@ -134,7 +134,7 @@ def _update(result: Any, suites: list[Any], missing: list[str]) -> int:
                 left += 1
                 print(f"not updated: {where}: {c.name!r}: {c.skipped}", file=sys.stderr)
                 continue
-            if isinstance(c.new, list) and all(isinstance(x, str) for x in c.new):  # an annotated manifest's '# expect:' lines
+            if isinstance(c.new, list) and c.new and all(isinstance(x, str) for x in c.new):  # an annotated manifest's '# expect:' lines
                 print(f"updated: {where}: {' | '.join(c.old)} -> {' | '.join(c.new)}", file=sys.stderr)
                 continue
             pairs = list(zip(c.old, [n for _, n in c.new])) if isinstance(c.new, list) else [(c.old, c.new)]
