@@ -51,7 +51,9 @@ def run(
     update: bool = False,
 ) -> int:
     """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
-    fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read).
+    fails, coverage is lower or the apiserver refuses a CRD under test, 2 on usage or input errors (no suite
+    found, a suite that cannot be read, two CRDs of one name, a ``-k`` that selects no case). ``update``: rewrite
+    the failing cases' expectations (:func:`_update`; then 0 when every one was updated).
 
     ``jobs``: worker processes running the cases (None: one per core; 1: none); the report does not depend
     on it (:func:`run_cases`). ``default_kubernetes_version``: ``(where it was set, its value)`` for the
@@ -100,14 +102,14 @@ def run(
         return 2
     report(check, output, out)
     if update and result.failed:
-        return _update(result, suites, missing)
+        return _update(result, suites, missing, low_coverage)
     if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
         return 2
     refused = any(e.kind == "crd-invalid" for e in result.suite_errors)
     return 1 if result.failed or low_coverage or refused else 0
 
 
-def _update(result: Any, suites: list[Any], missing: list[str]) -> int:
+def _update(result: Any, suites: list[Any], missing: list[str], low_coverage: bool = False) -> int:
     """``--update``: write each failing case's new expectation (:mod:`crdtool.testing.update`), one line per
     change on stderr; exit 0 when every failing case was updated (1 when some could not be, 2 on input errors)."""
     from crdtool.cli.atomic import atomic_write_text
@@ -134,19 +136,20 @@ def _update(result: Any, suites: list[Any], missing: list[str]) -> int:
                 left += 1
                 print(f"not updated: {where}: {c.name!r}: {c.skipped}", file=sys.stderr)
                 continue
-            if isinstance(c.new, list) and c.new and all(isinstance(x, str) for x in c.new):  # an annotated manifest's '# expect:' lines
+            if isinstance(c.new, list) and c.new and all(isinstance(x, str) for x in c.new):
+                # an annotated manifest's '# expect:' lines
                 print(f"updated: {where}: {' | '.join(c.old)} -> {' | '.join(c.new)}", file=sys.stderr)
                 continue
             pairs = list(zip(c.old, [n for _, n in c.new])) if isinstance(c.new, list) else [(c.old, c.new)]
             labels = [f" step {k + 1}" for k, _ in c.new] if isinstance(c.new, list) else [""]
             for label, (old, new) in zip(labels, pairs):
-                print(f"updated: {where}: {c.name!r}{label}: expect {go_json_dumps(old, indent=None)} -> {go_json_dumps(new, indent=None)}",
-                      file=sys.stderr)
+                print(f"updated: {where}: {c.name!r}{label}: expect {go_json_dumps(old, indent=None)} -> "
+                      f"{go_json_dumps(new, indent=None)}", file=sys.stderr)
     done = sum(c.skipped is None for u in updates for c in u.cases)
     print(f"--update: {done} case{'s' if done != 1 else ''} updated, {left} not", file=sys.stderr)
     if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
         return 2
-    return 1 if left or any(e.kind == "crd-invalid" for e in result.suite_errors) else 0
+    return 1 if left or low_coverage or any(e.kind == "crd-invalid" for e in result.suite_errors) else 0
 
 
 #: With at least this many case runs, they are run by worker processes (``--jobs``).

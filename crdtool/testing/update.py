@@ -4,11 +4,14 @@ testing, as syrupy's ``--snapshot-update`` and inline-snapshot's ``--inline-snap
 For each failing case of the suite form (``cases:``), the new ``expect`` holds the apiserver's answer: its errors
 (``field``, ``type`` and the whole message), else ``valid: true``; its warnings; and, where the old expectation
 had them, the whole ``statusMessage``, the stored (pruned, defaulted) ``object`` and the ``pruned`` fields. A
-case is left alone when the releases it runs under answer differently, when it could not be run (no CRD of its
-kind: no expectation makes that pass). An annotated manifest gets new ``# expect:`` lines (``valid``, or a
-``TYPE FIELD "message"`` line per error) when all its documents answer alike. The file is edited in place by :func:`crdtool.yaml.edit.rewrite_document`: only the
-``expect`` values change; comments, key order, quoting and flow or block style of everything else stay byte
-for byte (the reason this is not a ruamel.yaml round trip: its emitter re-folds and re-indents untouched lines).
+case is left alone when the releases it runs under answer differently, or when it could not be run (no CRD of
+its kind: no expectation makes that pass). An annotated manifest gets new ``# expect:`` lines (``valid``, or a
+``TYPE FIELD "message"`` line per error) when all its documents answer alike.
+
+The file is edited in place: a one-line flow value stays a one-line flow value where it fits (:func:`_keep_flow`),
+the rest goes through :func:`crdtool.yaml.edit.rewrite_document`; only the ``expect`` values change, and comments,
+key order, quoting and flow or block style of everything else stay byte for byte. (Not a ruamel.yaml round trip:
+its emitter re-folds and re-indents untouched lines, see :mod:`crdtool.yaml.edit`.)
 """
 
 from __future__ import annotations
@@ -100,7 +103,8 @@ def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
         if forms.get(file) == "manifest":
             continue  # below: a manifest's documents share its '# expect:' lines
         if any(r.outcome == "error" for r in runs):
-            entry.skipped = "it could not be run (" + "; ".join(next(r for r in runs if r.outcome == "error").problems) + ")"
+            problems = next(r for r in runs if r.outcome == "error").problems
+            entry.skipped = "it could not be run (" + "; ".join(problems) + ")"
             continue
         steps = _steps_of(runs)
         if steps is None:
@@ -153,7 +157,8 @@ def _manifest_update(update: SuiteUpdate, results: list[Any]) -> None:
     first = update.cases[0]
     update.cases[1:] = []  # one header for every document of the file: one update
     if any(r.outcome == "error" for r in results):
-        first.skipped = "a document could not be run (" + next(r for r in results if r.outcome == "error").problems[0] + ")"
+        problem = next(r for r in results if r.outcome == "error").problems[0]
+        first.skipped = f"a document could not be run ({problem})"
         return
     answers = {tuple(manifest_lines(r.verdict)) for r in results}
     if len(answers) != 1:
@@ -259,8 +264,9 @@ FLOW_WIDTH = 120
 
 def _keep_flow(text: str, places: list[tuple[tuple[Any, ...], Any]]) -> str | None:
     """``text`` with each one-line flow ``expect`` of ``places`` (or one-line flow value of a key of a block
-    ``expect``) replaced by its new value in flow style, when the line stays within :data:`FLOW_WIDTH` (the rest is left to :func:`crdtool.yaml.edit.rewrite_document`, which
-    writes a changed mapping in block style); None when nothing is replaced."""
+    ``expect``) replaced by its new value in flow style, when the line stays within :data:`FLOW_WIDTH` or the
+    file's longest line (the rest is left to :func:`crdtool.yaml.edit.rewrite_document`, which writes a changed
+    mapping in block style); None when nothing is replaced."""
     from crdtool.yaml.edit import format_flow, parse_tree
 
     try:
