@@ -162,7 +162,7 @@ _crdtool() {
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q --jobs -j --update -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -113,6 +113,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from test' -l seed -r -F -d 'With
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l output -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l quiet -s q -d 'Text output: only suites with failures, and the summary.'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
+complete -c crdtool -n '__fish_seen_subcommand_from test' -l update -d 'Rewrite each failing case\'s expect to what the apiserver answers (errors, warnings, stored object), keeping the file\'s comments and layout; print each change.'
 complete -c crdtool -n '__fish_seen_subcommand_from test' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -F
 complete -c crdtool -n '__fish_seen_subcommand_from upgrade-manifest' -l to -x -a 'v1 v1beta1' -d 'Target apiextensions.k8s.io version.'

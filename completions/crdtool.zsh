@@ -150,6 +150,7 @@ _crdtool() {
             '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--quiet -q)'{--quiet,-q}'[Text output\: only suites with failures, and the summary.]' \
             '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
+            '(--update)'--update'[Rewrite each failing case'\''s expect to what the apiserver answers (errors, warnings, stored object), keeping the file'\''s comments and layout; print each change.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

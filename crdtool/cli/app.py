@@ -644,6 +644,10 @@ def test(
     output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Text output: only suites with failures, and the summary."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
+    update: bool = typer.Option(
+        False, "--update", help="Rewrite each failing case's expect to what the apiserver answers (errors, warnings, "
+        "stored object), keeping the file's comments and layout; print each change.",
+    ),
 ) -> int:
     """Run unit tests of CRD validation rules (*.crdtest.yaml) on the apiserver's create and update paths, offline.
 
@@ -667,7 +671,7 @@ def test(
     return test_cmd.run(
         paths or [], choose_output(output.value if output is not None else None), select=select,
         kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet, jobs=jobs,
-        default_kubernetes_version=default,
+        default_kubernetes_version=default, update=update,
     )
 
 
