@@ -1,0 +1,449 @@
+"""The apiserver's admission chain for one request, offline: what ``crdtool admit`` (and ``test``) run.
+
+In: the objects of a bundle (CRDs, Namespaces, params objects, ValidatingAdmissionPolicies and bindings) and one
+``admission.k8s.io/v1`` ``AdmissionReview``; out: an :class:`AdmitResult`. The order is the apiserver's
+(``k8s.io/apiserver/pkg/endpoints/handlers/create.go``, ``update.go``, ``delete.go`` with the default plugin
+order of ``kubernetes/pkg/kubeapiserver/options/plugins.go``):
+
+1. ``NamespaceLifecycle`` (``pkg/admission/plugin/namespace/lifecycle/admission.go``): a request in a namespace
+   the bundle does not hold is answered 404 ``namespaces "<ns>" not found`` (DELETE and Namespaces excepted);
+2. for a custom resource, the CRD's create or update path up to and including the strategy's validation
+   (:mod:`crdtool.core.customresource`: decoding with pruning and null-dropping, defaulting,
+   ``PrepareForCreate``, schema, CEL and metadata validation): invalid objects are answered 422;
+3. the ``ValidatingAdmissionPolicy`` plugin (:mod:`crdtool.core.admission.policy.validating`).
+
+A policy or binding the apiserver would refuse at create (:mod:`crdtool.core.admission.policy.create`) is reported
+in :attr:`AdmitResult.rejected` and takes no part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from crdtool.core.admission.attributes import GVK, GVR, Attributes
+from crdtool.core.admission.policy import create as policy_create
+from crdtool.core.admission.policy.matching import Resources
+from crdtool.core.admission.policy.validating import CompiledPolicy, Params, compile_policy, dispatch
+from crdtool.core.errors import go_quote
+from crdtool.core.releases import Release, resolve_release
+
+__all__ = ["AdmitError", "AdmitResult", "admit"]
+
+_ADMISSIONREGISTRATION = "admissionregistration.k8s.io"
+
+#: Built-in kinds a request may name without a CRD: kind -> (group, preferred version, resource, namespaced).
+#: (until the built-in catalog lands: the kinds of ``kubectl api-resources`` policies commonly match)
+_BUILTIN: dict[tuple[str, str], tuple[str, bool]] = {
+    ("", "Namespace"): ("namespaces", False), ("", "ConfigMap"): ("configmaps", True),
+    ("", "Secret"): ("secrets", True), ("", "Pod"): ("pods", True), ("", "Service"): ("services", True),
+    ("", "ServiceAccount"): ("serviceaccounts", True), ("", "PersistentVolumeClaim"): ("persistentvolumeclaims", True),
+    ("", "PersistentVolume"): ("persistentvolumes", False), ("", "Node"): ("nodes", False),
+    ("", "Endpoints"): ("endpoints", True), ("", "Event"): ("events", True), ("", "LimitRange"): ("limitranges", True),
+    ("", "ResourceQuota"): ("resourcequotas", True), ("", "ReplicationController"): ("replicationcontrollers", True),
+    ("apps", "Deployment"): ("deployments", True), ("apps", "StatefulSet"): ("statefulsets", True),
+    ("apps", "DaemonSet"): ("daemonsets", True), ("apps", "ReplicaSet"): ("replicasets", True),
+    ("batch", "Job"): ("jobs", True), ("batch", "CronJob"): ("cronjobs", True),
+    ("networking.k8s.io", "Ingress"): ("ingresses", True), ("networking.k8s.io", "NetworkPolicy"): ("networkpolicies", True),
+    ("networking.k8s.io", "IngressClass"): ("ingressclasses", False),
+    ("rbac.authorization.k8s.io", "Role"): ("roles", True), ("rbac.authorization.k8s.io", "RoleBinding"): ("rolebindings", True),
+    ("rbac.authorization.k8s.io", "ClusterRole"): ("clusterroles", False),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): ("clusterrolebindings", False),
+    ("policy", "PodDisruptionBudget"): ("poddisruptionbudgets", True),
+    ("autoscaling", "HorizontalPodAutoscaler"): ("horizontalpodautoscalers", True),
+    ("storage.k8s.io", "StorageClass"): ("storageclasses", False),
+    ("scheduling.k8s.io", "PriorityClass"): ("priorityclasses", False),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): ("customresourcedefinitions", False),
+    (_ADMISSIONREGISTRATION, "ValidatingAdmissionPolicy"): ("validatingadmissionpolicies", False),
+    (_ADMISSIONREGISTRATION, "ValidatingAdmissionPolicyBinding"): ("validatingadmissionpolicybindings", False),
+    (_ADMISSIONREGISTRATION, "MutatingAdmissionPolicy"): ("mutatingadmissionpolicies", False),
+    (_ADMISSIONREGISTRATION, "MutatingAdmissionPolicyBinding"): ("mutatingadmissionpolicybindings", False),
+    (_ADMISSIONREGISTRATION, "ValidatingWebhookConfiguration"): ("validatingwebhookconfigurations", False),
+    (_ADMISSIONREGISTRATION, "MutatingWebhookConfiguration"): ("mutatingwebhookconfigurations", False),
+}
+_EXEMPT_KINDS = frozenset({
+    "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+})
+
+
+class AdmitError(ValueError):
+    """The bundle cannot make a request (no AdmissionReview, two of them, a kind nothing serves)."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A policy or binding the apiserver would refuse at create: its kind, name and errors (strings)."""
+
+    kind: str
+    name: str
+    errors: tuple[str, ...]
+
+
+@dataclass
+class AdmitResult:
+    """The apiserver's answer to the request.
+
+    ``code``: the HTTP status (200 when allowed); ``reason``/``message``: the ``metav1.Status`` of a refusal;
+    ``warnings``: the admission warnings; ``audit_annotations``: the audit annotations admission added;
+    ``patched_object``: the object after mutation (None: unchanged); ``type_check_warnings``: ``{policy,
+    fieldRef, warning}``; ``rejected``: the policies and bindings refused at create.
+    """
+
+    allowed: bool = True
+    code: int = 200
+    reason: str = ""
+    message: str = ""
+    warnings: list[str] = field(default_factory=list)
+    audit_annotations: dict[str, str] = field(default_factory=dict)
+    patched_object: dict[str, Any] | None = None
+    type_check_warnings: list[dict[str, str]] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    uid: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``-o json``'s object (the issue's interface: allowed, code, reason, message, warnings,
+        auditAnnotations, patchedObject when a mutation changed the object, typeCheckWarnings, response)."""
+        out: dict[str, Any] = {
+            "allowed": self.allowed, "code": self.code, "reason": self.reason, "message": self.message,
+            "warnings": list(self.warnings), "auditAnnotations": dict(self.audit_annotations),
+        }
+        if self.patched_object is not None:
+            out["patchedObject"] = self.patched_object
+        out["typeCheckWarnings"] = list(self.type_check_warnings)
+        out["response"] = self.response()
+        if self.rejected:
+            out["rejected"] = [{"kind": r.kind, "name": r.name, "errors": list(r.errors)} for r in self.rejected]
+        return out
+
+    def response(self) -> dict[str, Any]:
+        """The ``AdmissionResponse`` (``admission/v1``) the apiserver's chain amounts to."""
+        resp: dict[str, Any] = {"uid": self.uid, "allowed": self.allowed}
+        if not self.allowed:
+            status: dict[str, Any] = {"metadata": {}, "status": "Failure", "message": self.message,
+                                      "reason": self.reason}
+            if self.details:
+                status["details"] = self.details
+            status["code"] = self.code
+            resp["status"] = status
+        if self.warnings:
+            resp["warnings"] = list(self.warnings)
+        if self.audit_annotations:
+            resp["auditAnnotations"] = dict(self.audit_annotations)
+        return resp
+
+
+def _meta(obj: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    m = obj.get("metadata") if isinstance(obj, Mapping) else None
+    return m if isinstance(m, Mapping) else {}
+
+
+def _gv(api_version: str) -> tuple[str, str]:
+    group, _, version = api_version.rpartition("/")
+    return group, version
+
+
+@dataclass
+class _Bundle:
+    crds: list[dict[str, Any]] = field(default_factory=list)
+    namespaces: dict[str, dict[str, Any]] = field(default_factory=dict)
+    policies: list[dict[str, Any]] = field(default_factory=list)
+    bindings: list[dict[str, Any]] = field(default_factory=list)
+    others: list[dict[str, Any]] = field(default_factory=list)
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+
+    def crd_for(self, group: str, kind: str) -> dict[str, Any] | None:
+        for crd in self.crds:
+            spec = crd.get("spec") or {}
+            if spec.get("group") == group and (spec.get("names") or {}).get("kind") == kind:
+                return crd
+        return None
+
+    def crd_for_resource(self, group: str, resource: str) -> dict[str, Any] | None:
+        for crd in self.crds:
+            spec = crd.get("spec") or {}
+            if spec.get("group") == group and (spec.get("names") or {}).get("plural") == resource:
+                return crd
+        return None
+
+
+def _sort(documents: list[Mapping[str, Any]]) -> _Bundle:
+    b = _Bundle()
+    for doc in documents:
+        if not isinstance(doc, Mapping):
+            continue
+        d = dict(doc)
+        group, _ = _gv(str(d.get("apiVersion") or ""))
+        kind = d.get("kind")
+        if kind == "AdmissionReview" and group == "admission.k8s.io":
+            b.reviews.append(d)
+        elif kind == "CustomResourceDefinition" and group == "apiextensions.k8s.io":
+            b.crds.append(d)
+        elif kind == "Namespace" and group == "":
+            b.namespaces[str(_meta(d).get("name") or "")] = d
+        elif kind == "ValidatingAdmissionPolicy" and group == _ADMISSIONREGISTRATION:
+            b.policies.append(d)
+        elif kind == "ValidatingAdmissionPolicyBinding" and group == _ADMISSIONREGISTRATION:
+            b.bindings.append(d)
+        else:
+            b.others.append(d)
+    return b
+
+
+def _resource_of(bundle: _Bundle, group: str, version: str, kind: str) -> tuple[str, bool] | None:
+    """(resource, namespaced) of a kind: the bundle's CRDs, then the built-in kinds."""
+    crd = bundle.crd_for(group, kind)
+    if crd is not None:
+        spec = crd.get("spec") or {}
+        return str((spec.get("names") or {}).get("plural") or ""), spec.get("scope") != "Cluster"
+    return _BUILTIN.get((group, kind))
+
+
+def _request_attributes(bundle: _Bundle, req: Mapping[str, Any]) -> Attributes:
+    """The request's ``admission.Attributes``; kind and resource filled in from the object and the bundle."""
+    operation = str(req.get("operation") or "")
+    if operation not in ("CREATE", "UPDATE", "DELETE", "CONNECT"):
+        raise AdmitError(f"request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, not {operation!r}")
+    obj = req.get("object")
+    old = req.get("oldObject")
+    subject = obj if isinstance(obj, Mapping) else old if isinstance(old, Mapping) else None
+    kind_in = req.get("kind") or {}
+    if kind_in:
+        kind: GVK = (str(kind_in.get("group") or ""), str(kind_in.get("version") or ""), str(kind_in.get("kind") or ""))
+    elif subject is not None:
+        g, v = _gv(str(subject.get("apiVersion") or ""))
+        kind = (g, v, str(subject.get("kind") or ""))
+    else:
+        raise AdmitError("the AdmissionReview's request names no kind and carries no object")
+    res_in = req.get("resource") or {}
+    found = _resource_of(bundle, kind[0], kind[1], kind[2])
+    if res_in:
+        resource: GVR = (str(res_in.get("group") or ""), str(res_in.get("version") or ""),
+                         str(res_in.get("resource") or ""))
+    elif found is not None:
+        resource = (kind[0], kind[1], found[0])
+    else:
+        raise AdmitError(f"no resource serves kind {kind[2]!r} of {'/'.join(p for p in kind[:2] if p)!r}: "
+                         "give request.resource or the CRD")
+    namespaced = found[1] if found is not None else True
+    name = str(req.get("name") or _meta(subject).get("name") or "")
+    namespace = str(req.get("namespace") or (_meta(subject).get("namespace") if namespaced else "") or "")
+    if namespaced and not namespace and resource[2] != "namespaces" and found is not None:
+        namespace = "default"
+    user = req.get("userInfo") or {}
+    return Attributes(
+        operation=operation, kind=kind, resource=resource, name=name, namespace=namespace,
+        subresource=str(req.get("subResource") or ""),
+        object=dict(obj) if isinstance(obj, Mapping) else None,
+        old_object=dict(old) if isinstance(old, Mapping) else None,
+        user_info=dict(user) if isinstance(user, Mapping) else {}, dry_run=bool(req.get("dryRun")),
+        options=req.get("options"), uid=str(req.get("uid") or ""),
+    )
+
+
+def _forbidden(attr: Attributes, message: str) -> tuple[str, dict[str, Any]]:
+    """``admission.NewForbidden``: the message and the details."""
+    name = attr.name
+    if not name:
+        meta = _meta(attr.object)
+        name = str(meta.get("name") or meta.get("generateName") or "Unknown") if attr.object is not None else "Unknown"
+    resource = attr.resource[2] + (f"/{attr.subresource}" if attr.subresource else "")
+    qualified = f"{resource}.{attr.resource[0]}" if attr.resource[0] else resource
+    details = {"name": name, "group": attr.resource[0], "kind": resource}
+    if not qualified:
+        return f"forbidden: {message}", details
+    return f"{qualified} {go_quote(name)} is forbidden: {message}", details
+
+
+def _namespace_lifecycle(attr: Attributes, bundle: _Bundle) -> AdmitResult | None:
+    """``Lifecycle.Admit`` for a bundle's namespaces (all Active unless ``status.phase`` says otherwise)."""
+    is_namespace = attr.kind[0] == "" and attr.kind[2] == "Namespace"
+    if not attr.namespace and not is_namespace:
+        return None
+    if is_namespace or attr.operation == "DELETE":
+        return None
+    ns = bundle.namespaces.get(attr.namespace)
+    if ns is None:
+        return AdmitResult(False, 404, "NotFound", f'namespaces "{attr.namespace}" not found', uid=attr.uid,
+                           details={"name": attr.namespace, "kind": "namespaces"})
+    if attr.operation == "CREATE" and (ns.get("status") or {}).get("phase") == "Terminating":
+        msg, details = _forbidden(attr, f"unable to create new content in namespace {attr.namespace} because it is "
+                                        "being terminated")
+        details["causes"] = [{"reason": "NamespaceTerminating", "message": f"namespace {attr.namespace} is being "
+                              "terminated", "field": "metadata.namespace"}]
+        return AdmitResult(False, 403, "Forbidden", msg, uid=attr.uid, details=details)
+    return None
+
+
+def _stored_namespace(ns: Mapping[str, Any]) -> dict[str, Any]:
+    """A Namespace as the namespace strategy stores it (``PrepareForCreate``: phase Active, the
+    ``kubernetes`` finalizer)."""
+    out = dict(ns)
+    spec = dict(out.get("spec") or {})
+    finalizers = list(spec.get("finalizers") or [])
+    if "kubernetes" not in finalizers:
+        finalizers.append("kubernetes")
+    spec["finalizers"] = finalizers
+    out["spec"] = spec
+    status = dict(out.get("status") or {})
+    status.setdefault("phase", "Active")
+    out["status"] = status
+    return out
+
+
+def _custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) -> tuple[Attributes, AdmitResult | None]:
+    """The CRD's create/update path: the object as stored, or the 422 the strategy answers."""
+    from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
+
+    options = attr.options if isinstance(attr.options, Mapping) else {}
+    fv = str(options.get("fieldValidation") or "Warn")
+    if fv not in ("Strict", "Warn", "Ignore"):
+        fv = "Warn"
+    try:
+        if attr.operation == "CREATE" and attr.object is not None:
+            res = apply_create(attr.object, crd, field_validation=fv, kubernetes_version=release.name)
+            stored, errors = res.stored, res.errors
+        elif attr.operation == "UPDATE" and attr.object is not None and attr.old_object is not None:
+            upd = apply_update(attr.object, attr.old_object, crd, field_validation=fv, kubernetes_version=release.name)
+            stored, errors = upd.stored, list(upd.errors)
+        else:
+            return attr, None
+    except CustomResourceError as exc:
+        return attr, AdmitResult(False, 400, "BadRequest", str(exc), uid=attr.uid)
+    if errors:
+        decode = [e for e in errors if e.type in ("UnknownField", "DuplicateField")]
+        if decode:
+            return attr, AdmitResult(False, 400, "BadRequest",
+                                     "strict decoding error: " + ", ".join(str(e) for e in decode), uid=attr.uid)
+        spec = crd.get("spec") or {}
+        group_kind = f"{(spec.get('names') or {}).get('kind')}.{spec.get('group')}"
+        messages = list(dict.fromkeys(str(e) for e in errors))
+        body = messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]"
+        causes = [{"reason": e.type, "message": e.body(), "field": e.field} for e in errors]
+        name = attr.name
+        return attr, AdmitResult(False, 422, "Invalid", f"{group_kind} {go_quote(name)} is invalid: {body}",
+                                 uid=attr.uid, details={"name": name, "group": spec.get("group"),
+                                                        "kind": (spec.get("names") or {}).get("kind"),
+                                                        "causes": causes})
+    return attr.with_object(stored), None
+
+
+def _crd_resources(bundle: _Bundle) -> Resources:
+    def labels(name: str) -> Mapping[str, Any] | None:
+        ns = bundle.namespaces.get(name)
+        return None if ns is None else (_meta(ns).get("labels") or {})
+
+    def equivalents(gvr: GVR, sub: str) -> list[GVR]:
+        crd = bundle.crd_for_resource(gvr[0], gvr[2])
+        if crd is None:
+            return [gvr]
+        versions = [str(v.get("name")) for v in (crd.get("spec") or {}).get("versions") or [] if v.get("served")]
+        return [(gvr[0], v, gvr[2]) for v in versions]
+
+    def kind_for(gvr: GVR, sub: str) -> GVK | None:
+        crd = bundle.crd_for_resource(gvr[0], gvr[2])
+        if crd is None:
+            return None
+        return gvr[0], gvr[1], str(((crd.get("spec") or {}).get("names") or {}).get("kind") or "")
+
+    return Resources(labels, equivalents, kind_for)
+
+
+def admit(documents: list[Mapping[str, Any]], release: Release | str | None = None,
+          feature_gates: Mapping[str, bool] | None = None) -> AdmitResult:
+    """Run the bundle's AdmissionReview through the admission chain of ``release``.
+
+    In: plain objects (one ``AdmissionReview``); the release (default: the newest); feature gates overriding the
+    release's defaults. Out: :class:`AdmitResult`. Raises :class:`AdmitError` when the bundle does not make one
+    request.
+    """
+    rel = resolve_release(release)
+    bundle = _sort(list(documents))
+    if len(bundle.reviews) != 1:
+        raise AdmitError(f"the bundle must hold exactly one admission.k8s.io/v1 AdmissionReview, not {len(bundle.reviews)}")
+    req = bundle.reviews[0].get("request")
+    if not isinstance(req, Mapping):
+        raise AdmitError("the AdmissionReview has no request")
+    attr = _request_attributes(bundle, req)
+
+    rejected: list[Rejected] = []
+    policies: list[dict[str, Any]] = []
+    for p in bundle.policies:
+        defaulted = policy_create.default_policy(p)
+        errs = policy_create.validate_policy(defaulted, rel)
+        if errs:
+            rejected.append(Rejected("ValidatingAdmissionPolicy", str(_meta(p).get("name") or ""), tuple(str(e) for e in errs)))
+        else:
+            policies.append(defaulted)
+    bindings: list[dict[str, Any]] = []
+    for b in bundle.bindings:
+        defaulted = policy_create.default_binding(b)
+        errs = policy_create.validate_binding(defaulted)
+        if errs:
+            rejected.append(Rejected("ValidatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""),
+                                     tuple(str(e) for e in errs)))
+        else:
+            bindings.append(defaulted)
+    type_warnings = [w for p in policies for w in policy_create.type_check(p, rel, bundle.crds)]
+
+    def finish(result: AdmitResult) -> AdmitResult:
+        result.rejected = rejected
+        result.type_check_warnings = type_warnings
+        result.uid = attr.uid
+        return result
+
+    lifecycle = _namespace_lifecycle(attr, bundle)
+    if lifecycle is not None:
+        return finish(lifecycle)
+    crd = bundle.crd_for(attr.kind[0], attr.kind[2])
+    if crd is not None:
+        attr, refused = _custom_resource(attr, crd, rel)
+        if refused is not None:
+            return finish(refused)
+
+    if attr.kind[0] == _ADMISSIONREGISTRATION and attr.kind[2] in _EXEMPT_KINDS:
+        return finish(AdmitResult())
+    hooks: list[tuple[CompiledPolicy, list[Mapping[str, Any]]]] = []
+    by_name = {str(_meta(p).get("name") or ""): p for p in policies}
+    order: list[str] = []
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for b in bindings:
+        pname = str((b.get("spec") or {}).get("policyName") or "")
+        if pname not in by_name:
+            continue
+        if pname not in grouped:
+            order.append(pname)
+        grouped.setdefault(pname, []).append(b)
+    for pname in order:
+        hooks.append((compile_policy(by_name[pname], rel), grouped[pname]))
+
+    def params_for(param_kind: Mapping[str, Any]) -> Params | None:
+        group, version = _gv(str(param_kind.get("apiVersion") or ""))
+        kind = str(param_kind.get("kind") or "")
+        found = _resource_of(bundle, group, version, kind)
+        if found is None:
+            return None
+        objs = tuple(o for o in bundle.others + list(bundle.namespaces.values())
+                     if o.get("apiVersion") == param_kind.get("apiVersion") and o.get("kind") == kind)
+        return Params(found[1], objs)
+
+    def namespace_for(name: str) -> Mapping[str, Any] | None:
+        ns = bundle.namespaces.get(name)
+        return None if ns is None else _stored_namespace(ns)
+
+    details: dict[str, Any] = {}
+
+    def forbidden(message: str) -> str:
+        text, d = _forbidden(attr, message)
+        details.update(d)
+        details["causes"] = [{"message": message}]
+        return text
+
+    outcome = dispatch(attr, hooks, _crd_resources(bundle), params_for, namespace_for, rel, forbidden)
+    result = AdmitResult(warnings=outcome.warnings, audit_annotations=outcome.annotations)
+    if outcome.denied:
+        result.allowed, result.code, result.reason, result.message = False, outcome.code, outcome.reason, outcome.message
+        result.details = details
+    return finish(result)
