@@ -27,9 +27,9 @@ from crdtool.core.admission.policy import create as policy_create
 from crdtool.core.admission.policy.matching import Resources
 from crdtool.core.admission.policy.validating import CompiledPolicy, Params, compile_policy, dispatch
 from crdtool.core.errors import go_quote
-from crdtool.core.releases import Release, resolve_release
+from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
-__all__ = ["AdmitError", "AdmitResult", "admit"]
+__all__ = ["AdmitError", "AdmitResult", "KNOWN_FEATURE_GATES", "admit"]
 
 _ADMISSIONREGISTRATION = "admissionregistration.k8s.io"
 
@@ -66,6 +66,10 @@ _EXEMPT_KINDS = frozenset({
     "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
     "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
 })
+
+
+#: The feature gates ``--feature-gates`` may set: the release table's and the admission policies' own.
+KNOWN_FEATURE_GATES: frozenset[str] = frozenset(FEATURE_GATES) | {"MutatingAdmissionPolicy", "StrictCostEnforcementForVAP"}
 
 
 class AdmitError(ValueError):
