@@ -25,6 +25,7 @@ from typing import Any
 from crdtool.core.admission.attributes import GVK, GVR, Attributes
 from crdtool.core.admission.policy import create as policy_create
 from crdtool.core.admission.policy.matching import Resources
+from crdtool.core.admission.policy.typechecking import type_check
 from crdtool.core.admission.policy.validating import CompiledPolicy, Params, compile_policy, dispatch
 from crdtool.core.errors import go_quote
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
@@ -390,7 +391,7 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
                                      tuple(str(e) for e in errs)))
         else:
             bindings.append(defaulted)
-    type_warnings = [w for p in policies for w in policy_create.type_check(p, rel, bundle.crds)]
+    type_warnings = [w for p in policies for w in type_check(p, rel, bundle.crds)]
 
     def finish(result: AdmitResult) -> AdmitResult:
         result.rejected = rejected

@@ -173,6 +173,12 @@ class PolicyEnvironment:
     has_authorizer: bool = False
     stored: bool = True
     variables: VariableTypes = ()
+    #: the type checker's environment (``typechecking.go buildEnvSet``): ``object``/``oldObject`` (and
+    #: ``params``, declared only when typed) of these types, ``authorizer`` without ``requestResource``, and
+    #: no return-type check
+    object_decl: DeclType | None = None
+    params_decl: DeclType | None = None
+    type_checking: bool = False
 
     def environment(self) -> Environment:
         r = resolve_release(self.release)
@@ -184,6 +190,14 @@ class PolicyEnvironment:
             "object": T.DYN, "oldObject": T.DYN, "namespaceObject": NAMESPACE_TYPE.cel_type,
             "request": REQUEST_TYPE.cel_type, "variables": T.object_type(_VARIABLES_TYPE_NAME),
         }
+        if self.type_checking:
+            obj = self.object_decl.cel_type if self.object_decl is not None else T.DYN
+            decls["object"] = decls["oldObject"] = obj
+            if self.has_params and self.params_decl is not None:
+                decls["params"] = self.params_decl.cel_type
+            if self.has_authorizer:
+                decls["authorizer"] = AUTHORIZER_TYPE
+            return decls
         if self.has_params:
             decls["params"] = T.DYN
         if self.has_authorizer:
@@ -206,12 +220,17 @@ class PolicyEnvironment:
         from crdtool.core.kubecel.environment import runtime_of
 
         env = self.environment()
-        providers = _Providers((REQUEST_TYPE, NAMESPACE_TYPE, self.variables_type()),
-                               env.recognize_keyword_as_field_name)
+        roots = (REQUEST_TYPE, NAMESPACE_TYPE, self.variables_type(),
+                 *(d for d in (self.object_decl, self.params_decl) if d is not None))
+        providers = _Providers(roots, env.recognize_keyword_as_field_name)
         compiled: Compiled = compile_expression(expression, self.declarations(), providers, env)
         if compiled.checked is None:
+            if self.type_checking:  # typeCheckingCompiler: the issues alone
+                return PolicyCompilation(expression, "Invalid", compiled.error)
             return PolicyCompilation(expression, "Invalid", "compilation failed: " + compiled.error)
         out = compiled.output_type
+        if self.type_checking:
+            return PolicyCompilation(expression, output_type=out, checked=compiled.checked)
         if not any(rt == T.ANY or (out is not None and T.is_exact_type(out, rt)) for rt in return_types):
             got = T.type_string(out) if out is not None else "dyn"
             if len(return_types) == 1:

@@ -20,7 +20,7 @@ from crdtool.core.errors import FieldError, internal_error, invalid, required
 from crdtool.core.kubecel.admission import PolicyCompilation, PolicyEnvironment
 from crdtool.core.releases import Release
 
-__all__ = ["default_binding", "default_policy", "type_check", "validate_binding", "validate_policy"]
+__all__ = ["default_binding", "default_policy", "validate_binding", "validate_policy"]
 
 
 def _default_match_resources(mr: dict[str, Any]) -> None:
@@ -135,11 +135,3 @@ def validate_binding(binding: Mapping[str, Any]) -> list[FieldError]:
     if isinstance(pr, Mapping) and pr.get("parameterNotFoundAction") is None:
         errs.append(required("spec.paramRef.parameterNotFoundAction"))
     return errs
-
-
-def type_check(policy: Mapping[str, Any], release: Release, crds: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """``TypeChecker.Check`` (validating/typechecking.go): warnings ``{policy, fieldRef, warning}``.
-
-    Not ported yet: returns no warnings.
-    """
-    return []
