@@ -10,7 +10,8 @@ instead. The chain is :func:`crdtool.core.admission.chain.admit`.
 ``response`` (and ``rejected`` when policies or bindings would be refused at create). Text output shows the
 decision first, then what the policies said.
 
-Exit codes: 0 allowed, 1 denied, 2 usage or input errors.
+Exit codes: 0 allowed, 1 denied or a policy/binding the apiserver would refuse at create, 2 usage or input
+errors.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def run(paths: list[str], *, output: OutputFormat, kubernetes_version: str, feat
         write_json(result.to_json())
     else:
         _text(result)
-    return 0 if result.allowed else 1
+    return 0 if result.allowed and not result.rejected else 1
 
 
 def _text(result: Any) -> None:

@@ -561,7 +561,8 @@ def admit(
     """Answer an admission request as the apiserver's chain would: NamespaceLifecycle, the CRD's decoding and
     validation, ValidatingAdmissionPolicies.
 
-    Exit 0 when the request is allowed, 1 when it is denied, 2 on usage or input errors.
+    Exit 0 when the request is allowed, 1 when it is denied or a policy or binding would be refused at create, 2 on
+    usage or input errors.
     """
     from crdtool.cli import admit as admit_cmd
 
