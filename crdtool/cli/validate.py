@@ -1271,6 +1271,8 @@ def judge_custom_resource(
     ``progress`` advances by one per List item (by one for a single object).
     """
     api_version, kind, name = _identity(doc)
+    if api_version == _POLICY_API_VERSION and kind in _POLICY_KINDS:
+        return _judge_policy(doc, catalog, api_version, kind, name)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     is_list = _is_list(doc.data)
     if is_list:
@@ -1307,6 +1309,34 @@ def judge_custom_resource(
         return result
     result.status = "invalid" if result.errors else "valid"
     result.note = "; ".join(dict.fromkeys(notes)) or None
+    return result
+
+
+_POLICY_API_VERSION = "admissionregistration.k8s.io/v1"
+_POLICY_KINDS = ("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
+
+
+def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, kind: str | None,
+                  name: str | None) -> DocumentResult:
+    """A ValidatingAdmissionPolicy or binding as the apiserver judges it at create (defaults, the CEL of every
+    expression in the policy environment of the release), with the type checker's warnings against the run's
+    CRDs (:mod:`crdtool.core.admission.policy`)."""
+    from crdtool.core.admission.policy.create import default_binding, default_policy, validate_binding, validate_policy
+    from crdtool.core.admission.policy.typechecking import type_check
+
+    result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "valid")
+    if kind == "ValidatingAdmissionPolicy":
+        defaulted = default_policy(doc.data)
+        errors = validate_policy(defaulted, catalog.release)
+        if not errors:
+            crds = [source.doc.data for source in catalog.sources()]
+            for w in type_check(defaulted, catalog.release, crds):
+                result.warnings.append(f"{w['fieldRef']}: type checking: {w['warning'].rstrip()}")
+    else:
+        errors = validate_binding(default_binding(doc.data))
+    _prefetch_all(doc, [("", e) for e in errors])
+    result.errors.extend(_error_entry(doc, e, "") for e in errors)
+    result.status = "invalid" if errors else "valid"
     return result
 
 

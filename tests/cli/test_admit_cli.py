@@ -67,3 +67,15 @@ def test_input_errors_exit_2(tmp_path: Path) -> None:
     assert "exactly one admission.k8s.io/v1 AdmissionReview" in result.stderr
     result = CliRunner().invoke(app, ["admit", str(GOLDEN / "deny.yaml"), "--feature-gates", "Nope=true"])
     assert result.exit_code == 2 and "unrecognized feature gate: Nope" in result.stderr
+
+
+def test_validate_judges_policy_documents() -> None:
+    result = CliRunner().invoke(app, ["validate", str(GOLDEN / "syntax-error.yaml"), str(GOLDEN / "type-check-warning.yaml"),
+                                      "--kubernetes-version", "1.34", "--output", "json"])
+    docs = {(d["file"].rsplit("/", 1)[-1], d["kind"]): d for d in json.loads(result.stdout)["documents"]}
+    bad = docs[("syntax-error.yaml", "ValidatingAdmissionPolicy")]
+    assert bad["status"] == "invalid" and bad["errors"][0]["field"] == "spec.validations[0].expression"
+    assert bad["errors"][0]["line"] == 38
+    ok = docs[("type-check-warning.yaml", "ValidatingAdmissionPolicy")]
+    assert ok["status"] == "valid" and "undefined field 'size'" in ok["warnings"][0]
+    assert docs[("type-check-warning.yaml", "ValidatingAdmissionPolicyBinding")]["status"] == "valid"
