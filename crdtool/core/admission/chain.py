@@ -18,15 +18,16 @@ in :attr:`AdmitResult.rejected` and takes no part.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from crdtool.core.admission.attributes import GVK, GVR, Attributes
 from crdtool.core.admission.policy import create as policy_create
 from crdtool.core.admission.policy.matching import Resources
+from crdtool.core.admission.policy.mutating import compile_mutating_policy, dispatch_mutating, gate_default
 from crdtool.core.admission.policy.typechecking import type_check
-from crdtool.core.admission.policy.validating import CompiledPolicy, Params, compile_policy, dispatch
+from crdtool.core.admission.policy.validating import Params, compile_policy, dispatch
 from crdtool.core.errors import go_quote
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
@@ -156,6 +157,8 @@ class _Bundle:
     namespaces: dict[str, dict[str, Any]] = field(default_factory=dict)
     policies: list[dict[str, Any]] = field(default_factory=list)
     bindings: list[dict[str, Any]] = field(default_factory=list)
+    mutating: list[dict[str, Any]] = field(default_factory=list)
+    mutating_bindings: list[dict[str, Any]] = field(default_factory=list)
     others: list[dict[str, Any]] = field(default_factory=list)
     reviews: list[dict[str, Any]] = field(default_factory=list)
 
@@ -192,6 +195,10 @@ def _sort(documents: list[Mapping[str, Any]]) -> _Bundle:
             b.policies.append(d)
         elif kind == "ValidatingAdmissionPolicyBinding" and group == _ADMISSIONREGISTRATION:
             b.bindings.append(d)
+        elif kind == "MutatingAdmissionPolicy" and group == _ADMISSIONREGISTRATION:
+            b.mutating.append(d)
+        elif kind == "MutatingAdmissionPolicyBinding" and group == _ADMISSIONREGISTRATION:
+            b.mutating_bindings.append(d)
         else:
             b.others.append(d)
     return b
@@ -298,14 +305,32 @@ def _stored_namespace(ns: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) -> tuple[Attributes, AdmitResult | None]:
-    """The CRD's create/update path: the object as stored, or the 422 the strategy answers."""
-    from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
-
+def _field_validation(attr: Attributes) -> str:
     options = attr.options if isinstance(attr.options, Mapping) else {}
     fv = str(options.get("fieldValidation") or "Warn")
-    if fv not in ("Strict", "Warn", "Ignore"):
-        fv = "Warn"
+    return fv if fv in ("Strict", "Warn", "Ignore") else "Warn"
+
+
+def _decode_custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) -> tuple[Attributes, AdmitResult | None]:
+    """The CRD handler's decoding of the request's object (pruning, null-dropping, defaulting)."""
+    from crdtool.core.customresource import CustomResourceError, decode_object
+
+    if attr.object is None or attr.operation not in ("CREATE", "UPDATE"):
+        return attr, None
+    try:
+        decoded = decode_object(attr.object, crd, kubernetes_version=release.name)
+    except CustomResourceError as exc:
+        return attr, AdmitResult(False, 400, "BadRequest", str(exc), uid=attr.uid)
+    if decoded.errors:
+        return attr, AdmitResult(False, 400, "BadRequest", str(decoded.errors[0]), uid=attr.uid)
+    return attr.with_object(decoded.stored), None
+
+
+def _custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) -> tuple[Attributes, AdmitResult | None]:
+    """The CRD's create/update strategy on the (mutated) object: the object as stored, or the 422 it answers."""
+    from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
+
+    fv = _field_validation(attr)
     try:
         if attr.operation == "CREATE" and attr.object is not None:
             res = apply_create(attr.object, crd, field_validation=fv, kubernetes_version=release.name)
@@ -356,6 +381,52 @@ def _crd_resources(bundle: _Bundle) -> Resources:
     return Resources(labels, equivalents, kind_for)
 
 
+def _hooks(policies: list[dict[str, Any]], bindings: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[Mapping[str, Any]]]]:
+    """The policies that have bindings, each with its bindings, in the bundle's order of the bindings."""
+    by_name = {str(_meta(p).get("name") or ""): p for p in policies}
+    order: list[str] = []
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for b in bindings:
+        pname = str((b.get("spec") or {}).get("policyName") or "")
+        if pname not in by_name:
+            continue
+        if pname not in grouped:
+            order.append(pname)
+        grouped.setdefault(pname, []).append(b)
+    return [(by_name[n], grouped[n]) for n in order]
+
+
+def _params_lookup(bundle: _Bundle) -> Callable[[Mapping[str, Any]], Params | None]:
+    def params_for(param_kind: Mapping[str, Any]) -> Params | None:
+        group, version = _gv(str(param_kind.get("apiVersion") or ""))
+        kind = str(param_kind.get("kind") or "")
+        found = _resource_of(bundle, group, version, kind)
+        if found is None:
+            return None
+        objs = tuple(o for o in bundle.others + list(bundle.namespaces.values())
+                     if o.get("apiVersion") == param_kind.get("apiVersion") and o.get("kind") == kind)
+        return Params(found[1], objs)
+
+    return params_for
+
+
+def _schema_and_defaulter(crd: dict[str, Any] | None, attr: Attributes,
+                          release: Release) -> tuple[Any, Callable[[dict[str, Any]], dict[str, Any]]]:
+    """The object's structural schema and the CRD's defaulting (``unstructuredDefaulter``); none for built-ins."""
+    if crd is None or attr.object is None:
+        return None, lambda o: o
+    from crdtool.core.customresource import prepare_crd, resolve_version
+    from crdtool.core.customresource import default as cr_default
+
+    prepared = prepare_crd(crd, release.name)
+    try:
+        ver = resolve_version(attr.object, prepared)
+    except ValueError:
+        return None, lambda o: o
+    serving = ver.serving_schema
+    return ver.structural, lambda o: cr_default(o, serving)
+
+
 def admit(documents: list[Mapping[str, Any]], release: Release | str | None = None,
           feature_gates: Mapping[str, bool] | None = None) -> AdmitResult:
     """Run the bundle's AdmissionReview through the admission chain of ``release``.
@@ -399,45 +470,78 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
         result.uid = attr.uid
         return result
 
+    gates = dict(feature_gates or {})
+    mutating_on = rel.minor >= 32 and gates.get("MutatingAdmissionPolicy", gate_default(rel))
+    mutating_policies: list[dict[str, Any]] = []
+    mutating_bindings: list[dict[str, Any]] = []
+    if mutating_on:
+        for p in bundle.mutating:
+            defaulted = policy_create.default_policy(p, mutating=True)
+            errs = policy_create.validate_mutating_policy(defaulted, rel)
+            if errs:
+                rejected.append(Rejected("MutatingAdmissionPolicy", str(_meta(p).get("name") or ""),
+                                         tuple(str(e) for e in errs)))
+            else:
+                mutating_policies.append(defaulted)
+        for b in bundle.mutating_bindings:
+            defaulted = policy_create.default_binding(b)
+            errs = policy_create.validate_binding(defaulted, mutating=True)
+            if errs:
+                rejected.append(Rejected("MutatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""),
+                                         tuple(str(e) for e in errs)))
+            else:
+                mutating_bindings.append(defaulted)
+    else:
+        for kind_name, docs in (("MutatingAdmissionPolicy", bundle.mutating),
+                                ("MutatingAdmissionPolicyBinding", bundle.mutating_bindings)):
+            for d in docs:
+                rejected.append(Rejected(kind_name, str(_meta(d).get("name") or ""), (
+                    f"not served by Kubernetes {rel.name} without the MutatingAdmissionPolicy feature gate "
+                    "(--feature-gates MutatingAdmissionPolicy=true)" if rel.minor >= 32 else
+                    f"not served by Kubernetes {rel.name} (MutatingAdmissionPolicy arrived in 1.32)",)))
+
     lifecycle = _namespace_lifecycle(attr, bundle)
     if lifecycle is not None:
         return finish(lifecycle)
-    crd = bundle.crd_for(attr.kind[0], attr.kind[2])
-    if crd is not None:
-        attr, refused = _custom_resource(attr, crd, rel)
-        if refused is not None:
-            return finish(refused)
-
-    if attr.kind[0] == _ADMISSIONREGISTRATION and attr.kind[2] in _EXEMPT_KINDS:
-        return finish(AdmitResult())
-    hooks: list[tuple[CompiledPolicy, list[Mapping[str, Any]]]] = []
-    by_name = {str(_meta(p).get("name") or ""): p for p in policies}
-    order: list[str] = []
-    grouped: dict[str, list[Mapping[str, Any]]] = {}
-    for b in bindings:
-        pname = str((b.get("spec") or {}).get("policyName") or "")
-        if pname not in by_name:
-            continue
-        if pname not in grouped:
-            order.append(pname)
-        grouped.setdefault(pname, []).append(b)
-    for pname in order:
-        hooks.append((compile_policy(by_name[pname], rel), grouped[pname]))
-
-    def params_for(param_kind: Mapping[str, Any]) -> Params | None:
-        group, version = _gv(str(param_kind.get("apiVersion") or ""))
-        kind = str(param_kind.get("kind") or "")
-        found = _resource_of(bundle, group, version, kind)
-        if found is None:
-            return None
-        objs = tuple(o for o in bundle.others + list(bundle.namespaces.values())
-                     if o.get("apiVersion") == param_kind.get("apiVersion") and o.get("kind") == kind)
-        return Params(found[1], objs)
+    exempt = attr.kind[0] == _ADMISSIONREGISTRATION and attr.kind[2] in _EXEMPT_KINDS
+    resources = _crd_resources(bundle)
+    params_for = _params_lookup(bundle)
 
     def namespace_for(name: str) -> Mapping[str, Any] | None:
         ns = bundle.namespaces.get(name)
         return None if ns is None else _stored_namespace(ns)
 
+    crd = bundle.crd_for(attr.kind[0], attr.kind[2])
+    before = attr.object
+    patched: dict[str, Any] | None = None
+    if crd is not None:
+        attr, refused = _decode_custom_resource(attr, crd, rel)
+        if refused is not None:
+            return finish(refused)
+        before = attr.object
+    if mutating_on and not exempt and mutating_policies and attr.object is not None:
+        m_hooks = [(compile_mutating_policy(p, rel), bs) for p, bs in _hooks(mutating_policies, mutating_bindings)]
+        schema, default = _schema_and_defaulter(crd, attr, rel)
+        outcome = dispatch_mutating(attr, m_hooks, resources, params_for, namespace_for, schema, default)
+        if outcome.denied:
+            result = AdmitResult(False, outcome.code, outcome.reason, outcome.message, uid=attr.uid)
+            if outcome.reason != "NotFound":
+                _, d = _forbidden(attr, "admission request denied by policy")
+                d["causes"] = [{"message": outcome.message}]
+                result.details = d
+            return finish(result)
+        if outcome.object != before:
+            patched = outcome.object
+            attr = attr.with_object(outcome.object)
+    if crd is not None:
+        attr, refused = _custom_resource(attr, crd, rel)
+        if refused is not None:
+            refused.patched_object = patched
+            return finish(refused)
+
+    if exempt:
+        return finish(AdmitResult(patched_object=patched))
+    hooks = [(compile_policy(p, rel), bs) for p, bs in _hooks(policies, bindings)]
     details: dict[str, Any] = {}
 
     def forbidden(message: str) -> str:
@@ -446,9 +550,9 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
         details["causes"] = [{"message": message}]
         return text
 
-    outcome = dispatch(attr, hooks, _crd_resources(bundle), params_for, namespace_for, rel, forbidden)
-    result = AdmitResult(warnings=outcome.warnings, audit_annotations=outcome.annotations)
-    if outcome.denied:
-        result.allowed, result.code, result.reason, result.message = False, outcome.code, outcome.reason, outcome.message
+    vap = dispatch(attr, hooks, resources, params_for, namespace_for, rel, forbidden)
+    result = AdmitResult(warnings=vap.warnings, audit_annotations=vap.annotations, patched_object=patched)
+    if vap.denied:
+        result.allowed, result.code, result.reason, result.message = False, vap.code, vap.reason, vap.message
         result.details = details
     return finish(result)

@@ -16,7 +16,7 @@ plugin's ``Object{...}`` construction).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crdtool.core.celgo import types as T
@@ -148,6 +148,25 @@ class _Providers:
         return self.providers[0].find_enum_value(name)
 
 
+class _PatchProviders(_Providers):
+    """:class:`_Providers` and the mutation types (``common.ResolverEnvOption(&mutation.DynamicTypeResolver{})``)."""
+
+    def __init__(self, roots: tuple[DeclType, ...], keywords: bool) -> None:
+        from crdtool.core.kubecel.mutation import MutationTypes
+
+        super().__init__(roots, keywords)
+        self.mutation = MutationTypes()
+
+    def find_struct_type(self, name: str) -> T.Type | None:
+        found = self.mutation.find_struct_type(name)
+        return found if found is not None else super().find_struct_type(name)
+
+    def find_struct_field_type(self, struct_name: str, field_name: str) -> T.Type | None:
+        if self.mutation.find_struct_type(struct_name) is not None:
+            return self.mutation.find_struct_field_type(struct_name, field_name)
+        return super().find_struct_field_type(struct_name, field_name)
+
+
 @dataclass(frozen=True)
 class PolicyCompilation:
     """``cel.CompilationResult``: the program, or the error (``apiservercel.Error``: type and detail)."""
@@ -179,10 +198,16 @@ class PolicyEnvironment:
     object_decl: DeclType | None = None
     params_decl: DeclType | None = None
     type_checking: bool = False
+    #: ``HasPatchTypes`` (the mutating policies): ``Object...{}`` and ``JSONPatch{}`` construction, the
+    #: ``jsonpatch`` library
+    has_patch_types: bool = False
 
     def environment(self) -> Environment:
         r = resolve_release(self.release)
-        return base_environment(None if self.stored else r.compatibility_minor, r)
+        env = base_environment(None if self.stored else r.compatibility_minor, r)
+        if self.has_patch_types and "k8s.jsonpatch" not in env.libraries:
+            env = replace(env, libraries=env.libraries + ("k8s.jsonpatch",))
+        return env
 
     def declarations(self) -> dict[str, T.Type]:
         """The variables an expression sees (``createEnvForOpts`` plus ``variables``)."""
@@ -222,7 +247,7 @@ class PolicyEnvironment:
         env = self.environment()
         roots = (REQUEST_TYPE, NAMESPACE_TYPE, self.variables_type(),
                  *(d for d in (self.object_decl, self.params_decl) if d is not None))
-        providers = _Providers(roots, env.recognize_keyword_as_field_name)
+        providers = (_PatchProviders if self.has_patch_types else _Providers)(roots, env.recognize_keyword_as_field_name)
         compiled: Compiled = compile_expression(expression, self.declarations(), providers, env)
         if compiled.checked is None:
             if self.type_checking:  # typeCheckingCompiler: the issues alone
@@ -238,8 +263,13 @@ class PolicyEnvironment:
             else:
                 reason = f"must evaluate to one of [{' '.join(T.type_string(t) for t in return_types)}] but got {got}"
             return PolicyCompilation(expression, "Invalid", reason, out)
+        runtime = runtime_of(env)
+        if self.has_patch_types:
+            from crdtool.core.kubecel.mutation import new_value
+
+            runtime = replace(runtime, struct_factory=new_value)
         try:
-            program = plan_program(compiled.checked, runtime_of(env))
+            program = plan_program(compiled.checked, runtime)
         except PlanError as exc:
             return PolicyCompilation(expression, "Internal", f"program instantiation failed: {exc}", out)
         return PolicyCompilation(expression, output_type=out, program=program, checked=compiled.checked)

@@ -20,7 +20,7 @@ from crdtool.core.errors import FieldError, internal_error, invalid, required
 from crdtool.core.kubecel.admission import PolicyCompilation, PolicyEnvironment
 from crdtool.core.releases import Release
 
-__all__ = ["default_binding", "default_policy", "validate_binding", "validate_policy"]
+__all__ = ["default_binding", "default_policy", "validate_binding", "validate_mutating_policy", "validate_policy"]
 
 
 def _default_match_resources(mr: dict[str, Any]) -> None:
@@ -35,13 +35,16 @@ def _default_match_resources(mr: dict[str, Any]) -> None:
                 rule["scope"] = "*"
 
 
-def default_policy(policy: Mapping[str, Any]) -> dict[str, Any]:
+def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[str, Any]:
     """The policy with v1 defaults: ``failurePolicy: Fail``, matchConstraints' ``matchPolicy: Equivalent``,
-    empty selectors, rule scope ``*``. Not modified in place."""
+    empty selectors, rule scope ``*``; a MutatingAdmissionPolicy's ``reinvocationPolicy: Never``. Not modified
+    in place."""
     out = copy.deepcopy(dict(policy))
     spec = out.setdefault("spec", {})
     if isinstance(spec, dict):
         spec.setdefault("failurePolicy", "Fail")
+        if mutating:
+            spec.setdefault("reinvocationPolicy", "Never")
         mc = spec.get("matchConstraints")
         if isinstance(mc, dict):
             _default_match_resources(mc)
@@ -120,8 +123,9 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
     return errs
 
 
-def validate_binding(binding: Mapping[str, Any]) -> list[FieldError]:
-    """The create-time errors of a (defaulted) ValidatingAdmissionPolicyBinding that the chain depends on."""
+def validate_binding(binding: Mapping[str, Any], mutating: bool = False) -> list[FieldError]:
+    """The create-time errors of a (defaulted) binding that the chain depends on (``validationActions`` only for
+    a ValidatingAdmissionPolicyBinding)."""
     spec = binding.get("spec")
     if not isinstance(spec, Mapping):
         return [required("spec")]
@@ -129,9 +133,67 @@ def validate_binding(binding: Mapping[str, Any]) -> list[FieldError]:
     if not spec.get("policyName"):
         errs.append(required("spec.policyName"))
     actions = spec.get("validationActions") or []
-    if not actions:
+    if not actions and not mutating:
         errs.append(required("spec.validationActions"))
     pr = spec.get("paramRef")
     if isinstance(pr, Mapping) and pr.get("parameterNotFoundAction") is None:
         errs.append(required("spec.paramRef.parameterNotFoundAction"))
+    return errs
+
+
+def validate_mutating_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """The create-time errors of a (defaulted) MutatingAdmissionPolicy: required fields, and every expression
+    compiled (``mutations[i].applyConfiguration.expression`` to an ``Object``, ``jsonPatch.expression`` to a
+    ``list(JSONPatch)``) in the release's ``NewExpressions`` policy environment."""
+    spec = policy.get("spec")
+    if not isinstance(spec, Mapping):
+        return [required("spec")]
+    errs: list[FieldError] = []
+    if spec.get("failurePolicy") not in ("Fail", "Ignore"):
+        from crdtool.core.errors import not_supported
+
+        errs.append(not_supported("spec.failurePolicy", spec.get("failurePolicy"), ["Fail", "Ignore"]))
+    mc = spec.get("matchConstraints")
+    if mc is None:
+        errs.append(required("spec.matchConstraints"))
+    elif not (mc.get("resourceRules") or []):
+        errs.append(required("spec.matchConstraints.resourceRules"))
+    if not (spec.get("mutations") or []):
+        errs.append(required("spec.mutations", "mutations must contain at least one item"))
+    has_params = spec.get("paramKind") is not None
+    variables: list[tuple[str, T.Type | None]] = []
+    for i, var in enumerate(spec.get("variables") or []):
+        r = PolicyEnvironment(release, has_params, True, False, tuple(variables)).compile(
+            str(var.get("expression") or ""), (T.ANY,))
+        if r.error:
+            errs.append(_cel_error(f"spec.variables[{i}].expression", r))
+        variables.append((str(var.get("name") or ""), r.output_type))
+    env = PolicyEnvironment(release, has_params, True, False, tuple(variables))
+    patch_env = PolicyEnvironment(release, has_params, True, False, tuple(variables), has_patch_types=True)
+    for i, m in enumerate(spec.get("matchConditions") or []):
+        r = env.compile(str(m.get("expression") or ""), (T.BOOL,))
+        if r.error:
+            errs.append(_cel_error(f"spec.matchConditions[{i}].expression", r))
+    for i, m in enumerate(spec.get("mutations") or []):
+        pt = m.get("patchType")
+        if pt == "ApplyConfiguration":
+            ac = m.get("applyConfiguration")
+            if not isinstance(ac, Mapping):
+                errs.append(required(f"spec.mutations[{i}].applyConfiguration"))
+                continue
+            r = patch_env.compile(str(ac.get("expression") or ""), (T.object_type("Object"),))
+            if r.error:
+                errs.append(_cel_error(f"spec.mutations[{i}].applyConfiguration.expression", r))
+        elif pt == "JSONPatch":
+            jp = m.get("jsonPatch")
+            if not isinstance(jp, Mapping):
+                errs.append(required(f"spec.mutations[{i}].jsonPatch"))
+                continue
+            r = patch_env.compile(str(jp.get("expression") or ""), (T.list_of(T.object_type("JSONPatch")),))
+            if r.error:
+                errs.append(_cel_error(f"spec.mutations[{i}].jsonPatch.expression", r))
+        else:
+            from crdtool.core.errors import not_supported
+
+            errs.append(not_supported(f"spec.mutations[{i}].patchType", pt, ["ApplyConfiguration", "JSONPatch"]))
     return errs

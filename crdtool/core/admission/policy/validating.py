@@ -227,11 +227,13 @@ def _aggregate(messages: list[str]) -> str:
     return seen[0] if len(seen) == 1 else "[" + ", ".join(seen) + "]"
 
 
-def _match_conditions(policy: CompiledPolicy, activation: dict[str, Any]) -> tuple[bool, str]:
+def _match_conditions_for(failure_policy: str, conditions: tuple[tuple[str, PolicyCompilation], ...],
+                          variables: tuple[tuple[str, PolicyCompilation], ...],
+                          activation: dict[str, Any]) -> tuple[bool, str]:
     """``matcher.Match``: (matches, error message)."""
-    fail = policy.failure_policy == "Fail"
+    fail = failure_policy == "Fail"
     try:
-        results, _ = evaluate_expressions([c for _, c in policy.match_conditions], policy.variables, activation,
+        results, _ = evaluate_expressions([c for _, c in conditions], variables, activation,
                                           RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS)
     except _EvalError as exc:
         return (False, str(exc)) if fail else (False, "")
@@ -244,6 +246,10 @@ def _match_conditions(policy: CompiledPolicy, activation: dict[str, Any]) -> tup
     if errors:
         return (False, _aggregate(errors)) if fail else (False, "")
     return True, ""
+
+
+def _match_conditions(policy: CompiledPolicy, activation: dict[str, Any]) -> tuple[bool, str]:
+    return _match_conditions_for(policy.failure_policy, policy.match_conditions, policy.variables, activation)
 
 
 def _validate(policy: CompiledPolicy, attr: Attributes, match_resource: GVR, match_kind: GVK, params: Any,
@@ -507,11 +513,12 @@ def dispatch(
             _add_annotation(result, f"{policy.name}/{key}", values[0] if len(values) == 1 else ", ".join(values))
     _publish_failures(result, failures, release)
     if denied:
-        policy, binding, d = denied[0]
-        if binding is not None:
-            message = f"ValidatingAdmissionPolicy '{policy.name}' with binding '{_name(binding)}' denied request: {d.message}"
+        first, first_binding, d = denied[0]
+        if first_binding is not None:
+            message = (f"ValidatingAdmissionPolicy '{first.name}' with binding '{_name(first_binding)}' denied "
+                       f"request: {d.message}")
         else:
-            message = f"ValidatingAdmissionPolicy '{policy.name}' denied request: {d.message}"
+            message = f"ValidatingAdmissionPolicy '{first.name}' denied request: {d.message}"
         reason = d.reason or "Invalid"
         result.denied, result.message, result.reason = True, forbidden(message), reason
         result.code = _REASON_CODES.get(reason, 422)
