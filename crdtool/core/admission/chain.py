@@ -19,7 +19,8 @@ in :attr:`AdmitResult.rejected` and takes no part.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crdtool.core.admission.attributes import GVK, GVR, Attributes
@@ -204,16 +205,82 @@ def _sort(documents: list[Mapping[str, Any]]) -> _Bundle:
     return b
 
 
-def _resource_of(bundle: _Bundle, group: str, version: str, kind: str) -> tuple[str, bool] | None:
-    """(resource, namespaced) of a kind: the bundle's CRDs, then the built-in kinds."""
+def _resource_of(bundle: _Bundle, group: str, version: str, kind: str,
+                 release: Release | None = None) -> tuple[str, bool] | None:
+    """(resource, namespaced) of a kind: the bundle's CRDs, then the release's built-in kinds
+    (:mod:`crdtool.core.builtin.catalog`), then a table of common kinds."""
     crd = bundle.crd_for(group, kind)
     if crd is not None:
         spec = crd.get("spec") or {}
         return str((spec.get("names") or {}).get("plural") or ""), spec.get("scope") != "Cluster"
+    info = _builtin_info(release, group, version, kind)
+    if info is not None and info.resource:
+        return info.resource, info.namespaced
     return _BUILTIN.get((group, kind))
 
 
-def _request_attributes(bundle: _Bundle, req: Mapping[str, Any]) -> Attributes:
+def _builtin_info(release: Release | None, group: str, version: str, kind: str) -> Any:
+    from crdtool.core.builtin import catalog
+
+    api_version = f"{group}/{version}" if group else version
+    try:
+        return catalog.kind_info(resolve_release(release), api_version, kind)
+    except (KeyError, ValueError):
+        return None
+
+
+def _status_result(status: Mapping[str, Any], uid: str) -> AdmitResult:
+    """An :class:`AdmitResult` of a ``metav1.Status`` (:mod:`crdtool.core.apistatus`)."""
+    return AdmitResult(False, int(status.get("code") or 500), str(status.get("reason") or ""),
+                       str(status.get("message") or ""), uid=uid, details=dict(status.get("details") or {}))
+
+
+def _decode_builtin(attr: Attributes, info: Any, release: Release) -> tuple[Attributes, AdmitResult | None]:
+    """A built-in object as the apiserver's typed decoding and the codec's defaulting leave it
+    (:func:`crdtool.core.builtin.decode.decode_builtin`, the group's ``set_object_defaults``)."""
+    from crdtool.core import apistatus
+    from crdtool.core.builtin.decode import decode_builtin
+    from crdtool.core.errors import UNKNOWN_FIELD
+    from crdtool.core.registry import strategies
+
+    out = attr
+    for which in ("object", "old_object"):
+        obj = getattr(out, which)
+        if obj is None:
+            continue
+        decoded, errors = decode_builtin(obj, info, release)
+        hard = [e for e in errors if e.type != UNKNOWN_FIELD]
+        if hard and which == "object":
+            message = (f"{info.kind} in version {go_quote(info.version)} cannot be handled as a {info.kind}: "
+                       f"{hard[0]}")
+            return attr, _status_result(apistatus.bad_request(message), attr.uid)
+        if errors and which == "object" and _field_validation(attr) == "Strict":
+            message = (f"{info.kind} in version {go_quote(info.version)} cannot be handled as a {info.kind}: "
+                       "strict decoding error: " + ", ".join(str(e) for e in errors))
+            return attr, _status_result(apistatus.bad_request(message), attr.uid)
+        defaults = strategies.defaults_module(info.group)
+        set_defaults = getattr(defaults, "set_object_defaults", None)
+        stored = copy.deepcopy(decoded)
+        if set_defaults is not None:
+            set_defaults(stored, info.version, info.kind, release)
+        out = replace(out, object=stored) if which == "object" else replace(out, old_object=stored)
+    return out, None
+
+
+def _create_builtin(attr: Attributes, release: Release) -> tuple[Attributes, AdmitResult | None]:
+    """The built-in kind's create strategy on the (mutated) object (``BeforeCreate``: ``PrepareForCreate``,
+    ``Validate``): the object as stored, or the status the apiserver answers."""
+    from crdtool.core.registry.create import create_builtin
+
+    if attr.operation != "CREATE" or attr.object is None:
+        return attr, None
+    verdict = create_builtin(attr.object, release, field_validation="Ignore")
+    if not verdict.ok:
+        return attr, _status_result(verdict.status, attr.uid)
+    return (attr.with_object(verdict.object) if verdict.object is not None else attr), None
+
+
+def _request_attributes(bundle: _Bundle, req: Mapping[str, Any], release: Release) -> Attributes:
     """The request's ``admission.Attributes``; kind and resource filled in from the object and the bundle."""
     operation = str(req.get("operation") or "")
     if operation not in ("CREATE", "UPDATE", "DELETE", "CONNECT"):
@@ -230,7 +297,7 @@ def _request_attributes(bundle: _Bundle, req: Mapping[str, Any]) -> Attributes:
     else:
         raise AdmitError("the AdmissionReview's request names no kind and carries no object")
     res_in = req.get("resource") or {}
-    found = _resource_of(bundle, kind[0], kind[1], kind[2])
+    found = _resource_of(bundle, kind[0], kind[1], kind[2], release)
     if res_in:
         resource: GVR = (str(res_in.get("group") or ""), str(res_in.get("version") or ""),
                          str(res_in.get("resource") or ""))
@@ -396,11 +463,11 @@ def _hooks(policies: list[dict[str, Any]], bindings: list[dict[str, Any]]) -> li
     return [(by_name[n], grouped[n]) for n in order]
 
 
-def _params_lookup(bundle: _Bundle) -> Callable[[Mapping[str, Any]], Params | None]:
+def _params_lookup(bundle: _Bundle, release: Release) -> Callable[[Mapping[str, Any]], Params | None]:
     def params_for(param_kind: Mapping[str, Any]) -> Params | None:
         group, version = _gv(str(param_kind.get("apiVersion") or ""))
         kind = str(param_kind.get("kind") or "")
-        found = _resource_of(bundle, group, version, kind)
+        found = _resource_of(bundle, group, version, kind, release)
         if found is None:
             return None
         objs = tuple(o for o in bundle.others + list(bundle.namespaces.values())
@@ -442,7 +509,7 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     req = bundle.reviews[0].get("request")
     if not isinstance(req, Mapping):
         raise AdmitError("the AdmissionReview has no request")
-    attr = _request_attributes(bundle, req)
+    attr = _request_attributes(bundle, req, rel)
 
     rejected: list[Rejected] = []
     policies: list[dict[str, Any]] = []
@@ -505,20 +572,24 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
         return finish(lifecycle)
     exempt = attr.kind[0] == _ADMISSIONREGISTRATION and attr.kind[2] in _EXEMPT_KINDS
     resources = _crd_resources(bundle)
-    params_for = _params_lookup(bundle)
+    params_for = _params_lookup(bundle, rel)
 
     def namespace_for(name: str) -> Mapping[str, Any] | None:
         ns = bundle.namespaces.get(name)
         return None if ns is None else _stored_namespace(ns)
 
     crd = bundle.crd_for(attr.kind[0], attr.kind[2])
-    before = attr.object
+    info = _builtin_info(rel, *attr.kind) if crd is None else None
     patched: dict[str, Any] | None = None
     if crd is not None:
         attr, refused = _decode_custom_resource(attr, crd, rel)
         if refused is not None:
             return finish(refused)
-        before = attr.object
+    elif info is not None and info.served:
+        attr, refused = _decode_builtin(attr, info, rel)
+        if refused is not None:
+            return finish(refused)
+    before = attr.object
     if mutating_on and not exempt and mutating_policies and attr.object is not None:
         m_hooks = [(compile_mutating_policy(p, rel), bs) for p, bs in _hooks(mutating_policies, mutating_bindings)]
         schema, default = _schema_and_defaulter(crd, attr, rel)
@@ -535,9 +606,13 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
             attr = attr.with_object(outcome.object)
     if crd is not None:
         attr, refused = _custom_resource(attr, crd, rel)
-        if refused is not None:
-            refused.patched_object = patched
-            return finish(refused)
+    elif info is not None and info.served:
+        attr, refused = _create_builtin(attr, rel)
+    else:
+        refused = None
+    if refused is not None:
+        refused.patched_object = patched
+        return finish(refused)
 
     if exempt:
         return finish(AdmitResult(patched_object=patched))

@@ -235,3 +235,21 @@ def test_policy_refused_at_create_takes_no_part() -> None:
     assert out["allowed"] is True
     assert out["rejected"][0]["errors"][0].startswith(
         'spec.validations[0].expression: Invalid value: "1+": compilation failed: ERROR: <input>:1:3: Syntax error:')
+
+
+def test_native_type_param_and_built_in_object() -> None:
+    """TestNativeTypeParam (v0.34.0): a ConfigMap as params; the request a built-in Deployment."""
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "limits", "namespace": "default"},
+          "data": {"max": "2"}}
+    p = policy(paramKind={"apiVersion": "v1", "kind": "ConfigMap"}, validations=[
+        {"expression": "object.spec.replicas <= int(params.data.max)",
+         "messageExpression": "params.kind + ' ' + params.metadata.name + ' allows ' + params.data.max"}])
+    b = binding(paramRef={"name": "limits", "parameterNotFoundAction": "Deny"})
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "default"},
+                  "spec": {"replicas": 3, "selector": {"matchLabels": {"a": "b"}},
+                           "template": {"metadata": {"labels": {"a": "b"}},
+                                        "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+    out = run(cm, p, b, obj=deployment)
+    assert out["message"] == ('deployments.apps "d" is forbidden: ValidatingAdmissionPolicy '
+                              "'denypolicy.example.com' with binding 'denybinding.example.com' denied request: "
+                              "ConfigMap limits allows 2")
