@@ -79,3 +79,23 @@ def test_wildcards_and_unknown_kinds_are_not_checked() -> None:
     pol["spec"]["matchConstraints"]["resourceRules"][0]["apiGroups"] = ["*"]
     assert type_check(pol, resolve_release("1.34"), [FOO_STRING]) == []
     assert type_check(policy({"expression": "object.nope"}), resolve_release("1.34"), []) == []
+
+
+def test_built_in_kinds_are_checked_against_the_release_definitions() -> None:
+    """typesToCheck (v0.34.0 TestExtractTypeNames "specific"): apps/v1 deployments resolves to Deployment; the
+    warning names the GVK as ``schema.GroupVersionKind.String()`` (``/v1, Kind=Pod`` for the core group)."""
+    pol = policy({"expression": "object.spec.replicas > 1 && object.spec.replicaz == 1"},
+                 paramKind={"apiVersion": "v1", "kind": "ConfigMap"})
+    pol["spec"]["matchConstraints"]["resourceRules"] = [
+        {"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["deployments"]},
+        {"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["pods"]}]
+    warnings = type_check(pol, resolve_release("1.34"), [])
+    assert len(warnings) == 1
+    parts = warnings[0]["warning"].split("\n\n")
+    assert parts[0].startswith("/v1, Kind=Pod: ERROR: <input>:1:12: undefined field 'replicas'")
+    assert parts[1].startswith("apps/v1, Kind=Deployment: ERROR: <input>:1:40: undefined field 'replicaz'")
+    ok = policy({"expression": "object.spec.template.spec.containers.all(c, c.image != '') && "
+                               "params.data.x == 'y' && object.metadata.labels['a'] == 'b'"},
+                paramKind={"apiVersion": "v1", "kind": "ConfigMap"})
+    ok["spec"]["matchConstraints"]["resourceRules"][0].update(apiGroups=["apps"], resources=["deployments"])
+    assert type_check(ok, resolve_release("1.30"), []) == []

@@ -11,8 +11,9 @@ per failing kind, joined by newlines.
 
 Differences: the object's type is the CRD's structural schema with ``metadata`` as the full ``ObjectMeta``
 (upstream resolves the published OpenAPI, whose ``metadata`` is ``ObjectMeta``); the generated type name is
-``<Kind>0`` (upstream appends the current nanosecond); built-in kinds are not checked until their schemas
-are part of crdtool.
+``<Kind>0`` (upstream appends the current nanosecond); built-in kinds are checked against the release's OpenAPI
+definitions (:mod:`crdtool.core.builtin.catalog`), a schema without a type (IntOrString, Quantity) as ``dyn`` and a
+definition that refers back to itself (``JSONSchemaProps``) as ``dyn`` below its first use.
 """
 
 from __future__ import annotations
@@ -81,10 +82,69 @@ def _kind_decl(crd: Mapping[str, Any], version: str, release: Release) -> DeclTy
     return named
 
 
-def _types_to_check(policy: Mapping[str, Any], crds: list[dict[str, Any]]) -> list[tuple[str, str, str, dict[str, Any]]]:
-    """``typesToCheck``: the (group, version, kind, crd) the rules name, sorted."""
+_SCALARS = {"boolean": T.BOOL, "integer": T.INT, "number": T.DOUBLE}
+_STRING_FORMATS = {"byte": T.BYTES, "date-time": T.TIMESTAMP, "duration": T.DURATION}
+
+
+def _openapi_decl(schema: Mapping[str, Any], release: Release, name: str, depth: int = 0,
+                  seen: frozenset[str] = frozenset()) -> DeclType:
+    """``common.SchemaDeclType`` of a built-in kind's OpenAPI schema (``$ref`` resolved in the release's
+    definitions); a schema without a type (IntOrString, Quantity) is ``dyn``."""
+    from crdtool.core.builtin import catalog
+
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target = ref.rsplit("/", 1)[-1]
+        if depth > 60 or target in seen:
+            return DeclType("dyn", T.DYN)
+        return _openapi_decl(catalog.definition(release, target), release, name, depth + 1, seen | {target})
+    all_of = schema.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], Mapping):
+        return _openapi_decl(all_of[0], release, name, depth + 1, seen)
+    t = schema.get("type")
+    if t == "object" or (t is None and "properties" in schema):
+        props = schema.get("properties")
+        if isinstance(props, Mapping) and props:
+            fields = {k: DeclField(k, _openapi_decl(v, release, f"{name}.{k}", depth + 1, seen), False)
+                      for k, v in props.items() if isinstance(v, Mapping)}
+            return DeclType(name, T.object_type(name), fields=fields)
+        add = schema.get("additionalProperties")
+        elem = _openapi_decl(add, release, f"{name}.@elem", depth + 1, seen) if isinstance(add, Mapping) else DeclType("dyn", T.DYN)
+        return DeclType("map", T.map_of(T.STRING, elem.cel_type), key_type=_string(), elem_type=elem, max_elements=-1)
+    if t == "array":
+        items = schema.get("items")
+        elem = _openapi_decl(items, release, f"{name}.@idx", depth + 1, seen) if isinstance(items, Mapping) else DeclType("dyn", T.DYN)
+        return DeclType("list", T.list_of(elem.cel_type), elem_type=elem, max_elements=-1)
+    if t == "string":
+        fmt = _STRING_FORMATS.get(str(schema.get("format") or ""))
+        return DeclType("string", fmt or T.STRING)
+    if t in _SCALARS:
+        return DeclType(str(t), _SCALARS[str(t)])
+    return DeclType("dyn", T.DYN)
+
+
+def _builtin_kind_decl(release: Release, group: str, version: str, kind: str) -> DeclType | None:
+    from crdtool.core.builtin import catalog
+
+    info = catalog.kind_info(release, f"{group}/{version}" if group else version, kind)
+    if info is None or not info.definition:
+        return None
+    return _openapi_decl(catalog.definition(release, info.definition), release, f"{kind}0")
+
+
+def _builtin_kinds_for(release: Release, group: str, version: str, resource: str) -> list[str]:
+    """``RESTMapper.KindsFor`` among the release's served built-in kinds."""
+    from crdtool.core.builtin import catalog
+
+    return sorted({k.kind for k in catalog.kinds(release)
+                   if k.group == group and k.version == version and k.resource == resource and k.served})
+
+
+def _types_to_check(policy: Mapping[str, Any], crds: list[dict[str, Any]],
+                    release: Release | None = None) -> list[tuple[str, str, str, dict[str, Any] | None]]:
+    """``typesToCheck``: the (group, version, kind, crd or None for a built-in kind) the rules name, sorted."""
     mc = (policy.get("spec") or {}).get("matchConstraints") or {}
-    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    found: dict[tuple[str, str, str], dict[str, Any] | None] = {}
     count = 0
     for rule in mc.get("resourceRules") or []:
         groups = [str(g) for g in rule.get("apiGroups") or []]
@@ -95,6 +155,12 @@ def _types_to_check(policy: Mapping[str, Any], crds: list[dict[str, Any]]) -> li
         for g in sorted(groups):
             for v in sorted(versions):
                 for r in resources:
+                    for bkind in _builtin_kinds_for(release, g, v, r) if release is not None else []:
+                        if (g, v, bkind) not in found:
+                            found[(g, v, bkind)] = None
+                            count += 1
+                            if count == _MAX_TYPES_TO_CHECK:
+                                return [(*k, found[k]) for k in sorted(found)]
                     for crd in crds:
                         spec = crd.get("spec") or {}
                         names = spec.get("names") or {}
@@ -117,8 +183,8 @@ def type_check(policy: Mapping[str, Any], release: Release, crds: list[dict[str,
     spec = policy.get("spec") or {}
     name = str((policy.get("metadata") or {}).get("name") or "")
     kinds = []
-    for g, v, k, crd in _types_to_check(policy, crds):
-        decl = _kind_decl(crd, v, release)
+    for g, v, k, crd in _types_to_check(policy, crds, release):
+        decl = _kind_decl(crd, v, release) if crd is not None else _builtin_kind_decl(release, g, v, k)
         if decl is not None:
             kinds.append((g, v, k, decl))
     if not kinds:
@@ -131,6 +197,8 @@ def type_check(policy: Mapping[str, Any], release: Release, crds: list[dict[str,
             cs = crd.get("spec") or {}
             if cs.get("group") == pg and (cs.get("names") or {}).get("kind") == pk.get("kind"):
                 params_decl = _kind_decl(crd, pv, release)
+        if params_decl is None:
+            params_decl = _builtin_kind_decl(release, pg, pv, str(pk.get("kind") or ""))
     envs = []
     for g, v, k, decl in kinds:
         variables: list[tuple[str, T.Type | None]] = []
