@@ -40,6 +40,18 @@ class Attributes:
     def with_object(self, obj: dict[str, Any] | None) -> Attributes:
         return replace(self, object=obj)
 
+    def versioned(self, kind: GVK) -> Attributes:
+        """``admission.NewVersionedAttributes`` for a CRD whose versions convert with strategy ``None``: the
+        objects at ``kind``'s version (only ``apiVersion`` changes). Itself when ``kind`` is the request's."""
+        if kind == self.kind or not kind[1]:
+            return self
+        api_version = f"{kind[0]}/{kind[1]}" if kind[0] else kind[1]
+
+        def convert(obj: dict[str, Any] | None) -> dict[str, Any] | None:
+            return None if obj is None else {**obj, "apiVersion": api_version}
+
+        return replace(self, object=convert(self.object), old_object=convert(self.old_object))
+
     def admission_request(self, match_resource: GVR, match_kind: GVK) -> dict[str, Any]:
         """``CreateAdmissionRequest`` as ``runtime.DefaultUnstructuredConverter`` renders it (omitempty fields
         dropped; ``options`` a ``RawExtension`` with only ``Object`` set, which marshals as null)."""

@@ -253,3 +253,20 @@ def test_native_type_param_and_built_in_object() -> None:
     assert out["message"] == ('deployments.apps "d" is forbidden: ValidatingAdmissionPolicy '
                               "'denypolicy.example.com' with binding 'denybinding.example.com' denied request: "
                               "ConfigMap limits allows 2")
+
+
+def test_equivalent_match_policy_sees_the_matched_version() -> None:
+    """matchesResourceRules (matching.go v0.34.0): with matchPolicy Equivalent a rule for another served version of
+    the CRD matches, and the policy sees the object converted to that version (strategy None: the apiVersion)."""
+    crd = copy.deepcopy(PARAMS_CRD)
+    v2 = copy.deepcopy(crd["spec"]["versions"][0])
+    v2.update(name="v2", storage=False)
+    crd["spec"]["versions"].append(v2)
+    rules = {"resourceRules": [{"apiGroups": ["example.com"], "apiVersions": ["v2"], "operations": ["CREATE"],
+                                "resources": ["paramsconfigs"]}]}
+    p = policy(params=False, matchConstraints=rules,
+               validations=[{"expression": "false", "messageExpression": "object.apiVersion + ' ' + request.kind.version"}])
+    out = admit([crd, DEFAULT_NS, p, binding(), review(FAKE_PARAMS)], "1.34").to_json()
+    assert out["message"].endswith("denied request: example.com/v2 v2")
+    p["spec"]["matchConstraints"]["matchPolicy"] = "Exact"
+    assert admit([crd, DEFAULT_NS, p, binding(), review(FAKE_PARAMS)], "1.34").to_json()["allowed"] is True

@@ -254,8 +254,9 @@ def _match_conditions(policy: CompiledPolicy, activation: dict[str, Any]) -> tup
 
 def _validate(policy: CompiledPolicy, attr: Attributes, match_resource: GVR, match_kind: GVK, params: Any,
               namespace: Any) -> tuple[list[Decision], list[_Audit]]:
-    """``validator.Validate``."""
+    """``validator.Validate`` on the request at the matched kind's version (``VersionedAttributes``)."""
     error_action = "admit" if policy.failure_policy == "Ignore" else "deny"
+    attr = attr.versioned(match_kind)
     if policy.match_conditions:
         mc_request = attr.admission_request(attr.resource, match_kind)
         matched, err = _match_conditions(policy, _activation(mc_request, attr, params, None))
