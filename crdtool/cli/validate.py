@@ -1288,7 +1288,8 @@ def judge_custom_resource(
     ``progress`` advances by one per List item (by one for a single object).
     """
     api_version, kind, name = _identity(doc)
-    if api_version == _POLICY_API_VERSION and kind in _POLICY_KINDS:
+    if api_version == _POLICY_API_VERSION and (kind in _POLICY_KINDS or (
+            kind in _MUTATING_POLICY_KINDS and catalog.release.minor >= 36)):
         return _judge_policy(doc, catalog, api_version, kind, name)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     is_list = _is_list(doc.data)
@@ -1334,6 +1335,8 @@ def judge_custom_resource(
 
 _POLICY_API_VERSION = "admissionregistration.k8s.io/v1"
 _POLICY_KINDS = ("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
+#: admissionregistration.k8s.io/v1 MutatingAdmissionPolicy is served (GA) from 1.36
+_MUTATING_POLICY_KINDS = ("MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
 
 
 def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, kind: str | None,
@@ -1341,7 +1344,13 @@ def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, k
     """A ValidatingAdmissionPolicy or binding as the apiserver judges it at create (defaults, the CEL of every
     expression in the policy environment of the release), with the type checker's warnings against the run's
     CRDs (:mod:`crdtool.core.admission.policy`)."""
-    from crdtool.core.admission.policy.create import default_binding, default_policy, validate_binding, validate_policy
+    from crdtool.core.admission.policy.create import (
+        default_binding,
+        default_policy,
+        validate_binding,
+        validate_mutating_policy,
+        validate_policy,
+    )
     from crdtool.core.admission.policy.typechecking import type_check
 
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "valid")
@@ -1352,8 +1361,10 @@ def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, k
             crds = [source.doc.data for source in catalog.sources()]
             for w in type_check(defaulted, catalog.release, crds):
                 result.warnings.append(f"{w['fieldRef']}: type checking: {w['warning'].rstrip()}")
+    elif kind == "MutatingAdmissionPolicy":
+        errors = validate_mutating_policy(default_policy(doc.data, mutating=True), catalog.release)
     else:
-        errors = validate_binding(default_binding(doc.data))
+        errors = validate_binding(default_binding(doc.data), mutating=kind == "MutatingAdmissionPolicyBinding")
     _prefetch_all(doc, [("", e) for e in errors])
     result.errors.extend(_error_entry(doc, e, "") for e in errors)
     result.status = "invalid" if errors else "valid"
