@@ -393,6 +393,15 @@ def _decode_custom_resource(attr: Attributes, crd: dict[str, Any], release: Rele
     return attr.with_object(decoded.stored), None
 
 
+def _with_resource_version(new: dict[str, Any], old: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """The objects of an UPDATE with ``metadata.resourceVersion`` set where the review left it out."""
+    new_meta, old_meta = _meta(new), _meta(old)
+    if new_meta.get("resourceVersion") or old_meta.get("resourceVersion"):
+        return new, old, False
+    return ({**new, "metadata": {**new_meta, "resourceVersion": "1"}},
+            {**old, "metadata": {**old_meta, "resourceVersion": "1"}}, True)
+
+
 def _custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) -> tuple[Attributes, AdmitResult | None]:
     """The CRD's create/update strategy on the (mutated) object: the object as stored, or the 422 it answers."""
     from crdtool.core.customresource import CustomResourceError, apply_create, apply_update
@@ -403,8 +412,13 @@ def _custom_resource(attr: Attributes, crd: dict[str, Any], release: Release) ->
             res = apply_create(attr.object, crd, field_validation=fv, kubernetes_version=release.name)
             stored, errors = res.stored, res.errors
         elif attr.operation == "UPDATE" and attr.object is not None and attr.old_object is not None:
-            upd = apply_update(attr.object, attr.old_object, crd, field_validation=fv, kubernetes_version=release.name)
+            # a request that reached admission passed the update's preconditions: a review without
+            # resourceVersions is taken to be at the stored one
+            new, old, filled = _with_resource_version(attr.object, attr.old_object)
+            upd = apply_update(new, old, crd, field_validation=fv, kubernetes_version=release.name)
             stored, errors = upd.stored, list(upd.errors)
+            if filled and isinstance(stored.get("metadata"), dict):
+                stored = {**stored, "metadata": {k: v for k, v in stored["metadata"].items() if k != "resourceVersion"}}
         else:
             return attr, None
     except CustomResourceError as exc:

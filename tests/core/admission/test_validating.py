@@ -270,3 +270,29 @@ def test_equivalent_match_policy_sees_the_matched_version() -> None:
     assert out["message"].endswith("denied request: example.com/v2 v2")
     p["spec"]["matchConstraints"]["matchPolicy"] = "Exact"
     assert admit([crd, DEFAULT_NS, p, binding(), review(FAKE_PARAMS)], "1.34").to_json()["allowed"] is True
+
+
+def test_update_and_delete_requests() -> None:
+    """UPDATE: oldObject beside object (a review without resourceVersions is taken to be at the stored one);
+    DELETE: object is null, oldObject the stored object, NamespaceLifecycle lets it through."""
+    p = policy(params=False, validations=[
+        {"expression": "request.operation != 'UPDATE' || object.maxReplicas >= oldObject.maxReplicas",
+         "messageExpression": "'may not shrink from ' + string(oldObject.maxReplicas)"},
+        {"expression": "request.operation != 'DELETE' || object == null",
+         "messageExpression": "'deleting ' + oldObject.metadata.name"}])
+    grown = copy.deepcopy(FAKE_PARAMS)
+    grown["maxReplicas"] = 2
+    upd = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+           "request": {"uid": "u", "operation": "UPDATE", "object": grown, "oldObject": FAKE_PARAMS}}
+    out = admit([PARAMS_CRD, DEFAULT_NS, p, binding(), upd], "1.34").to_json()
+    assert out["message"].endswith("denied request: may not shrink from 3")
+    p["spec"]["validations"][1]["expression"] = "request.operation != 'DELETE' || object != null"
+    dele = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "request": {"uid": "u", "operation": "DELETE", "oldObject": FAKE_PARAMS, "namespace": "default",
+                        "name": "replicas-test.example.com"}}
+    out = admit([PARAMS_CRD, DEFAULT_NS, p, binding(), dele], "1.34").to_json()
+    assert out["message"].endswith("denied request: deleting replicas-test.example.com")
+    # NamespaceLifecycle passes DELETEs; the dispatcher's namespace lister answers (dispatcher.go: GetNamespace)
+    dele["request"]["namespace"] = "gone"
+    out = admit([PARAMS_CRD, DEFAULT_NS, p, binding(), dele], "1.34").to_json()
+    assert (out["code"], out["message"]) == (404, 'namespace "gone" not found')
