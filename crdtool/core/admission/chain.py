@@ -462,6 +462,25 @@ def _crd_resources(bundle: _Bundle) -> Resources:
     return Resources(labels, equivalents, kind_for)
 
 
+def _decode_policy_document(doc: dict[str, Any], release: Release) -> tuple[dict[str, Any], str]:
+    """A policy or binding as the apiserver's strict decoding (kubectl's default) reads it: (the typed object,
+    ``""``), or (the document, the 400's message). Documents of a version the release does not define pass as
+    they are."""
+    from crdtool.core.builtin import catalog
+    from crdtool.core.builtin.decode import decode_builtin
+    from crdtool.core.errors import UNKNOWN_FIELD
+
+    info = catalog.kind_info(release, str(doc.get("apiVersion") or ""), str(doc.get("kind") or ""))
+    if info is None or not info.definition:
+        return doc, ""
+    decoded, errors = decode_builtin(doc, info, release)
+    if not errors:
+        return decoded, ""
+    hard = [e for e in errors if e.type != UNKNOWN_FIELD]
+    text = str(hard[0]) if hard else "strict decoding error: " + ", ".join(str(e) for e in errors)
+    return doc, f"{info.kind} in version {go_quote(info.version)} cannot be handled as a {info.kind}: {text}"
+
+
 def _hooks(policies: list[dict[str, Any]], bindings: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[Mapping[str, Any]]]]:
     """The policies that have bindings, each with its bindings, in the bundle's order of the bindings."""
     by_name = {str(_meta(p).get("name") or ""): p for p in policies}
@@ -528,6 +547,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     rejected: list[Rejected] = []
     policies: list[dict[str, Any]] = []
     for p in bundle.policies:
+        p, bad = _decode_policy_document(p, rel)
+        if bad:
+            rejected.append(Rejected("ValidatingAdmissionPolicy", str(_meta(p).get("name") or ""), (bad,)))
+            continue
         defaulted = policy_create.default_policy(p)
         errs = policy_create.validate_policy(defaulted, rel)
         if errs:
@@ -536,6 +559,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
             policies.append(defaulted)
     bindings: list[dict[str, Any]] = []
     for b in bundle.bindings:
+        b, bad = _decode_policy_document(b, rel)
+        if bad:
+            rejected.append(Rejected("ValidatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""), (bad,)))
+            continue
         defaulted = policy_create.default_binding(b)
         errs = policy_create.validate_binding(defaulted)
         if errs:
@@ -557,6 +584,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     mutating_bindings: list[dict[str, Any]] = []
     if mutating_on:
         for p in bundle.mutating:
+            p, bad = _decode_policy_document(p, rel)
+            if bad:
+                rejected.append(Rejected("MutatingAdmissionPolicy", str(_meta(p).get("name") or ""), (bad,)))
+                continue
             defaulted = policy_create.default_policy(p, mutating=True)
             errs = policy_create.validate_mutating_policy(defaulted, rel)
             if errs:
@@ -565,6 +596,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
             else:
                 mutating_policies.append(defaulted)
         for b in bundle.mutating_bindings:
+            b, bad = _decode_policy_document(b, rel)
+            if bad:
+                rejected.append(Rejected("MutatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""), (bad,)))
+                continue
             defaulted = policy_create.default_binding(b)
             errs = policy_create.validate_binding(defaulted, mutating=True)
             if errs:

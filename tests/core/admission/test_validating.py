@@ -296,3 +296,17 @@ def test_update_and_delete_requests() -> None:
     dele["request"]["namespace"] = "gone"
     out = admit([PARAMS_CRD, DEFAULT_NS, p, binding(), dele], "1.34").to_json()
     assert (out["code"], out["message"]) == (404, 'namespace "gone" not found')
+
+
+def test_policies_are_decoded_strictly() -> None:
+    p = policy(params=False)
+    p["spec"]["validations"] = "nope"
+    b = binding()
+    b["spec"]["validationActionz"] = ["Deny"]
+    out = run(p, b)
+    assert out["allowed"] is True
+    assert out["rejected"][0]["errors"] == [
+        'ValidatingAdmissionPolicy in version "v1" cannot be handled as a ValidatingAdmissionPolicy: '
+        "json: cannot unmarshal string into Go struct field "
+        "ValidatingAdmissionPolicySpec.spec.validations of type []v1.Validation"]
+    assert out["rejected"][1]["errors"][0].endswith('strict decoding error: unknown field "spec.validationActionz"')
