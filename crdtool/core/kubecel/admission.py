@@ -201,6 +201,9 @@ class PolicyEnvironment:
     #: ``HasPatchTypes`` (the mutating policies): ``Object...{}`` and ``JSONPatch{}`` construction, the
     #: ``jsonpatch`` library
     has_patch_types: bool = False
+    #: a composited compiler (``variables`` declared); create-time validation of a policy without variables and
+    #: of matchConditions uses the stateless one
+    composition: bool = True
 
     def environment(self) -> Environment:
         r = resolve_release(self.release)
@@ -213,8 +216,10 @@ class PolicyEnvironment:
         """The variables an expression sees (``createEnvForOpts`` plus ``variables``)."""
         decls: dict[str, T.Type] = {
             "object": T.DYN, "oldObject": T.DYN, "namespaceObject": NAMESPACE_TYPE.cel_type,
-            "request": REQUEST_TYPE.cel_type, "variables": T.object_type(_VARIABLES_TYPE_NAME),
+            "request": REQUEST_TYPE.cel_type,
         }
+        if self.composition:
+            decls["variables"] = T.object_type(_VARIABLES_TYPE_NAME)
         if self.type_checking:
             obj = self.object_decl.cel_type if self.object_decl is not None else T.DYN
             decls["object"] = decls["oldObject"] = obj

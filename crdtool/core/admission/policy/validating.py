@@ -406,6 +406,12 @@ class DispatchResult:
 _REASON_CODES = {"Forbidden": 403, "Unauthorized": 401, "RequestEntityTooLarge": 413, "Invalid": 422}
 
 
+def _add_warning(result: DispatchResult, text: str) -> None:
+    """``warning.AddWarning`` (the apiserver's recorder keeps each distinct text once)."""
+    if text not in result.warnings:
+        result.warnings.append(text)
+
+
 def _add_annotation(result: DispatchResult, key: str, value: str) -> None:
     """``AddAnnotation``: a key keeps its first value."""
     result.annotations.setdefault(key, value)
@@ -499,7 +505,7 @@ def dispatch(
                                 "binding": _name(binding), "expressionIndex": i, "validationActions": actions,
                             })
                         elif action == "Warn":
-                            result.warnings.append(
+                            _add_warning(result,
                                 f"Validation failed for ValidatingAdmissionPolicy '{policy.name}' with binding "
                                 f"'{_name(binding)}': {d.message}")
                 for a in audits:
