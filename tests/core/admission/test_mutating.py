@@ -145,3 +145,12 @@ def test_compile_errors_refuse_the_policy() -> None:
     errors = out["rejected"][0]["errors"]
     assert errors[0].startswith('spec.mutations[1].jsonPatch.expression: Invalid value: "JSONPatch{op: \'add\'}": '
                                 "must evaluate to list(JSONPatch) but got JSONPatch")
+
+
+def test_unknown_param_kind_is_a_policy_configuration_error() -> None:
+    p = policy(apply("Object{spec: Object.spec{replicas: 3}}"), paramKind={"apiVersion": "example.com/v1",
+                                                                          "kind": "Nope"})
+    out = run(p, binding())
+    assert out["message"] == ('policy "p" denied request: failed to configure policy: failed to find resource '
+                              "referenced by paramKind: 'example.com/v1, Kind=Nope'")
+    assert (out["code"], out["reason"]) == (403, "Forbidden")

@@ -356,6 +356,12 @@ def _pass(attr: Attributes, hooks: list[tuple[CompiledMutatingPolicy, list[Mappi
             continue
         pk = policy.spec.get("paramKind")
         params = params_for(pk) if pk is not None else None
+        if pk is not None and (params is None or params.namespaced is None):
+            # policy_source.go: the hook's ConfigurationError
+            group, _, version = str(pk.get("apiVersion") or "").rpartition("/")
+            errors.append((policy, None, "failed to configure policy: failed to find resource referenced by "
+                           f"paramKind: '{group}/{version}, Kind={pk.get('kind') or ''}'", ""))
+            continue
         for binding in bindings:
             spec = binding.get("spec") or {}
             try:
@@ -364,11 +370,6 @@ def _pass(attr: Attributes, hooks: list[tuple[CompiledMutatingPolicy, list[Mappi
                     continue
             except MatchError as exc:
                 errors.append((policy, binding, f"failed to configure binding: {exc}", ""))
-                continue
-            if pk is not None and (params is None or params.namespaced is None):
-                errors.append((policy, binding, "failed to configure binding: paramKind kind "
-                               f"`&ParamKind{{APIVersion:{pk.get('apiVersion') or ''},Kind:{pk.get('kind') or ''},}}` "
-                               "not known", ""))
                 continue
             try:
                 param_objs = _collect_params(pk, params, spec.get("paramRef"), attr.namespace)

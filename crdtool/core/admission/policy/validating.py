@@ -349,11 +349,6 @@ class Params:
     objects: tuple[Mapping[str, Any], ...] = ()
 
 
-def _param_kind_string(param_kind: Mapping[str, Any]) -> str:
-    """``ParamKind.String()`` (the generated protobuf String)."""
-    return f"&ParamKind{{APIVersion:{param_kind.get('apiVersion') or ''},Kind:{param_kind.get('kind') or ''},}}"
-
-
 def _collect_params(param_kind: Mapping[str, Any] | None, params: Params | None, param_ref: Mapping[str, Any] | None,
                     namespace: str) -> list[Any]:
     """``CollectParams``; raises ``ValueError`` with upstream's texts."""
