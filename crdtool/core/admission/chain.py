@@ -503,11 +503,33 @@ def _params_lookup(bundle: _Bundle, release: Release) -> Callable[[Mapping[str, 
         found = _resource_of(bundle, group, version, kind, release)
         if found is None:
             return None
-        objs = tuple(o for o in bundle.others + list(bundle.namespaces.values())
+        objs = tuple(_stored_param(bundle, o, group, version, kind, release)
+                     for o in bundle.others + list(bundle.namespaces.values())
                      if o.get("apiVersion") == param_kind.get("apiVersion") and o.get("kind") == kind)
         return Params(found[1], objs)
 
     return params_for
+
+
+def _stored_param(bundle: _Bundle, obj: dict[str, Any], group: str, version: str, kind: str,
+                  release: Release) -> dict[str, Any]:
+    """A params object as the informer holds it: decoded (pruned, defaulted) by its CRD, or by the built-in
+    kind's typed decoding and defaults; as given when it would not decode."""
+    crd = bundle.crd_for(group, kind)
+    if crd is not None:
+        from crdtool.core.customresource import CustomResourceError, decode_object
+
+        try:
+            decoded = decode_object(obj, crd, kubernetes_version=release.name)
+        except CustomResourceError:
+            return obj
+        return obj if decoded.errors else decoded.stored
+    info = _builtin_info(release, group, version, kind)
+    if info is None or not info.served:
+        return obj
+    attr = Attributes("CREATE", (group, version, kind), ("", "", ""), object=obj)
+    decoded_attr, refused = _decode_builtin(attr, info, release)
+    return obj if refused is not None or decoded_attr.object is None else decoded_attr.object
 
 
 def _schema_and_defaulter(crd: dict[str, Any] | None, attr: Attributes,

@@ -316,3 +316,17 @@ def test_policies_are_decoded_strictly() -> None:
         "json: cannot unmarshal string into Go struct field "
         "ValidatingAdmissionPolicySpec.spec.validations of type []v1.Validation"]
     assert out["rejected"][1]["errors"][0].endswith('strict decoding error: unknown field "spec.validationActionz"')
+
+
+def test_params_are_decoded_by_their_crd() -> None:
+    crd = copy.deepcopy(PARAMS_CRD)
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = {
+        "type": "object", "properties": {"maxReplicas": {"type": "integer", "default": 5}, "junk": {"type": "string"}}}
+    params = copy.deepcopy(FAKE_PARAMS)
+    del params["maxReplicas"]
+    params["unknown"] = 1
+    p = policy(validations=[{"expression": "false", "messageExpression":
+                             "string(params.maxReplicas) + ' ' + string(has(params.unknown))"}])
+    b = binding(paramRef={"name": "replicas-test.example.com", "parameterNotFoundAction": "Deny"})
+    out = admit([crd, CLUSTER_PARAMS_CRD, DEFAULT_NS, params, p, b, review(FAKE_PARAMS)], "1.34").to_json()
+    assert out["message"].endswith("denied request: 5 false")
