@@ -481,6 +481,27 @@ def _decode_policy_document(doc: dict[str, Any], release: Release) -> tuple[dict
     return doc, f"{info.kind} in version {go_quote(info.version)} cannot be handled as a {info.kind}: {text}"
 
 
+def _accepted(docs: list[dict[str, Any]], kind: str, default: Callable[[dict[str, Any]], dict[str, Any]],
+              validate: Callable[[dict[str, Any]], list[Any]], release: Release,
+              rejected: list[Rejected]) -> list[dict[str, Any]]:
+    """The documents the apiserver would create (decoded strictly, defaulted, valid), defaulted; the others are
+    added to ``rejected`` with their errors."""
+    out: list[dict[str, Any]] = []
+    for doc in docs:
+        decoded, bad = _decode_policy_document(doc, release)
+        name = str(_meta(doc).get("name") or "")
+        if bad:
+            rejected.append(Rejected(kind, name, (bad,)))
+            continue
+        defaulted = default(decoded)
+        errs = validate(defaulted)
+        if errs:
+            rejected.append(Rejected(kind, name, tuple(str(e) for e in errs)))
+        else:
+            out.append(defaulted)
+    return out
+
+
 def _hooks(policies: list[dict[str, Any]], bindings: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[Mapping[str, Any]]]]:
     """The policies that have bindings, each with its bindings, in the bundle's order of the bindings."""
     by_name = {str(_meta(p).get("name") or ""): p for p in policies}
@@ -567,31 +588,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     attr = _request_attributes(bundle, req, rel)
 
     rejected: list[Rejected] = []
-    policies: list[dict[str, Any]] = []
-    for p in bundle.policies:
-        p, bad = _decode_policy_document(p, rel)
-        if bad:
-            rejected.append(Rejected("ValidatingAdmissionPolicy", str(_meta(p).get("name") or ""), (bad,)))
-            continue
-        defaulted = policy_create.default_policy(p)
-        errs = policy_create.validate_policy(defaulted, rel)
-        if errs:
-            rejected.append(Rejected("ValidatingAdmissionPolicy", str(_meta(p).get("name") or ""), tuple(str(e) for e in errs)))
-        else:
-            policies.append(defaulted)
-    bindings: list[dict[str, Any]] = []
-    for b in bundle.bindings:
-        b, bad = _decode_policy_document(b, rel)
-        if bad:
-            rejected.append(Rejected("ValidatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""), (bad,)))
-            continue
-        defaulted = policy_create.default_binding(b)
-        errs = policy_create.validate_binding(defaulted)
-        if errs:
-            rejected.append(Rejected("ValidatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""),
-                                     tuple(str(e) for e in errs)))
-        else:
-            bindings.append(defaulted)
+    policies = _accepted(bundle.policies, "ValidatingAdmissionPolicy", policy_create.default_policy,
+                         lambda d: policy_create.validate_policy(d, rel), rel, rejected)
+    bindings = _accepted(bundle.bindings, "ValidatingAdmissionPolicyBinding", policy_create.default_binding,
+                         policy_create.validate_binding, rel, rejected)
     type_warnings = [w for p in policies for w in type_check(p, rel, bundle.crds)]
 
     def finish(result: AdmitResult) -> AdmitResult:
@@ -605,30 +605,12 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     mutating_policies: list[dict[str, Any]] = []
     mutating_bindings: list[dict[str, Any]] = []
     if mutating_on:
-        for p in bundle.mutating:
-            p, bad = _decode_policy_document(p, rel)
-            if bad:
-                rejected.append(Rejected("MutatingAdmissionPolicy", str(_meta(p).get("name") or ""), (bad,)))
-                continue
-            defaulted = policy_create.default_policy(p, mutating=True)
-            errs = policy_create.validate_mutating_policy(defaulted, rel)
-            if errs:
-                rejected.append(Rejected("MutatingAdmissionPolicy", str(_meta(p).get("name") or ""),
-                                         tuple(str(e) for e in errs)))
-            else:
-                mutating_policies.append(defaulted)
-        for b in bundle.mutating_bindings:
-            b, bad = _decode_policy_document(b, rel)
-            if bad:
-                rejected.append(Rejected("MutatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""), (bad,)))
-                continue
-            defaulted = policy_create.default_binding(b)
-            errs = policy_create.validate_binding(defaulted, mutating=True)
-            if errs:
-                rejected.append(Rejected("MutatingAdmissionPolicyBinding", str(_meta(b).get("name") or ""),
-                                         tuple(str(e) for e in errs)))
-            else:
-                mutating_bindings.append(defaulted)
+        mutating_policies = _accepted(
+            bundle.mutating, "MutatingAdmissionPolicy", lambda d: policy_create.default_policy(d, mutating=True),
+            lambda d: policy_create.validate_mutating_policy(d, rel), rel, rejected)
+        mutating_bindings = _accepted(
+            bundle.mutating_bindings, "MutatingAdmissionPolicyBinding", policy_create.default_binding,
+            lambda d: policy_create.validate_binding(d, mutating=True), rel, rejected)
     else:
         for kind_name, docs in (("MutatingAdmissionPolicy", bundle.mutating),
                                 ("MutatingAdmissionPolicyBinding", bundle.mutating_bindings)):
