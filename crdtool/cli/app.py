@@ -540,7 +540,7 @@ def review(
 def admit(
     paths: list[str] = typer.Argument(
         ..., metavar="FILE...", show_default=False,
-        help="CRDs, Namespaces, params, ValidatingAdmissionPolicies and bindings, and one AdmissionReview "
+        help="CRDs, Namespaces, params, Validating/MutatingAdmissionPolicies and bindings, and one AdmissionReview "
         "(files, directories or - for stdin).",
     ),
     object_path: Optional[str] = typer.Option(None, "--object", metavar="FILE", help="Build the request: the object."),
@@ -558,8 +558,8 @@ def admit(
     ),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
 ) -> int:
-    """Answer an admission request as the apiserver's chain would: NamespaceLifecycle, the CRD's decoding and
-    validation, ValidatingAdmissionPolicies.
+    """Answer an admission request as the apiserver's chain would: NamespaceLifecycle, decoding and defaulting,
+    MutatingAdmissionPolicies, the object's validation, ValidatingAdmissionPolicies.
 
     Exit 0 when the request is allowed, 1 when it is denied or a policy or binding would be refused at create, 2 on
     usage or input errors.
