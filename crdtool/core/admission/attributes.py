@@ -54,7 +54,7 @@ class Attributes:
 
     def admission_request(self, match_resource: GVR, match_kind: GVK) -> dict[str, Any]:
         """``CreateAdmissionRequest`` as ``runtime.DefaultUnstructuredConverter`` renders it (omitempty fields
-        dropped; ``options`` a ``RawExtension`` with only ``Object`` set, which marshals as null)."""
+        dropped; ``options`` a ``RawExtension`` with only ``Object`` set, which marshals as that object, or null)."""
         user: dict[str, Any] = {}
         for key in ("username", "uid"):
             if self.user_info.get(key):
@@ -82,5 +82,6 @@ class Attributes:
         req["operation"] = self.operation
         req["userInfo"] = user
         req["dryRun"] = self.dry_run
-        req["options"] = None
+        # RawExtension{Object: options}.MarshalJSON: the options object's JSON, null without one
+        req["options"] = dict(self.options) if isinstance(self.options, dict) else None
         return req
