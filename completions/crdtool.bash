@@ -5,10 +5,29 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "admit completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
+    admit)
+        case "$prev" in
+        --object) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --old-object) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --operation) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --user) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --group) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --feature-gates) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--object --old-object --operation --user --group --namespace --feature-gates -o --output --kubernetes-version --config -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
     completion)
         case "$prev" in
         esac

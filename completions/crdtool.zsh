@@ -3,6 +3,7 @@
 _crdtool() {
     local -a commands
     commands=(
+        'admit:Answer an admission request as the apiserver'\''s chain would\: NamespaceLifecycle, decoding and defaulting,'
         'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
@@ -21,6 +22,21 @@ _crdtool() {
         return
     fi
     case ${words[2]} in
+    admit)
+        _arguments -s \
+            '(--object)'--object'[Build the request\: the object.]:file:_files' \
+            '(--old-object)'--old-object'[Build the request\: the old object.]:file:_files' \
+            '(--operation)'--operation'[Build the request\: CREATE, UPDATE, DELETE (default\: from the objects given).]:file:_files' \
+            '(--user)'--user'[Build the request\: the user name.]:file:_files' \
+            '(--group)'--group'[Build the request\: a group of the user (repeatable).]:file:_files' \
+            '(--namespace)'--namespace'[Build the request\: its namespace.]:file:_files' \
+            '(--feature-gates)'--feature-gates'[Feature gates overriding the release'\''s defaults.]:file:_files' \
+            '(-o --output)'{-o,--output}'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
+            '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
     completion)
         _arguments -s \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \

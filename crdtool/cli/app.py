@@ -535,6 +535,44 @@ def review(
     return review_cmd.run(crd, request, response, output=output, kubernetes_version=release.name)
 
 
+@app.command("admit", cls=_Command, epilog=EXIT_CODES)
+@handled
+def admit(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", show_default=False,
+        help="CRDs, Namespaces, params, Validating/MutatingAdmissionPolicies and bindings, and one AdmissionReview "
+        "(files, directories or - for stdin).",
+    ),
+    object_path: Optional[str] = typer.Option(None, "--object", metavar="FILE", help="Build the request: the object."),
+    old_object_path: Optional[str] = typer.Option(None, "--old-object", metavar="FILE", help="Build the request: the old object."),
+    operation: Optional[str] = typer.Option(None, "--operation", help="Build the request: CREATE, UPDATE, DELETE (default: from the objects given)."),
+    user: Optional[str] = typer.Option(None, "--user", help="Build the request: the user name."),
+    group: Optional[list[str]] = typer.Option(None, "--group", help="Build the request: a group of the user (repeatable)."),
+    namespace: Optional[str] = typer.Option(None, "--namespace", help="Build the request: its namespace."),
+    feature_gates: Optional[str] = typer.Option(
+        None, "--feature-gates", metavar="G=true,...", help="Feature gates overriding the release's defaults."
+    ),
+    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help=OUTPUT_HELP),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+) -> int:
+    """Answer an admission request as the apiserver's chain would: NamespaceLifecycle, decoding and defaulting,
+    MutatingAdmissionPolicies, the object's validation, ValidatingAdmissionPolicies.
+
+    Exit 0 when the request is allowed, 1 when it is denied or a policy or binding would be refused at create, 2 on
+    usage or input errors.
+    """
+    from crdtool.cli import admit as admit_cmd
+
+    (release,) = _releases(kubernetes_version, _config("admit", config), matrix=False)
+    return admit_cmd.run(
+        paths, output=output, kubernetes_version=release.name, feature_gates=feature_gates, object_path=object_path,
+        old_object_path=old_object_path, operation=operation, user=user, groups=group, namespace=namespace,
+    )
+
+
 @app.command("serve", cls=_Command, epilog=EXIT_CODES)
 @handled
 def serve(

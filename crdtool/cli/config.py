@@ -34,7 +34,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint", "test")
+COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint", "test",
+            "admit")
 _LIST_KEYS = ("exclude", "skip-kind", "crd", "select", "ignore")
 _BOOL_KEYS = ("quiet", "exit-zero")
 _STR_KEYS = ("output", "fail-on", "kubernetes-version")
