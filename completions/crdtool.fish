@@ -55,7 +55,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from lint' -F
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l select -r -F -d 'Run only these codes or prefixes (CRD1, CRD005, ALL); comma-separated, repeatable.'
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l ignore -r -F -d 'Do not run these codes or prefixes; comma-separated, repeatable.'
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l fail-on -x -a 'error warning info' -d 'Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).'
-complete -c crdtool -n '__fish_seen_subcommand_from lint' -l fix -d 'Write the bounds that bring CEL costs under their limits into the files.'
+complete -c crdtool -n '__fish_seen_subcommand_from lint' -l fix -d 'Write the bounds that bring CEL costs under 90% of their limits into the files.'
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l diff -d 'Print the unified diff --fix would apply (exit 1 when there is one).'
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l explain-cost -d 'Show every CEL rule\'s estimated cost (text output).'
 complete -c crdtool -n '__fish_seen_subcommand_from lint' -l output -s o -x -a 'text json github sarif junit' -d 'Output format: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).'

@@ -77,7 +77,7 @@ _crdtool() {
             '(--select)'--select'[Run only these codes or prefixes (CRD1, CRD005, ALL); comma-separated, repeatable.]:file:_files' \
             '(--ignore)'--ignore'[Do not run these codes or prefixes; comma-separated, repeatable.]:file:_files' \
             '(--fail-on)'--fail-on'[Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).]:value:(error warning info)' \
-            '(--fix)'--fix'[Write the bounds that bring CEL costs under their limits into the files.]' \
+            '(--fix)'--fix'[Write the bounds that bring CEL costs under 90% of their limits into the files.]' \
             '(--diff)'--diff'[Print the unified diff --fix would apply (exit 1 when there is one).]' \
             '(--explain-cost)'--explain-cost'[Show every CEL rule'\''s estimated cost (text output).]' \
             '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \

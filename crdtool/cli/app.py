@@ -277,7 +277,7 @@ def lint(
         None, "--fail-on", help="Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).",
         show_default=False,
     ),
-    fix: bool = typer.Option(False, "--fix", help="Write the bounds that bring CEL costs under their limits into the files."),
+    fix: bool = typer.Option(False, "--fix", help="Write the bounds that bring CEL costs under 90% of their limits into the files."),
     diff: bool = typer.Option(False, "--diff", help="Print the unified diff --fix would apply (exit 1 when there is one)."),
     explain_cost: bool = typer.Option(False, "--explain-cost", help="Show every CEL rule's estimated cost (text output)."),
     output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),

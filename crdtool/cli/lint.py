@@ -244,8 +244,12 @@ def _render_fix(out: Any, file: str, option: Mapping[str, Any], n: int, count: i
 
     label = "fix" if count == 1 else f"fix {n}"
     bounds = option["bounds"]
-    head = "the largest common value that does it" if len(bounds) > 1 else "the largest value that does it"
-    out.print(f"      [green]{label}[/green] ({head}; estimated cost then {option['costAfter']:,}):")
+    head = "the largest common value" if len(bounds) > 1 else "the largest value"
+    if option.get("target") == "limit":
+        why = "that brings the cost under the limit; no bound leaves the 10% headroom, so it stays near it"
+    else:
+        why = "that keeps the cost under 90% of the limit, so neither over nor near it"
+    out.print(f"      [green]{label}[/green] ({head} {why}; estimated cost then {option['costAfter']:,}):")
     for b in bounds:
         extra = len(b["paths"]) - 1
         more = f" (and in {extra} more version{'s' if extra > 1 else ''})" if extra else ""

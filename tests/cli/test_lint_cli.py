@@ -102,7 +102,8 @@ def test_text_output() -> None:
     text = out.stdout
     assert "over-budget.yaml:31:23: CRD001 error: estimated rule cost 2,638,831,262,102" in text
     assert "assumed 1,048,575 items from the 3 MiB request limit" in text
-    assert "fix 1 (the largest common value that does it; estimated cost then" in text
+    assert ("fix 1 (the largest common value that keeps the cost under 90% of the limit, so neither over nor near "
+            "it; estimated cost then") in text
     assert "over-budget.yaml:24: maxItems:" in text
     assert text.rstrip().endswith("2 CRDs linted, 0 skipped, 0 input errors; 4 findings: 2 error, 2 warning, 0 info") \
         or text.rstrip().endswith("1 CRD linted, 0 skipped, 0 input errors; 4 findings: 2 error, 2 warning, 0 info")
@@ -174,6 +175,21 @@ def test_fix_writes_the_printed_bounds_and_keeps_comments(tmp_path: Path, lint_j
     assert check_crd_manifest(doc.data).valid
     again = crdtool("lint", "--diff", str(target))
     assert again.returncode == 0 and again.stdout == ""  # idempotent
+
+
+def test_after_fix_lint_finds_nothing(tmp_path: Path) -> None:
+    """Issue 27, repro 02: the bound --fix wrote was the largest under the limit (99.96% of it), and the next
+    lint reported CRD002 near-budget (exit 1). Now the bounds leave 10% headroom."""
+    target = tmp_path / "work.yaml"
+    shutil.copy(CASES / "over-budget.yaml", target)
+    fixed = crdtool("lint", "--fix", str(target))
+    assert "fixed: maxItems: 1675" in fixed.stderr and "fixed: maxLength: 1675" in fixed.stderr
+    again = crdtool("lint", "--output", "json", str(target))
+    assert again.returncode == 0, again.stdout
+    [doc] = json.loads(again.stdout)["documents"]
+    assert doc["findings"] == []
+    [expr] = doc["cost"][0]["schemas"][0]["expressions"]
+    assert expr["estimated"] <= 9_000_000 and not expr["nearLimit"]
 
 
 def test_fix_cannot_rewrite_stdin() -> None:
