@@ -178,6 +178,16 @@ class _FileFix:
     error: str | None = None
 
 
+def _is_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _fix_file(file: str, docs: list[Document], kubernetes_version: str | None) -> _FileFix | None:
     """The file's text with its CRDs' cost fixes; None when nothing changes."""
     from crdtool.core.gojson import go_json_dumps
@@ -203,9 +213,17 @@ def _fix_file(file: str, docs: list[Document], kubernetes_version: str | None) -
                 more = f" (and {len(b.paths) - 1} more version{'s' if len(b.paths) > 2 else ''})" if len(b.paths) > 1 else ""
                 result.notes.append(f"{file}:{line or doc.line}: fixed: {b.keyword}: {b.value} on "
                                     f"{prefix}{b.paths[0]}{more}")
-    if text.lstrip().startswith("{") and len(docs) == 1:
-        new_text = go_json_dumps(plans[0][1], indent=2) + "\n"
+    if _is_json(text) and len(docs) == 1:
+        # a JSON file stays JSON: the editor patches it in place (JSON is YAML's flow style), else it is re-dumped
+        doc, new, _ = plans[0]
+        try:
+            new_text = yamledit.rewrite_document(text, doc.data, new).text
+        except (yamledit.YamlSyntaxError, yamledit.RewriteError):
+            new_text = ""
+        if not _is_json(new_text):
+            new_text = go_json_dumps(new, indent=2) + "\n"
     else:
+        # YAML, block or flow style ({apiVersion: v1, ...}): only the changed scalars and the new keys change
         spans = yamledit.split_documents(text)
         starts = [s.line for s in spans]
         parts: list[str] = []

@@ -8,6 +8,7 @@ validate` says so) and `conventions.yaml` (valid, against four conventions).
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import shutil
@@ -190,6 +191,67 @@ def test_after_fix_lint_finds_nothing(tmp_path: Path) -> None:
     assert doc["findings"] == []
     [expr] = doc["cost"][0]["schemas"][0]["expressions"]
     assert expr["estimated"] <= 9_000_000 and not expr["nearLimit"]
+
+
+# issue 27, repro 10 (../shared/repros/2026-11-29/10-lint-fix-rewrites-flow-yaml-as-json/ob-flow.yaml): --fix
+# rewrote this 10-line flow-style document as 56 lines of indented JSON
+FLOW_CRD = """\
+# my comment
+{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: {
+    name: widgets.example.com}, spec: {group: example.com, names: {kind: Widget, plural: widgets},
+    scope: Namespaced, versions: [{name: v1, schema: {openAPIV3Schema: {description: A
+              widget., properties: {spec: {description: What the widget should be.,
+                properties: {hosts: {description: Host names., items: {type: string},
+                    type: array, x-kubernetes-list-type: set, x-kubernetes-validations: [
+                      {message: every host must be a DNS label, rule: 'self.all(h,
+                          h.matches(''^[a-z0-9]([-a-z0-9]*[a-z0-9])?$''))'}]}}, type: object}},
+            type: object}}, served: true, storage: true, subresources: {status: {}}}]}}
+"""
+
+
+def test_fix_keeps_flow_style_yaml(tmp_path: Path) -> None:
+    target = tmp_path / "work.yaml"
+    target.write_text(FLOW_CRD)
+    assert crdtool("lint", "--fix", str(target)).returncode == 0
+    text = target.read_text()
+    before, after = FLOW_CRD.splitlines(), text.splitlines()
+    assert len(after) == len(before) and after[0] == "# my comment"
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    assert changed == [
+        (before[5], before[5].replace("items: {type: string}", "items: {type: string, maxLength: 1675}")),
+        (before[8], before[8].replace("'}]}}, type: object}},", "'}], maxItems: 1675}}, type: object}},")),
+    ]
+    assert crdtool("lint", str(target)).returncode == 0
+
+
+def test_fix_keeps_a_json_file_json_with_its_layout(tmp_path: Path) -> None:
+    import yaml
+
+    target = tmp_path / "crd.json"
+    data = yaml.safe_load(FLOW_CRD)
+    original = json.dumps(data, indent=4) + "\n"
+    target.write_text(original)
+    assert crdtool("lint", "--fix", str(target)).returncode == 0
+    text = target.read_text()
+    hosts = json.loads(text)["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["hosts"]
+    assert hosts["maxItems"] == 1675 and hosts["items"]["maxLength"] == 1675
+    added = [line[2:].strip() for line in difflib.ndiff(original.splitlines(), text.splitlines()) if line.startswith("+ ")]
+    assert sorted(added) == ['"maxItems": 1675', '"maxLength": 1675', '"type": "string",', '],']
+
+
+def test_a_crd_that_cannot_be_decoded_is_a_finding_with_file_and_line(tmp_path: Path) -> None:
+    """Issue 27, repro 13: "0 findings", exit 0 on CRDs with no spec, versions a mapping, spec a list."""
+    head = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.example.com}\n"
+    (tmp_path / "b1.yaml").write_text(head)
+    (tmp_path / "b2.yaml").write_text(head + "spec: {group: example.com, names: {plural: things, kind: Thing}, "
+                                      "scope: Namespaced, versions: {name: v1}}\n")
+    (tmp_path / "b6.yaml").write_text(head + "spec: [1, 2]\n")
+    out = crdtool("lint", "--select", "ALL", "b1.yaml", "b2.yaml", "b6.yaml", cwd=tmp_path)
+    assert out.returncode == 1, out.stdout
+    assert "b1.yaml:1:1: CRD900 error: the CRD has no versions" in out.stdout
+    assert "b2.yaml:4:85: CRD900 error: the apiserver cannot decode this CRD (json: cannot unmarshal object" in out.stdout
+    assert "b6.yaml:4:1: CRD900 error: the apiserver cannot decode this CRD (json: cannot unmarshal array" in out.stdout
+    assert out.stdout.rstrip().endswith("3 findings: 3 error, 0 warning, 0 info")
 
 
 def test_fix_cannot_rewrite_stdin() -> None:
