@@ -54,10 +54,12 @@ class LintedDocument:
     findings: list[dict[str, Any]] = field(default_factory=list)
     costs: list[tuple[str, CostBreakdown, Document]] = field(default_factory=list)  # (items[i]. prefix, breakdown, doc)
     note: str | None = None
+    suppressed: list[dict[str, Any]] = field(default_factory=list)  # {"code", "line", "by"}: silenced by a comment
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "index": self.index, "line": self.line, "apiVersion": self.api_version,
                 "kind": self.kind, "name": self.name, "status": self.status, "findings": self.findings,
+                "suppressed": self.suppressed,
                 "cost": [_positioned_cost(prefix, b, doc) for prefix, b, doc in self.costs]}
 
 
@@ -138,8 +140,52 @@ def lint_document(
     doc.prefetch_positions(prefix + p for f, prefix in found for p in (f.path, *(b.paths[0] for o in f.fixes
                                                                                    for b in o.bounds)))
     result.findings = [_finding_entry(f, prefix, doc) for f, prefix in found]
+    _apply_suppressions(result, doc, select_codes(select, ignore))
     result.findings.sort(key=lambda e: (e["line"] or 0, e["column"] or 0, e["code"]))
     return result
+
+
+def _apply_suppressions(result: LintedDocument, doc: Document, selected: frozenset[str]) -> None:
+    """Drop the findings a ``# crdtool: ignore[...]`` comment silences (:mod:`crdtool.yaml.suppressions`) and,
+    with CRD901 selected, report the comments that silenced nothing: a code that ran and was not found
+    where the comment points, a code that does not exist, a bare ``ignore`` with nothing to silence."""
+    from crdtool.yaml.suppressions import find_suppressions
+
+    source = doc.source_text()
+    if source is None or "crdtool" not in source[0]:
+        return
+    sups = find_suppressions(source[0], source[1], doc.line)
+    if not sups:
+        return
+    used: set[tuple[int, str]] = set()
+    kept = []
+    for entry in result.findings:
+        hits = [k for k, s in enumerate(sups) if s.silences(entry["code"], entry["line"])]
+        if not hits:
+            kept.append(entry)
+            continue
+        used.update((k, entry["code"]) for k in hits)
+        result.suppressed.append({"code": entry["code"], "line": entry["line"], "by": sups[hits[0]].line})
+    result.findings = kept
+    if "CRD901" not in selected:
+        return
+    for k, s in enumerate(sups):
+        where = "this document" if s.covers is None else f"line {s.covers}"
+        if not s.codes:
+            if not any(u[0] == k for u in used):
+                kept.append(_unused(s, f"unused suppression: no finding on {where} to ignore"))
+            continue
+        for code in s.codes:
+            if code not in CODES:
+                kept.append(_unused(s, f"unused suppression: {code} is not a lint code (codes: CRD001 … CRD901)"))
+            elif code in selected and (k, code) not in used:
+                kept.append(_unused(s, f"unused suppression: no {code} finding on {where} to ignore"))
+
+
+def _unused(s: Any, message: str) -> dict[str, Any]:
+    code = CODES["CRD901"]
+    return {"code": code.code, "name": code.name, "severity": code.severity, "message": message, "path": "",
+            "line": s.line, "column": s.column, "versions": [], "details": [], "fixes": []}
 
 
 def _input_error_result(err: InputError) -> LintedDocument:

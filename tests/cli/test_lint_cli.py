@@ -254,6 +254,91 @@ def test_a_crd_that_cannot_be_decoded_is_a_finding_with_file_and_line(tmp_path: 
     assert out.stdout.rstrip().endswith("3 findings: 3 error, 0 warning, 0 info")
 
 
+# --- inline suppressions (issue 27): ``# crdtool: ignore[CODE]`` as ruff's ``# noqa: CODE`` ------------------------
+
+# 1700 hosts of 1700 characters, each matched against a regex: 9,268,402, within 10% of the per-rule limit (CRD002)
+NEAR = """\
+apiVersion: apiextensions.k8s.io/v1{first}
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {{kind: Widget, plural: widgets}}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                hosts:
+                  type: array
+                  x-kubernetes-list-type: set
+                  maxItems: 1700
+                  items: {{type: string, maxLength: 1700}}
+                  x-kubernetes-validations:{above}
+                    - rule: "self.all(h, h.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))"{inline}
+"""
+
+
+def _near(tmp_path: Path, first: str = "", above: str = "", inline: str = "") -> Path:
+    path = tmp_path / "near.yaml"
+    path.write_text(NEAR.format(first=first, above=above, inline=inline))
+    return path
+
+
+def test_a_finding_without_suppression(tmp_path: Path) -> None:
+    out = crdtool("lint", "--select", "CRD002", str(_near(tmp_path)))
+    assert out.returncode == 1 and "near.yaml:26:23: CRD002 warning" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("where", "comment"),
+    [("inline", "  # crdtool: ignore[CRD002]"),  # on the finding's line
+     ("above", "\n                    # crdtool: ignore[crd002, CRD005]"),  # on the line above it
+     ("first", "  # crdtool: ignore[CRD002]"),  # on the document's first line: the whole document
+     ("inline", "  # crdtool: ignore")],  # every code
+)
+def test_a_suppression_silences_its_code_there(tmp_path: Path, where: str, comment: str) -> None:
+    path = _near(tmp_path, **{where: comment})
+    out = crdtool("lint", "--select", "CRD002,CRD901", "--output", "json", str(path))
+    assert out.returncode == 0, out.stdout
+    [doc] = json.loads(out.stdout)["documents"]
+    assert doc["findings"] == [] and [s["code"] for s in doc["suppressed"]] == ["CRD002"]
+
+
+def test_a_suppression_of_another_code_or_line_silences_nothing(tmp_path: Path) -> None:
+    out = crdtool("lint", "--select", "CRD002", str(_near(tmp_path, inline="  # crdtool: ignore[CRD101]")))
+    assert out.returncode == 1 and "CRD002 warning" in out.stdout
+    path = tmp_path / "other.yaml"
+    path.write_text(NEAR.format(first="", above="", inline="").replace(
+        "                  maxItems: 1700\n", "                  maxItems: 1700  # crdtool: ignore[CRD002]\n"))
+    assert crdtool("lint", "--select", "CRD002", str(path)).returncode == 1
+
+
+def test_unused_suppressions_are_reported_with_their_code_selected(tmp_path: Path) -> None:
+    path = _near(tmp_path, first="  # crdtool: ignore[CRD205, CRD777]",
+                 above="\n                    # crdtool: ignore[CRD002]")
+    text = path.read_text().replace("kind: CustomResourceDefinition",
+                                    "kind: CustomResourceDefinition  # crdtool: ignore[CRD101]")
+    path.write_text(text)
+    quiet = crdtool("lint", "--select", "CRD002", str(path))
+    assert quiet.returncode == 0, quiet.stdout  # CRD901 is not a default code, as ruff's RUF100
+    out = crdtool("lint", "--select", "CRD002,CRD101,CRD901", "near.yaml", cwd=tmp_path)
+    assert out.returncode == 1
+    lines = [line.strip() for line in out.stdout.splitlines() if "CRD901" in line]
+    assert lines == [
+        "near.yaml:1:38: CRD901 warning: unused suppression: CRD777 is not a lint code (codes: CRD001 … CRD901)",
+        "near.yaml:2:33: CRD901 warning: unused suppression: no CRD101 finding on line 2 to ignore",
+    ]  # CRD205 did not run: whether it is used is not known; CRD002 above the rule was used
+
+
 def test_fix_cannot_rewrite_stdin() -> None:
     out = crdtool("lint", "--fix", "-", stdin=(CASES / "conventions.yaml").read_text())
     assert out.returncode == 2 and "--fix cannot rewrite stdin" in out.stderr

@@ -127,6 +127,10 @@ CODES: dict[str, LintCode] = {c.code: c for c in (
              "type) or without any version has no schema lint could check: it is refused on create, and "
              "`crdtool validate` gives the apiserver's errors.",
              "https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/custom-resource-definition-v1/"),
+    LintCode("CRD901", "unused-suppression", "warning",
+             "A `# crdtool: ignore[...]` comment that silences nothing (the finding was fixed, or the code is "
+             "misspelt) hides the next real finding there; remove it (ruff's RUF100 unused-noqa).",
+             "https://docs.astral.sh/ruff/rules/unused-noqa/", default=False),
 )}
 
 

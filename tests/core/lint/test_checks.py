@@ -122,7 +122,8 @@ CASES: dict[str, tuple[dict[str, Any], str, dict[str, Any]]] = {
 
 
 def test_every_code_has_a_case() -> None:
-    assert set(CASES) == set(CODES)
+    # CRD901 (unused suppression) reads the manifest's comments: the CLI's, tests/cli/test_lint_cli.py
+    assert set(CASES) == set(CODES) - {"CRD901"}
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
