@@ -254,7 +254,7 @@ def test_a_crd_that_cannot_be_decoded_is_a_finding_with_file_and_line(tmp_path: 
     assert out.stdout.rstrip().endswith("3 findings: 3 error, 0 warning, 0 info")
 
 
-# --- inline suppressions (issue 27): ``# crdtool: ignore[CODE]`` as ruff's ``# noqa: CODE`` ------------------------
+# --- inline suppressions (issue 27): ``# crdtool: ignore[CODE]`` as ruff's noqa comments ------------------------
 
 # 1700 hosts of 1700 characters, each matched against a regex: 9,268,402, within 10% of the per-rule limit (CRD002)
 NEAR = """\
