@@ -191,7 +191,7 @@ _crdtool() {
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output -o --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -o --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j --ignore-missing-crds --no-ignore-missing-crds -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -135,4 +135,5 @@ complete -c crdtool -n '__fish_seen_subcommand_from validate' -l field-validatio
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l kubernetes-version -r -F -d 'Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or \'supported\' judges under each and shows where the verdicts differ.'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l explain-cost -d 'Also show each CEL rule\'s estimated cost against the apiserver\'s limits (text, json).'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -l jobs -s j -r -F -d 'Worker processes judging the documents (default: one per core); 1 judges them in this process.'
+complete -c crdtool -n '__fish_seen_subcommand_from validate' -l ignore-missing-crds -l no-ignore-missing-crds -d 'Skip custom resources whose CRD is neither among PATHS nor given with --crd (default: each is invalid, as kubectl\'s \'no matches for kind\').'
 complete -c crdtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'Show help and exit.'

@@ -178,6 +178,7 @@ _crdtool() {
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ.]:file:_files' \
             '(--explain-cost)'--explain-cost'[Also show each CEL rule'\''s estimated cost against the apiserver'\''s limits (text, json).]' \
             '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
+            '(--ignore-missing-crds --no-ignore-missing-crds)'{--ignore-missing-crds,--no-ignore-missing-crds}'[Skip custom resources whose CRD is neither among PATHS nor given with --crd (default\: each is invalid, as kubectl'\''s '\''no matches for kind'\'').]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

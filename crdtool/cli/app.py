@@ -221,6 +221,11 @@ def validate(
         False, "--explain-cost", help="Also show each CEL rule's estimated cost against the apiserver's limits (text, json)."
     ),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
+    ignore_missing_crds: Optional[bool] = typer.Option(
+        None, "--ignore-missing-crds/--no-ignore-missing-crds", show_default=False,
+        help="Skip custom resources whose CRD is neither among PATHS nor given with --crd (default: each is invalid, "
+        "as kubectl's 'no matches for kind').",
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -245,6 +250,7 @@ def validate(
         releases=_releases(kubernetes_version, settings),
         explain_cost=explain_cost,
         jobs=jobs,
+        ignore_missing_crds=bool(pick(ignore_missing_crds, settings, "ignore-missing-crds", False)),
     )
 
 

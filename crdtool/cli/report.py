@@ -67,6 +67,9 @@ class DocumentResult:
     versions: dict[str, DocumentResult] | None = None
     #: a ``v1`` ``List``: the status of each item (the summary and the progress bar count items as documents)
     item_statuses: list[str] | None = None
+    #: a custom resource no CRD of the run defines: kubectl's "no matches for kind" text (skipped until
+    #: :func:`crdtool.cli.validate.missing_crds` makes it a finding)
+    missing_crd: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {
