@@ -15,6 +15,7 @@ would write. ``--explain-cost`` adds every rule's cost; ``validate --explain-cos
      "documents": [{"file", "index", "line", "apiVersion", "kind", "name", "status",
                     "findings": [{"code", "name", "severity", "message", "path", "line", "column",
                                   "versions", "details", "fixes"}],
+                    "suppressed": [{"code", "line", "by"}],   # silenced by "# crdtool: ignore[...]" at line "by"
                     "cost": [<CostBreakdown.to_dict() per Kubernetes release>]}]}
 
 ``status`` is ``linted``, ``skipped`` (not a CRD) or ``error`` (unreadable input).
