@@ -23,7 +23,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
@@ -722,6 +722,7 @@ def run(
     jobs: int | None = None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
     explain_cost: bool = False,
+    ignore_missing_crds: bool = False,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -742,6 +743,9 @@ def run(
     several, each document's verdicts are combined (:func:`crdtool.cli.matrix.combine`) and a
     rejection by any of them is a finding (the inputs are then loaded whole, not streamed).
     ``explain_cost`` adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
+    A custom resource (a kind of an API group with a dot that is not Kubernetes' own) whose CRD is neither
+    among ``paths`` nor in ``crd_paths`` is invalid, with kubectl's "no matches for kind" (:func:`missing_crds`);
+    ``ignore_missing_crds`` skips it instead.
     """
     from crdtool.cli.jobs import resolve_jobs
     from crdtool.cli.reporters import report
@@ -759,7 +763,7 @@ def run(
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
     if len(releases) > 1 or explain_cost:
         return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
-                           explain_cost, name, quiet, exit_zero)
+                           explain_cost, name, quiet, exit_zero, ignore_missing_crds)
     release = releases[0]
     stdin: Any = sys.stdin.buffer
     streams: dict[int, _Stream] = {}
@@ -774,8 +778,8 @@ def run(
     results = ResultLog()
     try:
         try:
-            results.extend(_judge_all(selected, streams, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
-                                      progress, workers, release))
+            results.extend(missing_crds(_judge_all(selected, streams, stdin, crd_paths or [], field_validation,
+                                                   tuple(skip_kinds), progress, workers, release), ignore_missing_crds))
         except _CrdOutsideTheCatalog:
             # a document the scan did not foresee: the streams are judged again, loaded whole
             results.close()
@@ -784,8 +788,8 @@ def run(
                 if stream.spool is not None:
                     stdin = stream.spool
                     stdin.seek(0)
-            results.extend(_judge_all(selected, {}, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
-                                      progress, workers, release))
+            results.extend(missing_crds(_judge_all(selected, {}, stdin, crd_paths or [], field_validation,
+                                                   tuple(skip_kinds), progress, workers, release), ignore_missing_crds))
         if progress is not None:
             progress.stop()
         report(validate_run(results, quiet=quiet), name)
@@ -827,6 +831,7 @@ def _run_loaded(
     output: str,
     quiet: bool,
     exit_zero: bool,
+    ignore_missing_crds: bool = False,
 ) -> int:
     """:func:`run` with the inputs loaded whole: several releases (the matrix) or ``--explain-cost``."""
     from crdtool.cli.reporters import report
@@ -838,6 +843,7 @@ def _run_loaded(
         return _no_crd(exc, progress)
     if progress is not None:
         progress.stop()
+    results = list(missing_crds(results, ignore_missing_crds))
     run = validate_run(results, quiet=quiet)
     if explain_cost:
         from crdtool.cli.lint import explain_cost_run
@@ -1327,6 +1333,8 @@ def judge_custom_resource(
         result.item_statuses = statuses  # type: ignore[assignment] # None: a CRD item, judge_document's
     if not checked and not result.errors:
         result.note = "; ".join(dict.fromkeys(notes)) or _skip_note(doc.data, kind)
+        if not notes and not is_list:
+            result.missing_crd = _missing_crd_message(doc.data, kind)
         return result
     result.status = "invalid" if result.errors else "valid"
     result.note = "; ".join(dict.fromkeys(notes)) or None
@@ -1411,6 +1419,51 @@ def _judge_objects(
 def _ticked_outcome(outcome: _Outcome | None, progress: Any) -> _Outcome | None:
     _tick(progress)
     return outcome
+
+
+#: The API groups of Kubernetes' own kinds that hold a dot (k8s.io/api at v0.37.0-beta.0, and the aggregator's
+#: and apiextensions' groups): objects of these are built-ins, not custom resources. A group without a dot (``apps``,
+#: ``batch``, the core group) is a built-in's too: a CRD's group must hold one (ValidateCustomResourceDefinitionSpec).
+BUILTIN_GROUPS = frozenset({
+    "admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io", "authentication.k8s.io",
+    "authorization.k8s.io", "certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io",
+    "flowcontrol.apiserver.k8s.io", "internal.apiserver.k8s.io", "networking.k8s.io", "node.k8s.io",
+    "rbac.authorization.k8s.io", "resource.k8s.io", "scheduling.k8s.io", "storage.k8s.io",
+    "storagemigration.k8s.io", "metrics.k8s.io", "imagepolicy.k8s.io", "apidiscovery.k8s.io",
+})
+
+
+def _missing_crd_message(data: dict[str, Any], kind: str | None) -> str | None:
+    """kubectl's answer for a custom resource whose CRD is not installed, or None for a built-in kind."""
+    api_version = data.get("apiVersion")
+    if not (isinstance(api_version, str) and "/" in api_version and kind):
+        return None
+    group = api_version.rpartition("/")[0]
+    if "." not in group or group in BUILTIN_GROUPS:
+        return None
+    return (f'no matches for kind "{kind}" in version "{api_version}": no CRD for {kind}.{group} among the inputs '
+            "or the CRD catalog (give it with --crd, or crd: in the configuration file; --ignore-missing-crds "
+            "skips such objects)")
+
+
+def missing_crds(results: Iterable[DocumentResult], ignore: bool) -> Iterator[DocumentResult]:
+    """``results`` with each custom resource no CRD defines made invalid, with kubectl's "no matches for kind"
+    (``ensure CRDs are installed first``) as its error at the document; ``ignore`` (``--ignore-missing-crds``):
+    unchanged, skipped with a note (kubeconform's ``-ignore-missing-schemas``)."""
+    for r in results:
+        if not ignore and r.status == "skipped" and r.missing_crd:
+            _make_missing_crd_finding(r)
+            for sub in (r.versions or {}).values():
+                if sub.status == "skipped":
+                    _make_missing_crd_finding(sub, r)
+        yield r
+
+
+def _make_missing_crd_finding(r: DocumentResult, top: DocumentResult | None = None) -> None:
+    message = r.missing_crd or (top.missing_crd if top is not None else None) or ""
+    r.status, r.note = "invalid", None
+    r.errors = [{"type": "NoKindMatch", "field": "<nil>", "detail": message, "badValue": None, "message": message,
+                 "line": (top or r).line or None, "column": 1}]
 
 
 def _skip_note(data: dict[str, Any], kind: str | None) -> str:

@@ -197,6 +197,7 @@ def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
         verdict.request_error = str(exc)
     finally:
         RULE_OBSERVER.reset(token)
+    _link_events(verdict, release)
     if verdict.version is None:
         api_version = case.object.get("apiVersion")
         if isinstance(api_version, str):
@@ -205,6 +206,31 @@ def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
     meta = case.object.get("metadata")
     verdict.name = str(meta.get("name") or meta.get("generateName") or "") if isinstance(meta, dict) else ""
     return verdict
+
+
+def _link_events(verdict: Verdict, release: str) -> None:
+    """Point each rule event at the error the verdict holds.
+
+    The CEL validator builds its errors with the newest release's ``field.Error`` text; the create and update
+    paths render them for the judging release at the end (:meth:`crdtool.core.errors.FieldError.at_release`,
+    a new object before 1.34), so an event's error is matched to the verdict's by that rendering -- else
+    "rule: ... (file:line)" and ``errors[].rule`` were missing on 1.30 … 1.33 (issue 27, repro 07).
+    """
+    if not verdict.events or not verdict.errors:
+        return
+    from crdtool.core.releases import resolve_release
+
+    held = {id(e) for e in verdict.errors}
+    free = list(verdict.errors)
+    rel = resolve_release(release)
+    for i, (rule, path, outcome, err) in enumerate(verdict.events):
+        if err is None or id(err) in held:
+            continue
+        rendered = err.at_release(rel)
+        for j, candidate in enumerate(free):
+            if candidate == rendered:
+                verdict.events[i] = (rule, path, outcome, free.pop(j))
+                break
 
 
 def status_message(verdict: Verdict) -> str:

@@ -209,6 +209,19 @@ def test_a_failure_explains_itself(tmp_path: Path) -> None:
     assert "rule: self.size <= 10" in text and f"{tmp_path / 'crd.yaml'}:{rule_line(tmp_path)}" in text
 
 
+# issue 27, repro 07: before 1.34 the errors are re-rendered for the release (FieldError.at_release: a new object),
+# and the rule that produced one was no longer found -- no "rule: ... (file:line)", no errors[].rule
+@pytest.mark.parametrize("release", ["1.30", "1.33", "1.34", "1.37"])
+def test_a_failure_names_its_rule_on_every_release(tmp_path: Path, release: str) -> None:
+    path = write(tmp_path, [{"name": "big", "object": widget(size=11), "expect": {"valid": True}}])
+    [result] = run([load_suite(str(path))], releases=(release,)).results
+    [err] = result.verdict.errors
+    assert result.rules[id(err)].text == "self.size <= 10"
+    assert [e for _, _, _, e in result.verdict.events if e is not None] == [err]
+    text = result.explain()
+    assert "rule: self.size <= 10" in text and f"{tmp_path / 'crd.yaml'}:{rule_line(tmp_path)}" in text
+
+
 def test_a_release_written_as_a_number_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, [{"name": "c", "object": widget(size=2), "expect": {"valid": True}}])
     path.write_text(path.read_text().replace("cases:", "kubernetesVersions: [1.30]\ncases:"))
