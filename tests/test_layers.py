@@ -28,6 +28,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.crdcel", "crdtool.core.validation"),  # apiextensions schema/cel and pkg/apiserver/validation
     ("crdtool.core.crd",),  # CustomResourceDefinitions
     ("crdtool.core.customresource",),  # custom resources
+    ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
+    ("crdtool.core.registry",),  # built-in kinds: pkg/registry strategies, the create path
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
     ("crdtool", "crdtool.loading", "crdtool.testing"),  # the public API; test suites of CRD rules

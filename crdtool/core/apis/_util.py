@@ -1,0 +1,128 @@
+"""Small helpers shared by the API groups: Go zero values of decoded JSON, the release, label selectors.
+
+``LabelSelector`` handling mirrors k8s.io/apimachinery ``pkg/apis/meta/v1/validation/validation.go``
+(``ValidateLabelSelector``, ``ValidateLabelSelectorRequirement``) and ``pkg/apis/meta/v1/helpers.go``
+(``LabelSelectorAsSelector``) with ``pkg/labels/selector.go`` (``NewRequirement``, ``Matches``), identical
+@v0.30.0 … @v0.36.x.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from crdtool.core.errors import FieldError, Path, forbidden, invalid, required
+from crdtool.core.objectmeta import validate_label_name, validate_labels
+from crdtool.core.releases import Release, resolve_release
+from crdtool.core.validation_util import is_qualified_name, is_valid_label_value
+
+
+def rel(release: str | int | Release | None) -> Release:
+    """The :class:`Release` of a release argument (``"1.33"``, 33, a Release or None)."""
+    return resolve_release(release)
+
+
+def s(v: Any) -> str:
+    """A string field (Go zero value ``""``)."""
+    return v if isinstance(v, str) else ""
+
+
+def i(v: Any) -> int:
+    """An integer field (Go zero value 0)."""
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def m(v: Any) -> Mapping[str, Any]:
+    """An object or map field (Go zero value: empty)."""
+    return v if isinstance(v, dict) else {}
+
+
+def lst(v: Any) -> Sequence[Any]:
+    """A list field (Go zero value: empty)."""
+    return v if isinstance(v, list) else []
+
+
+def nonnegative(value: int, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateNonnegativeField``."""
+    if value < 0:
+        return [invalid(path, value, "must be greater than or equal to 0")]
+    return []
+
+
+def validate_label_selector(
+    ps: Any, path: Path, release: Release, allow_invalid_label_value: bool = False
+) -> list[FieldError]:
+    """Upstream ``metav1validation.ValidateLabelSelector`` (``ps`` None: nothing)."""
+    if not isinstance(ps, dict):
+        return []
+    errs = validate_labels(m(ps.get("matchLabels")), path.child("matchLabels"), release) if ps.get("matchLabels") else []
+    for index, expr in enumerate(lst(ps.get("matchExpressions"))):
+        expr = m(expr)
+        p = path.child("matchExpressions").index(index)
+        op = s(expr.get("operator"))
+        values = lst(expr.get("values"))
+        if op in ("In", "NotIn"):
+            if not values:
+                errs.append(required(p.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+        elif op in ("Exists", "DoesNotExist"):
+            if values:
+                errs.append(forbidden(p.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+        else:
+            errs.append(invalid(p.child("operator"), op, "not a valid selector operator"))
+        errs.extend(validate_label_name(s(expr.get("key")), p.child("key"), release))
+        if not allow_invalid_label_value:
+            for vi, value in enumerate(values):
+                for msg in is_valid_label_value(s(value), release):
+                    errs.append(invalid(p.child("values").index(vi), value, msg))
+    return errs
+
+
+def selector_ok(ps: Any, release: Release) -> bool:
+    """Whether ``metav1.LabelSelectorAsSelector`` succeeds (``labels.NewRequirement`` accepts every term)."""
+    if not isinstance(ps, dict):
+        return True
+    for k, v in m(ps.get("matchLabels")).items():
+        if is_qualified_name(k, release) or is_valid_label_value(s(v), release):
+            return False
+    for expr in lst(ps.get("matchExpressions")):
+        expr = m(expr)
+        op = s(expr.get("operator"))
+        values = lst(expr.get("values"))
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False
+        if is_qualified_name(s(expr.get("key")), release):
+            return False
+        if op in ("In", "NotIn") and not values:
+            return False
+        if op in ("Exists", "DoesNotExist") and values:
+            return False
+        if any(is_valid_label_value(s(v), release) for v in values):
+            return False
+    return True
+
+
+def selector_empty(ps: Any) -> bool:
+    """Whether the selector has no terms (``labels.Everything()``; a nil selector is ``Nothing()``)."""
+    ps = m(ps)
+    return not ps.get("matchLabels") and not ps.get("matchExpressions")
+
+
+def selector_matches(ps: Any, labels: Mapping[str, Any]) -> bool:
+    """``LabelSelectorAsSelector(ps).Matches(labels)`` for a valid selector; a nil selector matches nothing."""
+    if not isinstance(ps, dict):
+        return False
+    for k, v in m(ps.get("matchLabels")).items():
+        if k not in labels or labels[k] != v:
+            return False
+    for expr in lst(ps.get("matchExpressions")):
+        expr = m(expr)
+        key, op, values = s(expr.get("key")), s(expr.get("operator")), lst(expr.get("values"))
+        has = key in labels
+        if op == "In" and not (has and labels[key] in values):
+            return False
+        if op == "NotIn" and has and labels[key] in values:
+            return False
+        if op == "Exists" and not has:
+            return False
+        if op == "DoesNotExist" and has:
+            return False
+    return True

@@ -1,0 +1,27 @@
+"""Defaulting of networking.k8s.io/v1 (``pkg/apis/networking/v1/defaults.go``, unchanged 1.30 … 1.36):
+NetworkPolicy ports' protocol and ``policyTypes``, IngressClass ``parameters.scope``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
+    """``SetObjectDefaults_NetworkPolicy`` / ``SetObjectDefaults_IngressClass``. Mutates ``obj``."""
+    kind = obj.get("kind")
+    spec = obj.get("spec")
+    if kind == "NetworkPolicy":
+        if not isinstance(spec, dict):
+            spec = obj["spec"] = {}
+        for direction in ("ingress", "egress"):
+            for rule in spec.get(direction) or []:
+                if isinstance(rule, dict):
+                    for port in rule.get("ports") or []:
+                        if isinstance(port, dict) and port.get("protocol") is None:
+                            port["protocol"] = "TCP"
+        if not spec.get("policyTypes"):
+            spec["policyTypes"] = ["Ingress", "Egress"] if spec.get("egress") else ["Ingress"]
+    elif kind == "IngressClass" and isinstance(spec, dict):
+        params = spec.get("parameters")
+        if isinstance(params, dict) and params.get("scope") is None:
+            params["scope"] = "Cluster"

@@ -1,0 +1,25 @@
+"""The Deployment create strategy: ``pkg/registry/apps/deployment/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.apps.validation import deployment_name_warnings, validate_deployment
+from crdtool.core.errors import FieldError
+from crdtool.core.registry._common import rel, reset_status, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: status cleared, generation 1 (``DropDisabledTemplateFields`` not ported)."""
+    reset_status(obj)
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+    """``Validate``: ``ValidateDeployment``."""
+    return validate_deployment(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+    """``WarningsOnCreate``: the name warning (the pod template's warnings are not ported)."""
+    return deployment_name_warnings(obj)

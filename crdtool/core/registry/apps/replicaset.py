@@ -1,0 +1,25 @@
+"""The ReplicaSet create strategy: ``pkg/registry/apps/replicaset/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.apps.validation import deployment_name_warnings, validate_replica_set
+from crdtool.core.errors import FieldError
+from crdtool.core.registry._common import rel, reset_status, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: status cleared, generation 1."""
+    reset_status(obj)
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+    """``Validate``: ``ValidateReplicaSet``."""
+    return validate_replica_set(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+    """``WarningsOnCreate``: the name warning."""
+    return deployment_name_warnings(obj)

@@ -1,0 +1,29 @@
+"""The StatefulSet create strategy: ``pkg/registry/apps/statefulset/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.apps.validation import validate_stateful_set
+from crdtool.core.errors import FieldError
+from crdtool.core.registry._common import rel, reset_status, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: status cleared, generation 1."""
+    reset_status(obj)
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+    """``Validate``: ``ValidateStatefulSet``."""
+    return validate_stateful_set(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+    """``WarningsOnCreate``: a negative ``revisionHistoryLimit`` (pod template and PVC warnings not ported)."""
+    spec = obj.get("spec")
+    rhl = spec.get("revisionHistoryLimit") if isinstance(spec, dict) else None
+    if isinstance(rhl, int) and rhl < 0:
+        return ["spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended"]
+    return []

@@ -1,0 +1,26 @@
+"""The CronJob create strategy: ``pkg/registry/batch/cronjob/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.apps.validation import deployment_name_warnings
+from crdtool.core.apis.batch.validation import validate_cron_job_create
+from crdtool.core.errors import FieldError
+from crdtool.core.registry._common import rel, reset_status, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: status cleared, generation 1."""
+    reset_status(obj)
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+    """``Validate``: ``ValidateCronJobCreate``."""
+    return validate_cron_job_create(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+    """``WarningsOnCreate``: the name warning (``WarningsForJobSpec`` not ported)."""
+    return deployment_name_warnings(obj)
