@@ -16,9 +16,13 @@ from typing import Any, Mapping
 from crdtool.core.apis._util import i, lst, m, nonnegative, s, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.batch.cron import parse_cron_schedule
 from crdtool.core.apis.core.validation import validate_object_meta_core, validate_pod_template_spec
-from crdtool.core.errors import OMIT, FieldError, Path, duplicate, invalid, not_supported, required, too_long, too_many
+from crdtool.core.errors import OMIT, FieldError, Path, duplicate, internal_error, invalid, not_supported, required, too_long, too_many
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_qualified_name, name_is_dns_subdomain
+
+#: ``"cron-panic-recovery"``: schedules parsed through ``parsers.ParseCronScheduleWithPanicRecovery``
+#: (``validation.go`` @1.35; before, ``cron.ParseStandard`` directly).
+BATCH_CHANGES: dict[str, int] = {"cron-panic-recovery": 35}
 
 MAX_PARALLELISM_FOR_INDEXED_JOB = 100000
 MAX_FAILED_INDEXES_FOR_INDEXED_JOB = 100_000
@@ -51,7 +55,7 @@ def _pod_failure_policy(spec: Mapping[str, Any], path: Path, release: Release) -
     if len(rules) > MAX_POD_FAILURE_POLICY_RULES:
         errs.append(too_many(rules_path, len(rules), MAX_POD_FAILURE_POLICY_RULES))
     tspec = m(m(spec.get("template")).get("spec"))
-    names = {s(m(c).get("name")) for c in lst(tspec.get("containers")) + list(lst(tspec.get("initContainers")))}
+    names = {s(m(c).get("name")) for c in [*lst(tspec.get("containers")), *lst(tspec.get("initContainers"))]}
     for index, rule in enumerate(rules):
         rule = m(rule)
         rp = rules_path.index(index)
@@ -369,7 +373,11 @@ def validate_cron_job_create(obj: Mapping[str, Any], release: Release) -> list[F
         errs.append(required(path.child("schedule"), ""))
     else:
         err = parse_cron_schedule(schedule, load_location)
-        if err is not None:
+        if err is not None and err.startswith("invalid schedule format: ") and release.minor < BATCH_CHANGES["cron-panic-recovery"]:
+            # robfig/cron panics; before 1.35 nothing in validation recovers it and the apiserver's handler
+            # answers 500: reported as an internal error at the field
+            errs.append(internal_error(path.child("schedule"), err.removeprefix("invalid schedule format: ")))
+        elif err is not None:
             errs.append(invalid(path.child("schedule"), schedule, err))
         if "TZ" in schedule:
             errs.append(invalid(path.child("schedule"), schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))

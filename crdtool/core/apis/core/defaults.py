@@ -142,7 +142,8 @@ def set_defaults_volume(v: dict[str, Any], release: Release) -> None:
                 rbd[key] = value
     azure = v.get("azureDisk")
     if isinstance(azure, dict):
-        for key, value in (("cachingMode", "ReadWrite"), ("fsType", "ext4"), ("readOnly", False), ("kind", "Shared")):
+        azure_defaults: tuple[tuple[str, Any], ...] = (("cachingMode", "ReadWrite"), ("fsType", "ext4"), ("readOnly", False), ("kind", "Shared"))
+        for key, value in azure_defaults:
             if azure.get(key) is None:
                 azure[key] = value
     scaleio = v.get("scaleIO")

@@ -18,7 +18,7 @@ import base64
 import binascii
 import json
 import posixpath
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from crdtool.core.apis._util import i, lst, m, nonnegative, s, validate_label_selector
 from crdtool.core.errors import (
@@ -32,7 +32,6 @@ from crdtool.core.errors import (
     required,
     too_long,
 )
-from crdtool.core.kubecel.library import Quantity, parse_quantity
 from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_labels, validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
@@ -76,6 +75,9 @@ IS_NEGATIVE_ERROR_MSG = "must be greater than or equal to 0"
 IS_NOT_INTEGER_ERROR_MSG = "must be an integer"
 #: ``core.MaxSecretSize``: 1 MiB.
 MAX_SECRET_SIZE = 1 * 1024 * 1024
+
+if TYPE_CHECKING:
+    from crdtool.core.kubecel.library import Quantity
 
 NameFn = Callable[[str, bool], "list[str]"]
 
@@ -138,6 +140,9 @@ def _quantity(v: Any) -> Quantity | None:
         v = str(v)
     if not isinstance(v, str):
         return None
+    # resource.ParseQuantity lives with the CEL quantity library; imported on first use (it pulls cel-go in)
+    from crdtool.core.kubecel.library import Quantity, parse_quantity
+
     q = parse_quantity(v)
     return q if isinstance(q, Quantity) else None
 

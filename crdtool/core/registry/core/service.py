@@ -155,7 +155,7 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
 
 def allocation_errors(obj: dict[str, Any]) -> list[FieldError]:
     """The errors the create-time allocation returns for ``obj`` (not changed)."""
-    spec = copy.deepcopy(m(obj.get("spec")))
+    spec = copy.deepcopy(dict(m(obj.get("spec"))))
     _normalize_cluster_ips(spec)
     return _allocate(spec)
 
