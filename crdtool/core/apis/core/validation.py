@@ -1058,16 +1058,32 @@ def secret_data(obj: Mapping[str, Any]) -> dict[str, bytes]:
 def _json_error(raw: bytes) -> str | None:
     """``json.Unmarshal(raw, &map[string]interface{}{})``'s error, roughly (the text of Go's error is kept for
     the common case of invalid JSON)."""
+    text = raw.decode("utf-8", "replace")
+    stripped = text.lstrip(" \t\r\n")
+    if not stripped:
+        return "unexpected end of JSON input"
+    if stripped[0] not in '{["-0123456789tfn':
+        return f"invalid character {_go_char(stripped[0])} looking for beginning of value"
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return "invalid character looking for beginning of value" if raw.strip() else "unexpected end of JSON input"
+        value = json.loads(text)
+    except ValueError:
+        # the texts of Go's later syntax errors depend on the scanner state; only the common ones are ported
+        return "unexpected end of JSON input"
     if not isinstance(value, dict):
         kind = {list: "array", str: "string", bool: "bool", type(None): "null"}.get(type(value), "number")
         if kind == "null":
             return None
         return f"json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
     return None
+
+
+def _go_char(ch: str) -> str:
+    """``encoding/json``'s ``quoteChar``: ``'x'``, with ``'\\''`` and ``'"'`` as Go writes them."""
+    if ch == "'":
+        return "'\\''"
+    if ch == '"':
+        return "'\"'"
+    return "'" + ch + "'"
 
 
 def validate_secret(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
