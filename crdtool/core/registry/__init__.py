@@ -1,8 +1,9 @@
-"""The apiserver's create path for built-in kinds: one strategy module per resource.
+"""Built-in kinds' REST strategies and the create path, as kubernetes ``pkg/registry/<group>/<resource>``.
 
-Mirrors kubernetes/kubernetes ``pkg/registry/<group>/<resource>/strategy.go`` (``PrepareForCreate``,
-``Validate``, ``WarningsOnCreate``) — and, for Services, the allocation the REST storage does before them.
-:data:`crdtool.core.registry.strategies.STRATEGIES` maps (group, kind) to the module; each module has
-``prepare_for_create(obj, release) -> None`` (mutates), ``validate(obj, release) -> list[FieldError]`` and
-``warnings_on_create(obj, release) -> list[str]``, on the versioned object after decoding and defaulting.
+:mod:`crdtool.core.registry.create` runs a built-in object through what kube-apiserver does on ``POST``;
+:mod:`crdtool.core.registry.strategies` says which strategy and defaulting module each kind has. Each strategy
+module (``<group>/<resource>.py``, mirroring ``strategy.go``: ``PrepareForCreate``, ``Validate``,
+``WarningsOnCreate``; for Services also the allocation the REST storage does before them) has
+``prepare_for_create(obj, release)``, ``validate(obj, release, version)`` and ``warnings_on_create(obj, release,
+version)`` over the versioned object after decoding and defaulting.
 """

@@ -6,14 +6,14 @@ import copy
 import importlib
 from typing import Any
 
-from crdtool.core.registry.strategies import DEFAULTS, STRATEGIES
+from crdtool.core.registry.strategies import STRATEGIES, defaults_module
 
 
 def create(obj: dict[str, Any], release: str = "1.36") -> tuple[list[Any], list[str], dict[str, Any]]:
     """(errors, warnings, the object as stored) for ``obj`` (not changed)."""
     obj = copy.deepcopy(obj)
     group, _, version = obj["apiVersion"].rpartition("/")
-    importlib.import_module(DEFAULTS[group]).set_defaults(obj, version, release)  # type: ignore[attr-defined]
+    defaults_module(group).set_defaults(obj, version, release)  # type: ignore[union-attr]
     strategy = importlib.import_module(STRATEGIES[(group, obj["kind"])])
     strategy.prepare_for_create(obj, release)  # type: ignore[attr-defined]
     errs = strategy.validate(obj, release)  # type: ignore[attr-defined]

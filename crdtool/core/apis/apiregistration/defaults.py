@@ -14,3 +14,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
     svc = spec.get("service") if isinstance(spec, dict) else None
     if isinstance(svc, dict) and svc.get("port") is None:
         svc["port"] = 443
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

@@ -86,3 +86,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         return
     if isinstance(spec.get("template"), dict) or kind in ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet"):
         set_defaults_pod_template_spec(_d(spec, "template"), r)
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

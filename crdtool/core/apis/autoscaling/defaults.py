@@ -45,3 +45,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
     if isinstance(behavior, dict):
         behavior["scaleUp"] = _copy_rules(behavior.get("scaleUp"), _SCALE_UP)
         behavior["scaleDown"] = _copy_rules(behavior.get("scaleDown"), _SCALE_DOWN)
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

@@ -82,3 +82,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         jspec = _d(_d(spec, "jobTemplate"), "spec")
         _pod_failure_policy_defaults(jspec)
         set_defaults_pod_template_spec(_d(jspec, "template"), r)
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

@@ -254,3 +254,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         set_defaults_pod_spec(_d(obj, "spec"), r)
     elif kind == "PodTemplate":
         set_defaults_pod_template_spec(_d(obj, "template"), r)
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

@@ -25,3 +25,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         params = spec.get("parameters")
         if isinstance(params, dict) and params.get("scope") is None:
             params["scope"] = "Cluster"
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

@@ -22,3 +22,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         if isinstance(subject, dict) and not subject.get("apiGroup"):
             if subject.get("kind") in ("User", "Group"):
                 subject["apiGroup"] = GROUP_NAME
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)

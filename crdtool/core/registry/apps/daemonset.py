@@ -20,11 +20,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
             spec["templateGeneration"] = 1
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateDaemonSet``."""
     return validate_daemon_set(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: the pod template's warnings (not ported)."""
     return []

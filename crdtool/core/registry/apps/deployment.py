@@ -15,11 +15,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     set_generation(obj)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateDeployment``."""
     return validate_deployment(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: the name warning (the pod template's warnings are not ported)."""
     return deployment_name_warnings(obj)

@@ -15,12 +15,12 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     set_generation(obj)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateStatefulSet``."""
     return validate_stateful_set(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: a negative ``revisionHistoryLimit`` (pod template and PVC warnings not ported)."""
     spec = obj.get("spec")
     rhl = spec.get("revisionHistoryLimit") if isinstance(spec, dict) else None

@@ -16,11 +16,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     set_generation(obj)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateCronJobCreate``."""
     return validate_cron_job_create(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: the name warning (``WarningsForJobSpec`` not ported)."""
     return deployment_name_warnings(obj)

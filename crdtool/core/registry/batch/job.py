@@ -71,11 +71,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec.pop("successPolicy", None)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateJob`` with ``RequirePrefixedLabels``."""
     return validate_job(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: the name warning (``WarningsForJobSpec`` not ported)."""
     return deployment_name_warnings(obj)

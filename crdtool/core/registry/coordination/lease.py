@@ -17,11 +17,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec.pop("preferredHolder", None)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateLease``."""
     return validate_lease(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: none."""
     return []

@@ -13,11 +13,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     """``PrepareForCreate``: nothing (``dropDisabledFields`` drops no field)."""
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateConfigMap``."""
     return validate_config_map(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: none."""
     return []

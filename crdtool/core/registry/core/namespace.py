@@ -23,11 +23,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     spec["finalizers"] = finalizers
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateNamespace``."""
     return validate_namespace(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: none."""
     return []

@@ -13,11 +13,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     """``PrepareForCreate``: nothing a client sees (``dropDisabledFields`` drops no field of v1 Secrets)."""
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateSecret``."""
     return validate_secret(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``warningsForSecret``: a TLS pair that does not load (not ported: it needs an X.509 parser)."""
     return []

@@ -177,7 +177,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec.pop("trafficDistribution", None)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """The allocation's errors if it failed, else ``ValidateServiceCreate``."""
     errs = allocation_errors(obj)
     if errs:
@@ -185,7 +185,7 @@ def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
     return validate_service_create(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``GetWarningsForService`` (the IP and CIDR format warnings aside)."""
     spec = m(obj.get("spec"))
     out: list[str] = []

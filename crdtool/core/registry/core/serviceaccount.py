@@ -18,12 +18,12 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         obj["secrets"] = [{"name": ref.get("name", "")} if isinstance(ref, dict) else ref for ref in secrets]
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateServiceAccount``."""
     return validate_service_account(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``warnIfHasEnforceMountableSecretsAnnotation`` (1.32+)."""
     md = obj.get("metadata")
     annotations = md.get("annotations") if isinstance(md, dict) else None

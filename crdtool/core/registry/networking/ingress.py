@@ -15,12 +15,12 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     set_generation(obj)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidateIngressCreate``."""
     return validate_ingress_create(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: the deprecated ``kubernetes.io/ingress.class`` annotation without a class name."""
     md = obj.get("metadata")
     annotations = md.get("annotations") if isinstance(md, dict) else None

@@ -14,11 +14,11 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     set_generation(obj)
 
 
-def validate(obj: dict[str, Any], release: Any) -> list[FieldError]:
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """``Validate``: ``ValidatePriorityClass``."""
     return validate_priority_class(obj, rel(release))
 
 
-def warnings_on_create(obj: dict[str, Any], release: Any) -> list[str]:
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
     """``WarningsOnCreate``: none."""
     return []
