@@ -248,3 +248,29 @@ def test_service_name_per_release() -> None:
     obj["metadata"]["name"] = "1abc"
     assert create(obj, "1.36")[0] == []
     assert pairs(create(obj, "1.35")[0]) == [("FieldValueInvalid", "metadata.name")]
+
+
+def test_security_context_and_affinity_1_36() -> None:
+    """ValidateSecurityContext / validateAffinity @1.36 (TestValidateSecurityContext, TestValidateAffinity rows)."""
+    ctr = {"name": "c", "image": "i", "securityContext": {"runAsUser": -1, "allowPrivilegeEscalation": False, "privileged": True,
+                                                         "seccompProfile": {"type": "Localhost"}}}
+    assert pairs(create(deployment(ctr))[0]) == [
+        ("FieldValueInvalid", "spec.template.spec.containers[0].securityContext.runAsUser"),
+        ("FieldValueRequired", "spec.template.spec.containers[0].securityContext.seccompProfile.localhostProfile"),
+        ("FieldValueInvalid", "spec.template.spec.containers[0].securityContext"),
+    ]
+    body = deployment({"name": "c", "image": "i"})
+    body["spec"]["template"]["spec"]["affinity"] = {
+        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "In", "values": ["a b"]}]}]}},
+        "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0, "podAffinityTerm": {"labelSelector": {"matchLabels": {"a": "b"}}}}]},
+    }
+    assert pairs(create(body)[0]) == [
+        ("FieldValueInvalid", "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]"),
+        ("FieldValueInvalid", "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"),
+        ("FieldValueRequired", "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey"),
+        # ValidateLabelName(""): IsQualifiedName says "name part must be non-empty" and the regex message
+        ("FieldValueInvalid", "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey"),
+        ("FieldValueInvalid", "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey"),
+    ]
+    # node affinity values are label values from 1.32 (ValidateNodeSelectorRequirement @v1.32)
+    assert len(create(body, "1.31")[0]) == 4

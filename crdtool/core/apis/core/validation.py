@@ -6,10 +6,10 @@ Mirrors kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` (1.36: 
 differences in :data:`CORE_CHANGES`). Functions take the versioned object's dicts (``spec``, ``template``, a
 container …) as decoded JSON after defaulting; the function names are upstream's in snake case.
 
-Left out (accepted without their inner checks, see the note of issue 30): pod affinity, security contexts,
-topology spread constraints, DNS config, host aliases' IPs, resource claims, ephemeral containers, OS-specific
-rules, seccomp/AppArmor annotations, pod-specific annotations, the rarer volume types (their presence still
-counts as "a volume type"), PVC data sources.
+Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
+sysctls, Windows security options, topology spread constraints, DNS config, host aliases' IPs, resource claims,
+ephemeral containers, OS-specific rules, seccomp/AppArmor annotations, pod-specific annotations, the rarer
+volume types (their presence still counts as "a volume type"), PVC data sources.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ from crdtool.core.validation_util import (
 
 #: Per-release differences of the rules ported here, by the first Kubernetes minor that has them:
 #:
+#: * ``"node-affinity-label-values"`` (``ValidateNodeSelectorRequirement`` @1.32): the values of a required node
+#:   affinity's match expressions must be label values.
 #: * ``"relaxed-env-var-names"``: feature gate ``RelaxedEnvironmentVariableValidation`` on by default
 #:   (``pkg/features/kube_features.go``: 1.30/1.31 Alpha false, 1.32 Beta true, 1.34 GA): env names and
 #:   ``envFrom`` prefixes are any printable ASCII but ``=`` (``IsRelaxedEnvVarName``).
@@ -64,6 +66,7 @@ from crdtool.core.validation_util import (
 #: * ``"service-name-dns-label"``: gate ``RelaxedServiceNameValidation`` (1.34 Alpha false, 1.36 Beta true):
 #:   a Service name is an RFC 1123 label instead of an RFC 1035 one.
 CORE_CHANGES: dict[str, int] = {
+    "node-affinity-label-values": 32,
     "relaxed-env-var-names": 32,
     "sleep-zero": 33,
     "env-files": 35,
@@ -787,7 +790,7 @@ def _lifecycle(lc: Mapping[str, Any], grace: int | None, path: Path, release: Re
     return errs
 
 
-def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
     """Upstream ``validateContainerCommon`` (volume devices, resize policy and security context not checked)."""
     errs: list[FieldError] = []
     name = s(ctr.get("name"))
@@ -810,6 +813,7 @@ def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any]
     errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts")))
     errs.extend(validate_pull_policy(s(ctr.get("imagePullPolicy")), path.child("imagePullPolicy")))
     errs.extend(validate_resource_requirements(m(ctr.get("resources")), path.child("resources"), release))
+    errs.extend(validate_security_context(ctr.get("securityContext"), path.child("securityContext"), host_users))
     return errs
 
 
@@ -830,7 +834,7 @@ def _host_port_conflicts(containers: Sequence[Any], path: Path) -> list[FieldErr
     return errs
 
 
-def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release) -> list[FieldError]:
+def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
     """Upstream ``validateContainers``."""
     if not containers:
         return [required(path, "")]
@@ -840,7 +844,7 @@ def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], g
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
         name = s(ctr.get("name"))
         if name in names:
             errs.append(duplicate(p.child("name"), name))
@@ -855,14 +859,14 @@ def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], g
     return errs
 
 
-def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release) -> list[FieldError]:
+def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
     """Upstream ``validateInitContainers`` (restart rules and resize policies not checked)."""
     errs: list[FieldError] = []
     names = {s(m(c).get("name")) for c in regular}
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
         policy = ctr.get("restartPolicy")
         restart_always = policy == "Always"
         if isinstance(policy, str) and policy != "Always" and release.minor < 35:
@@ -916,7 +920,9 @@ def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Releas
                 errs.append(invalid(idx.child("operator"), value, ";".join(msgs)))
         elif op == "Exists":
             if value:
-                errs.append(invalid(idx.child("operator"), value, "value must be empty when `operator` is 'Exists'"))
+                # validation.go@1.30/1.31 put the whole toleration as the bad value; from 1.32 its value
+                bad: Any = value if release.minor >= 32 else dict(tol)
+                errs.append(invalid(idx.child("operator"), bad, "value must be empty when `operator` is 'Exists'"))
         elif op in ("Lt", "Gt") and release.minor >= 36:
             errs.append(not_supported(idx.child("operator"), op, ("Equal", "Exists", "Lt", "Gt")))
         else:
@@ -924,6 +930,210 @@ def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Releas
         if effect:
             if effect not in ("NoSchedule", "PreferNoSchedule", "NoExecute"):
                 errs.append(not_supported(idx.child("effect"), effect, ("NoExecute", "NoSchedule", "PreferNoSchedule")))
+    return errs
+
+
+_MAX_ID = 2**31 - 1
+
+
+def _id_errs(value: Any, path: Path) -> list[FieldError]:
+    """``IsValidUserID`` / ``IsValidGroupID``: 0 … MaxInt32."""
+    if isinstance(value, int) and not 0 <= value <= _MAX_ID:
+        return [invalid(path, value, inclusive_range_error(0, _MAX_ID))]
+    return []
+
+
+def _seccomp_profile(sp: Any, path: Path) -> list[FieldError]:
+    """Upstream ``validateSeccompProfileField``."""
+    if not isinstance(sp, dict):
+        return []
+    errs: list[FieldError] = []
+    t = s(sp.get("type"))
+    if not t:
+        errs.append(required(path.child("type"), "type is required when seccompProfile is set"))
+    elif t not in ("Localhost", "RuntimeDefault", "Unconfined"):
+        errs.append(not_supported(path.child("type"), t, ("Localhost", "RuntimeDefault", "Unconfined")))
+    lp = sp.get("localhostProfile")
+    if t == "Localhost":
+        if lp is None:
+            errs.append(required(path.child("localhostProfile"), "must be set when seccomp type is Localhost"))
+        else:
+            errs.extend(validate_local_descending_path(s(lp), path.child("localhostProfile")))
+    elif lp is not None:
+        errs.append(invalid(path.child("localhostProfile"), dict(sp), "can only be set when seccomp type is Localhost"))
+    return errs
+
+
+def _app_armor_profile(profile: Any, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateAppArmorProfileField`` (1.30+)."""
+    if not isinstance(profile, dict):
+        return []
+    t = s(profile.get("type"))
+    lp = profile.get("localhostProfile")
+    if t == "Localhost":
+        if lp is None:
+            return [required(path.child("localhostProfile"), "must be set when AppArmor type is Localhost")]
+        errs: list[FieldError] = []
+        lps = s(lp)
+        if lps.strip() != lps:
+            errs.append(invalid(path.child("localhostProfile"), lps, "must not be padded with whitespace"))
+        elif not lps:
+            errs.append(required(path.child("localhostProfile"), "must be set when AppArmor type is Localhost"))
+        if byte_len(lps) > 4095:
+            # 1.30/1.31: TooLongMaxLength (FieldError.at_release renders it)
+            errs.append(too_long(path.child("localhostProfile"), lps, 4095, max_length_error=True))
+        return errs
+    if t in ("RuntimeDefault", "Unconfined"):
+        if lp is not None:
+            return [invalid(path.child("localhostProfile"), lp, "can only be set when AppArmor type is Localhost")]
+        return []
+    if not t:
+        return [required(path.child("type"), "type is required when appArmorProfile is set")]
+    return [not_supported(path.child("type"), t, ("Localhost", "RuntimeDefault", "Unconfined"))]
+
+
+def validate_security_context(sc: Any, path: Path, host_users: bool) -> list[FieldError]:
+    """Upstream ``ValidateSecurityContext`` of a container (Windows options not checked; privileged containers
+    are allowed, as ``--allow-privileged=true`` clusters do)."""
+    if not isinstance(sc, dict):
+        return []
+    errs = _id_errs(sc.get("runAsUser"), path.child("runAsUser"))
+    errs.extend(_id_errs(sc.get("runAsGroup"), path.child("runAsGroup")))
+    pm = sc.get("procMount")
+    if isinstance(pm, str):
+        if pm not in ("Default", "Unmasked"):
+            errs.append(not_supported(path.child("procMount"), pm, ("Default", "Unmasked")))
+        if host_users and pm == "Unmasked":
+            errs.append(invalid(path.child("procMount"), pm, "`hostUsers` must be false to use `Unmasked`"))
+    errs.extend(_seccomp_profile(sc.get("seccompProfile"), path.child("seccompProfile")))
+    if sc.get("allowPrivilegeEscalation") is False:
+        if sc.get("privileged") is True:
+            errs.append(invalid(path, dict(sc), "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+        caps = sc.get("capabilities")
+        if isinstance(caps, dict):
+            for cap in lst(caps.get("add")):
+                if cap == "CAP_SYS_ADMIN":
+                    errs.append(invalid(path, dict(sc), "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
+    errs.extend(_app_armor_profile(sc.get("appArmorProfile"), path.child("appArmorProfile")))
+    return errs
+
+
+def _pod_security_context(sc: Any, path: Path) -> list[FieldError]:
+    """Upstream ``validatePodSpecSecurityContext`` (sysctls, Windows options, SELinux change policy and
+    supplemental groups policy not checked)."""
+    if not isinstance(sc, dict):
+        return []
+    errs = _id_errs(sc.get("fsGroup"), path.child("fsGroup"))
+    errs.extend(_id_errs(sc.get("runAsUser"), path.child("runAsUser")))
+    errs.extend(_id_errs(sc.get("runAsGroup"), path.child("runAsGroup")))
+    for index, gid in enumerate(lst(sc.get("supplementalGroups"))):
+        errs.extend(_id_errs(gid, path.child("supplementalGroups").index(index)))
+    fcp = sc.get("fsGroupChangePolicy")
+    if isinstance(fcp, str) and fcp not in ("Always", "OnRootMismatch"):
+        errs.append(not_supported(path.child("fsGroupChangePolicy"), fcp, ("Always", "OnRootMismatch")))
+    errs.extend(_seccomp_profile(sc.get("seccompProfile"), path.child("seccompProfile")))
+    errs.extend(_app_armor_profile(sc.get("appArmorProfile"), path.child("appArmorProfile")))
+    return errs
+
+
+def _node_selector_requirement(rq: Mapping[str, Any], allow_invalid_value: bool, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``ValidateNodeSelectorRequirement``."""
+    from crdtool.core.objectmeta import validate_label_name
+
+    errs: list[FieldError] = []
+    op, values = s(rq.get("operator")), lst(rq.get("values"))
+    if op in ("In", "NotIn"):
+        if not values:
+            errs.append(required(path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+    elif op in ("Exists", "DoesNotExist"):
+        if values:
+            errs.append(forbidden(path.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+    elif op in ("Gt", "Lt"):
+        if len(values) != 1:
+            errs.append(required(path.child("values"), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+    else:
+        errs.append(invalid(path.child("operator"), op, "not a valid selector operator"))
+    errs.extend(validate_label_name(s(rq.get("key")), path.child("key"), release))
+    if not allow_invalid_value and release.minor >= CORE_CHANGES["node-affinity-label-values"]:
+        for vi, value in enumerate(values):
+            errs.extend(invalid(path.child("values").index(vi), value, msg) for msg in is_valid_label_value(s(value), release))
+    return errs
+
+
+def _node_selector_term(term: Mapping[str, Any], allow_invalid_value: bool, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``ValidateNodeSelectorTerm`` (with ``ValidateNodeFieldSelectorRequirement``)."""
+    errs: list[FieldError] = []
+    for j, rq in enumerate(lst(term.get("matchExpressions"))):
+        errs.extend(_node_selector_requirement(m(rq), allow_invalid_value, path.child("matchExpressions").index(j), release))
+    for j, rq in enumerate(lst(term.get("matchFields"))):
+        rq = m(rq)
+        p = path.child("matchFields").index(j)
+        op, values = s(rq.get("operator")), lst(rq.get("values"))
+        if op in ("In", "NotIn"):
+            if len(values) != 1:
+                errs.append(required(p.child("values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+        else:
+            errs.append(invalid(p.child("operator"), op, "not a valid selector operator"))
+        if s(rq.get("key")) != "metadata.name":
+            errs.append(invalid(p.child("key"), s(rq.get("key")), "not a valid field selector key"))
+        else:
+            for vi, v in enumerate(values):
+                errs.extend(invalid(p.child("values").index(vi), v, msg) for msg in validate_node_name(s(v), False))
+    return errs
+
+
+def _pod_affinity_term(term: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodAffinityTerm`` (``matchLabelKeys``/``mismatchLabelKeys`` not checked)."""
+    from crdtool.core.objectmeta import validate_label_name
+
+    errs = validate_label_selector(term.get("labelSelector"), path.child("labelSelector"), release)
+    errs.extend(validate_label_selector(term.get("namespaceSelector"), path.child("namespaceSelector"), release))
+    for name in lst(term.get("namespaces")):
+        errs.extend(invalid(path.child("namespace"), name, msg) for msg in validate_namespace_name(s(name), False))
+    key = s(term.get("topologyKey"))
+    if not key:
+        errs.append(required(path.child("topologyKey"), "can not be empty"))
+    errs.extend(validate_label_name(key, path.child("topologyKey"), release))
+    return errs
+
+
+def validate_affinity(affinity: Any, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateAffinity`` (create options: invalid label values refused)."""
+    if not isinstance(affinity, dict):
+        return []
+    errs: list[FieldError] = []
+    na = affinity.get("nodeAffinity")
+    if isinstance(na, dict):
+        np_ = path.child("nodeAffinity")
+        req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+        if isinstance(req, dict):
+            rp = np_.child("requiredDuringSchedulingIgnoredDuringExecution").child("nodeSelectorTerms")
+            terms = lst(req.get("nodeSelectorTerms"))
+            if not terms:
+                errs.append(required(rp, "must have at least one node selector term"))
+            for index, term in enumerate(terms):
+                errs.extend(_node_selector_term(m(term), False, rp.index(index), release))
+        for index, pref in enumerate(lst(na.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            pref = m(pref)
+            pp = np_.child("preferredDuringSchedulingIgnoredDuringExecution").index(index)
+            w = i(pref.get("weight"))
+            if w <= 0 or w > 100:
+                errs.append(invalid(pp.child("weight"), w, "must be in the range 1-100"))
+            errs.extend(_node_selector_term(m(pref.get("preference")), True, pp.child("preference"), release))
+    for kind in ("podAffinity", "podAntiAffinity"):
+        pa = affinity.get(kind)
+        if not isinstance(pa, dict):
+            continue
+        kp = path.child(kind)
+        for index, term in enumerate(lst(pa.get("requiredDuringSchedulingIgnoredDuringExecution"))):
+            errs.extend(_pod_affinity_term(m(term), kp.child("requiredDuringSchedulingIgnoredDuringExecution").index(index), release))
+        for index, wt in enumerate(lst(pa.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            wt = m(wt)
+            wp = kp.child("preferredDuringSchedulingIgnoredDuringExecution").index(index)
+            w = i(wt.get("weight"))
+            if w <= 0 or w > 100:
+                errs.append(invalid(wp.child("weight"), w, "must be in the range 1-100"))
+            errs.extend(_pod_affinity_term(m(wt.get("podAffinityTerm")), wp.child("podAffinityTerm"), release))
     return errs
 
 
@@ -937,16 +1147,20 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     vols, verrs = validate_volumes(lst(spec.get("volumes")), path.child("volumes"), release)
     errs.extend(verrs)
     containers = lst(spec.get("containers"))
-    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release))
-    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release))
+    # hostUsers defaults to true: no securityContext or no hostUsers field means the host's user namespace
+    host_users = m(spec.get("securityContext")).get("hostUsers") is not False
+    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, host_users))
+    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, host_users))
     errs.extend(_enum(s(spec.get("restartPolicy")), ("Always", "OnFailure", "Never"), path.child("restartPolicy")))
     errs.extend(_enum(s(spec.get("dnsPolicy")), ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), path.child("dnsPolicy")))
     node_selector = m(spec.get("nodeSelector"))
     if node_selector:
         errs.extend(validate_labels(node_selector, path.child("nodeSelector"), release))
+    errs.extend(_pod_security_context(spec.get("securityContext"), path.child("securityContext")))
     for index, ref in enumerate(lst(spec.get("imagePullSecrets"))):
         if isinstance(ref, dict) and set(ref) - {"name"}:
             errs.append(invalid(path.child("imagePullSecrets").index(index), ref, "only name may be set"))
+    errs.extend(validate_affinity(spec.get("affinity"), path.child("affinity"), release))
     for index, gate in enumerate(lst(spec.get("readinessGates"))):
         ct = s(m(gate).get("conditionType"))
         errs.extend(_qualified_name(ct, path.child("readinessGates").index(index).child("conditionType"), release))
