@@ -234,3 +234,40 @@ def test_api_service_name_text() -> None:
     obj["metadata"]["name"] = "v1beta1.metrics.k8s.io"
     errs, _, stored = create(obj)
     assert errs == [] and stored["spec"]["service"]["port"] == 443
+
+
+def test_pod_template_warnings_1_36() -> None:
+    """pkg/api/pod/warnings.go @1.36 (TestWarnings rows: deprecated node labels, env redefinition, duplicate
+    ports and port names, fractional bytes, gitRepo per release)."""
+    obj = deployment()
+    spec = obj["spec"]["template"]["spec"]
+    spec["nodeSelector"] = {"beta.kubernetes.io/os": "linux"}
+    spec["volumes"] = [{"name": "g", "gitRepo": {"repository": "r"}}]
+    spec["containers"][0].update(
+        env=[{"name": "A", "value": "1"}, {"name": "A", "value": "2"}],
+        ports=[{"name": "http", "containerPort": 80}, {"name": "http", "containerPort": 80}],
+        resources={"limits": {"memory": "1.5"}},
+    )
+    errs, warnings, _ = create(obj)
+    assert pairs(errs) == [("FieldValueDuplicate", "spec.template.spec.containers[0].ports[1].name")]
+    obj["spec"]["template"]["spec"]["containers"][0]["ports"][1]["name"] = "web"
+    obj["spec"]["template"]["spec"]["containers"][0]["ports"].append({"name": "http2", "containerPort": 81})
+    obj["spec"]["template"]["spec"]["containers"][0]["ports"][2]["name"] = "http"
+    errs, warnings, _ = create(obj)
+    assert pairs(errs) == [("FieldValueDuplicate", "spec.template.spec.containers[0].ports[2].name")]
+    errs, warnings, _ = create(deployment(template={"metadata": {"labels": {"name": "abc"}}, "spec": {
+        "nodeSelector": {"beta.kubernetes.io/os": "linux"},
+        "volumes": [{"name": "g", "gitRepo": {"repository": "r"}}],
+        "containers": [{"name": "a", "image": "i", "env": [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}],
+                        "ports": [{"containerPort": 80}, {"containerPort": 80}], "resources": {"limits": {"memory": "1.5"}}},
+                       {"name": "b", "image": "i", "ports": [{"name": "p", "containerPort": 81}]},
+                       {"name": "c", "image": "i", "ports": [{"name": "p", "containerPort": 82}]}]}}))
+    assert errs == []
+    assert warnings == [
+        'spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead',
+        "spec.template.spec.volumes[0].gitRepo: deprecated in v1.11, and disabled by default in v1.33+",
+        'spec.template.spec.containers[0].resources.limits[memory]: fractional byte value "1.5" is invalid, must be an integer',
+        'spec.template.spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
+        "spec.template.spec.containers[0].ports[1]: duplicate port definition with spec.template.spec.containers[0].ports[0]",
+        'spec.template.spec.containers[2].ports[0]: duplicate port name "p" with spec.template.spec.containers[1].ports[0], services and probes that select ports by name will use spec.template.spec.containers[1].ports[0]',
+    ]

@@ -404,3 +404,17 @@ def validate_cron_job_create(obj: Mapping[str, Any], release: Release) -> list[F
     if len(name) > 63 - 11:
         errs.append(invalid(Path("metadata").child("name"), name, "must be no more than 52 characters"))
     return errs
+
+
+def job_spec_warnings(spec: Mapping[str, Any], path: Path, release: Release) -> list[str]:
+    """``pkg/api/job/warnings.go`` ``WarningsForJobSpec`` (create)."""
+    from crdtool.core.apis.core.warnings import pod_template_warnings
+
+    out: list[str] = []
+    if spec.get("completionMode") == "Indexed":
+        if i(spec.get("completions")) > COMPLETIONS_SOFT_LIMIT and i(spec.get("parallelism")) > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS:
+            out.append(f"{path}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, "
+                       "Kubernetes might not be able to track completedIndexes when a big number of indexes fail")
+    template = spec.get("template")
+    out.extend(pod_template_warnings(template if isinstance(template, dict) else {}, path.child("template"), release))
+    return out

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from crdtool.core.apis.apps.validation import deployment_name_warnings, validate_replica_set
-from crdtool.core.errors import FieldError
+from crdtool.core.apis.core.warnings import pod_template_warnings
+from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import rel, reset_status, set_generation
 
 
@@ -21,5 +22,7 @@ def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[Field
 
 
 def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
-    """``WarningsOnCreate``: the name warning."""
-    return deployment_name_warnings(obj)
+    """``WarningsOnCreate``: the name warning and ``GetWarningsForPodTemplate``."""
+    spec = obj.get("spec")
+    template = spec.get("template") if isinstance(spec, dict) else None
+    return deployment_name_warnings(obj) + pod_template_warnings(template if isinstance(template, dict) else {}, Path("spec", "template"), rel(release))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from crdtool.core.apis.apps.validation import validate_stateful_set
-from crdtool.core.errors import FieldError
+from crdtool.core.apis.core.warnings import pod_template_warnings
+from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import rel, reset_status, set_generation
 
 
@@ -21,9 +22,12 @@ def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[Field
 
 
 def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
-    """``WarningsOnCreate``: a negative ``revisionHistoryLimit`` (pod template and PVC warnings not ported)."""
+    """``WarningsOnCreate``: ``GetWarningsForPodTemplate`` and a negative ``revisionHistoryLimit`` (the claim
+    templates' warnings are not ported)."""
     spec = obj.get("spec")
+    template = spec.get("template") if isinstance(spec, dict) else None
+    out = pod_template_warnings(template if isinstance(template, dict) else {}, Path("spec", "template"), rel(release))
     rhl = spec.get("revisionHistoryLimit") if isinstance(spec, dict) else None
     if isinstance(rhl, int) and rhl < 0:
-        return ["spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended"]
-    return []
+        out.append("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
+    return out

@@ -13,7 +13,8 @@ from typing import Any
 
 from crdtool.core.apis.apps.validation import deployment_name_warnings
 from crdtool.core.apis.batch.validation import validate_job
-from crdtool.core.errors import FieldError
+from crdtool.core.apis.batch.validation import job_spec_warnings
+from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import meta, rel, reset_status, set_generation
 
 #: The uid a Job is given when the object carries none (what ``FillObjectMetaSystemFields`` would generate).
@@ -77,5 +78,6 @@ def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[Field
 
 
 def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
-    """``WarningsOnCreate``: the name warning (``WarningsForJobSpec`` not ported)."""
-    return deployment_name_warnings(obj)
+    """``WarningsOnCreate``: the name warning and ``WarningsForJobSpec``."""
+    spec = obj.get("spec")
+    return deployment_name_warnings(obj) + job_spec_warnings(spec if isinstance(spec, dict) else {}, Path("spec"), rel(release))
