@@ -274,3 +274,19 @@ def test_security_context_and_affinity_1_36() -> None:
     ]
     # node affinity values are label values from 1.32 (ValidateNodeSelectorRequirement @v1.32)
     assert len(create(body, "1.31")[0]) == 4
+
+
+def test_topology_spread_constraints_1_36() -> None:
+    """validateTopologySpreadConstraints @1.36 (TestValidateTopologySpreadConstraints rows)."""
+    body = deployment({"name": "c", "image": "i"})
+    tsc = {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "N/A", "minDomains": 2}
+    body["spec"]["template"]["spec"]["topologySpreadConstraints"] = [tsc, {"maxSkew": 1, "topologyKey": "k", "whenUnsatisfiable": "DoNotSchedule"},
+                                                                     {"maxSkew": 1, "topologyKey": "k", "whenUnsatisfiable": "DoNotSchedule"}]
+    p = "spec.template.spec.topologySpreadConstraints"
+    assert pairs(create(body)[0]) == [
+        ("FieldValueInvalid", f"{p}[0].maxSkew"),
+        ("FieldValueRequired", f"{p}[0].topologyKey"),
+        ("FieldValueNotSupported", f"{p}[0].whenUnsatisfiable"),
+        ("FieldValueInvalid", f"{p}[0].minDomains"),
+        ("FieldValueDuplicate", f"{p}[1].{{topologyKey, whenUnsatisfiable}}"),
+    ]

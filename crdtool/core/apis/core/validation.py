@@ -7,7 +7,7 @@ differences in :data:`CORE_CHANGES`). Functions take the versioned object's dict
 container …) as decoded JSON after defaulting; the function names are upstream's in snake case.
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
-sysctls, Windows security options, topology spread constraints, DNS config, host aliases' IPs, resource claims,
+sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, DNS config, host aliases' IPs, resource claims,
 ephemeral containers, OS-specific rules, seccomp/AppArmor annotations, pod-specific annotations, the rarer
 volume types (their presence still counts as "a volume type"), PVC data sources.
 """
@@ -1137,6 +1137,36 @@ def validate_affinity(affinity: Any, path: Path, release: Release) -> list[Field
     return errs
 
 
+def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateTopologySpreadConstraints`` (``matchLabelKeys`` not checked)."""
+    errs: list[FieldError] = []
+    items = [m(c) for c in constraints]
+    for index, c in enumerate(items):
+        p = path.index(index)
+        skew = i(c.get("maxSkew"))
+        if skew <= 0:
+            errs.append(invalid(p.child("maxSkew"), skew, "must be greater than zero"))
+        key, action = s(c.get("topologyKey")), s(c.get("whenUnsatisfiable"))
+        if not key:
+            errs.append(required(p.child("topologyKey"), "can not be empty"))
+        if action not in ("DoNotSchedule", "ScheduleAnyway"):
+            errs.append(not_supported(p.child("whenUnsatisfiable"), action, ("DoNotSchedule", "ScheduleAnyway")))
+        if any(s(o.get("topologyKey")) == key and s(o.get("whenUnsatisfiable")) == action for o in items[index + 1:]):
+            errs.append(duplicate(p.child("{topologyKey, whenUnsatisfiable}"), f"{{{key}, {action}}}"))
+        md = c.get("minDomains")
+        if md is not None:
+            if i(md) <= 0:
+                errs.append(invalid(p.child("minDomains"), i(md), "must be greater than zero"))
+            if action != "DoNotSchedule":
+                errs.append(invalid(p.child("minDomains"), i(md), f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
+        for policy_key in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+            policy = c.get(policy_key)
+            if isinstance(policy, str) and policy not in ("Honor", "Ignore"):
+                errs.append(not_supported(p.child(policy_key), policy, ("Honor", "Ignore")))
+        errs.extend(validate_label_selector(c.get("labelSelector"), p.child("labelSelector"), release))
+    return errs
+
+
 def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
     """Upstream ``ValidatePodSpec`` for a pod template (the parts listed in the module docstring)."""
     errs: list[FieldError] = []
@@ -1172,6 +1202,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
         if gn in seen:
             errs.append(duplicate(p, gn))
         seen.add(gn)
+    errs.extend(validate_topology_spread_constraints(lst(spec.get("topologySpreadConstraints")), path.child("topologySpreadConstraints"), release))
     sa = s(spec.get("serviceAccountName"))
     if sa:
         errs.extend(invalid(path.child("serviceAccountName"), sa, msg) for msg in validate_service_account_name(sa, False))
