@@ -20,6 +20,11 @@ from crdtool.core.objectmeta import validate_annotations, validate_labels
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_valid_percent, name_is_dns_label, name_is_dns_subdomain
 
+#: ``"statefulset-pod-template"`` (``ValidateStatefulSetSpec`` @1.34): a StatefulSet's pod template and its
+#: volume claim templates are validated (claims counted as the template's volumes); through 1.33 only the
+#: template's labels and annotations were (``ValidatePodTemplateSpec`` was commented out upstream).
+APPS_CHANGES: dict[str, int] = {"statefulset-pod-template": 34}
+
 validate_deployment_name = name_is_dns_subdomain
 validate_daemon_set_name = name_is_dns_subdomain
 validate_replica_set_name = name_is_dns_subdomain
@@ -208,7 +213,8 @@ def validate_daemon_set(obj: Mapping[str, Any], release: Release) -> list[FieldE
 
 
 def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
-    """Upstream ``ValidateStatefulSet`` → ``ValidateStatefulSetSpec`` (create: service name checked)."""
+    """Upstream ``ValidateStatefulSet`` → ``ValidateStatefulSetSpec`` (create: service name checked; the pod
+    template per :data:`APPS_CHANGES`)."""
     errs = validate_object_meta_core(obj.get("metadata"), True, validate_stateful_set_name, Path("metadata"), release)
     spec, path = m(obj.get("spec")), Path("spec")
     pmp = s(spec.get("podManagementPolicy"))
@@ -244,8 +250,10 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
             if v not in ("Retain", "Delete"):
                 errs.append(not_supported(pp.child(key), v, ("Retain", "Delete")))
     vcts = lst(spec.get("volumeClaimTemplates"))
-    for index, pvc in enumerate(vcts):
-        errs.extend(validate_persistent_volume_claim_spec(m(m(pvc).get("spec")), path.child("volumeClaimTemplates").index(index).child("spec"), release))
+    full_template = release.minor >= APPS_CHANGES["statefulset-pod-template"]
+    if full_template:
+        for index, pvc in enumerate(vcts):
+            errs.extend(validate_persistent_volume_claim_spec(m(m(pvc).get("spec")), path.child("volumeClaimTemplates").index(index).child("spec"), release))
     errs.extend(nonnegative(i(spec.get("replicas")), path.child("replicas")))
     errs.extend(nonnegative(i(spec.get("minReadySeconds")), path.child("minReadySeconds")))
     ordinals = spec.get("ordinals")
@@ -282,7 +290,8 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
         labels = m(m(template.get("metadata")).get("labels"))
         if not selector_empty(sel) and not selector_matches(sel, labels):
             errs.append(invalid(tpath.child("metadata", "labels"), dict(labels), "`selector` does not match template `labels`"))
-        errs.extend(validate_pod_template_spec({**template, "spec": tspec}, tpath, release))
+        if full_template:
+            errs.extend(validate_pod_template_spec({**template, "spec": tspec}, tpath, release))
         annotations = m(m(template.get("metadata")).get("annotations"))
         if labels:
             errs.extend(validate_labels(labels, tpath.child("labels"), release))
