@@ -424,3 +424,20 @@ def name_is_path_segment(name: str, prefix: bool) -> list[str]:
     if prefix:
         return is_path_segment_prefix(name)
     return is_path_segment_name(name)
+
+
+_DNS1123_LABEL_FMT_WITH_UNDERSCORE = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE = _DNS1123_LABEL_FMT_WITH_UNDERSCORE + "(\\." + _DNS1123_LABEL_FMT_WITH_UNDERSCORE + ")*"
+_DNS1123_SUBDOMAIN_WITH_UNDERSCORE_RE = re.compile(_DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE)
+
+
+def is_dns1123_subdomain_with_underscore(value: str) -> list[str]:
+    """Upstream ``IsDNS1123SubdomainWithUnderscore`` (util/validation, 1.32+)."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if _DNS1123_SUBDOMAIN_WITH_UNDERSCORE_RE.fullmatch(value) is None:
+        errs.append(regex_error(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', "
+            "and must start and end with an alphanumeric character", _DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE, "example.com"))
+    return errs

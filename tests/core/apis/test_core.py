@@ -290,3 +290,18 @@ def test_topology_spread_constraints_1_36() -> None:
         ("FieldValueInvalid", f"{p}[0].minDomains"),
         ("FieldValueDuplicate", f"{p}[1].{{topologyKey, whenUnsatisfiable}}"),
     ]
+
+
+def test_dns_config_and_external_ips() -> None:
+    """validatePodDNSConfig @1.36/@1.32 and ValidateEndpointIP through validateService @1.36."""
+    body = deployment({"name": "c", "image": "i"})
+    body["spec"]["template"]["spec"].update(dnsPolicy="None")
+    assert [str(e) for e in create(body)[0]] == ["spec.template.spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"]
+    body["spec"]["template"]["spec"].update(dnsConfig={"nameservers": ["1.2.3.4"], "searches": ["_srv.example.com"], "options": [{}]})
+    assert pairs(create(body)[0]) == [("FieldValueRequired", "spec.template.spec.dnsConfig.options[0]")]
+    # underscores in search paths need RelaxedDNSSearchValidation (on by default from 1.33)
+    assert pairs(create(body, "1.32")[0]) == [("FieldValueInvalid", "spec.template.spec.dnsConfig.searches[0]"), ("FieldValueRequired", "spec.template.spec.dnsConfig.options[0]")]
+    errs = create(service(externalIPs=["127.0.0.1"]))[0]
+    assert [str(e) for e in errs] == ['spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)']
+    errs = create(service(type="LoadBalancer", loadBalancerSourceRanges=["10.0.0.0/33"]))[0]
+    assert pairs(errs) == [("FieldValueInvalid", "spec.LoadBalancerSourceRanges[0]")]

@@ -7,7 +7,7 @@ differences in :data:`CORE_CHANGES`). Functions take the versioned object's dict
 container …) as decoded JSON after defaulting; the function names are upstream's in snake case.
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
-sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, DNS config, host aliases' IPs, resource claims,
+sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
 ephemeral containers, OS-specific rules, seccomp/AppArmor annotations, pod-specific annotations, the rarer
 volume types (their presence still counts as "a volume type"), PVC data sources.
 """
@@ -57,6 +57,8 @@ from crdtool.core.validation_util import (
 #:
 #: * ``"node-affinity-label-values"`` (``ValidateNodeSelectorRequirement`` @1.32): the values of a required node
 #:   affinity's match expressions must be label values.
+#: * ``"relaxed-dns-search"``: gate ``RelaxedDNSSearchValidation`` (1.32 Alpha false, 1.33 Beta true): DNS search
+#:   paths may hold ``_`` and be ``.``.
 #: * ``"relaxed-env-var-names"``: feature gate ``RelaxedEnvironmentVariableValidation`` on by default
 #:   (``pkg/features/kube_features.go``: 1.30/1.31 Alpha false, 1.32 Beta true, 1.34 GA): env names and
 #:   ``envFrom`` prefixes are any printable ASCII but ``=`` (``IsRelaxedEnvVarName``).
@@ -67,6 +69,7 @@ from crdtool.core.validation_util import (
 #:   a Service name is an RFC 1123 label instead of an RFC 1035 one.
 CORE_CHANGES: dict[str, int] = {
     "node-affinity-label-values": 32,
+    "relaxed-dns-search": 33,
     "relaxed-env-var-names": 32,
     "sleep-zero": 33,
     "env-files": 35,
@@ -1167,6 +1170,49 @@ def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path,
     return errs
 
 
+MAX_DNS_NAMESERVERS = 3
+MAX_DNS_SEARCH_PATHS = 32
+MAX_DNS_SEARCH_LIST_CHARS = 2048
+
+
+def _pod_dns_config(cfg: Any, policy: str, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodDNSConfig``."""
+    from crdtool.core.validation_util import is_dns1123_subdomain_with_underscore
+
+    if policy == "None":
+        if not isinstance(cfg, dict):
+            return [required(path, "must provide `dnsConfig` when `dnsPolicy` is None")]
+        if not lst(cfg.get("nameservers")):
+            return [required(path.child("nameservers"), "must provide at least one DNS nameserver when `dnsPolicy` is None")]
+    if not isinstance(cfg, dict):
+        return []
+    errs: list[FieldError] = []
+    nameservers = [s(n) for n in lst(cfg.get("nameservers"))]
+    if len(nameservers) > MAX_DNS_NAMESERVERS:
+        errs.append(invalid(path.child("nameservers"), nameservers, f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
+    for index, ns in enumerate(nameservers):
+        errs.extend(is_valid_ip_for_legacy_field(path.child("nameservers").index(index), ns))
+    searches = [s(x) for x in lst(cfg.get("searches"))]
+    if len(searches) > MAX_DNS_SEARCH_PATHS:
+        errs.append(invalid(path.child("searches"), searches, f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
+    if byte_len(" ".join(searches)) > MAX_DNS_SEARCH_LIST_CHARS:
+        errs.append(invalid(path.child("searches"), searches, f"must not have more than {MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list"))
+    relaxed = release.minor >= CORE_CHANGES["relaxed-dns-search"]
+    for index, search in enumerate(searches):
+        sp = path.child("searches").index(index)
+        if relaxed:
+            if search != ".":
+                search = search.removesuffix(".")
+                errs.extend(invalid(sp, search, msg) for msg in is_dns1123_subdomain_with_underscore(search))
+        else:
+            search = search.removesuffix(".")
+            errs.extend(_dns1123_subdomain(search, sp))
+    for index, option in enumerate(lst(cfg.get("options"))):
+        if not s(m(option).get("name")):
+            errs.append(required(path.child("options").index(index), "must not be empty"))
+    return errs
+
+
 def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
     """Upstream ``ValidatePodSpec`` for a pod template (the parts listed in the module docstring)."""
     errs: list[FieldError] = []
@@ -1191,6 +1237,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
         if isinstance(ref, dict) and set(ref) - {"name"}:
             errs.append(invalid(path.child("imagePullSecrets").index(index), ref, "only name may be set"))
     errs.extend(validate_affinity(spec.get("affinity"), path.child("affinity"), release))
+    errs.extend(_pod_dns_config(spec.get("dnsConfig"), s(spec.get("dnsPolicy")), path.child("dnsConfig"), release))
     for index, gate in enumerate(lst(spec.get("readinessGates"))):
         ct = s(m(gate).get("conditionType"))
         errs.extend(_qualified_name(ct, path.child("readinessGates").index(index).child("conditionType"), release))
@@ -1472,6 +1519,39 @@ def is_valid_ip_for_legacy_field(path: Path, value: str) -> list[FieldError]:
     return []
 
 
+def _parse_cidr(value: str) -> object | None:
+    from crdtool.core.apis.networking.validation import parse_cidr_sloppy
+
+    return parse_cidr_sloppy(value)
+
+
+def validate_endpoint_ip(ip: str, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateEndpointIP`` (for a Service's external IPs)."""
+    import ipaddress
+
+    try:
+        if ":" in ip:
+            addr: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.IPv6Address(ip)
+            if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+                addr = addr.ipv4_mapped
+        else:
+            addr = ipaddress.IPv4Address(".".join(str(int(p)) for p in ip.split(".")))
+    except ValueError:
+        return [invalid(path, ip, "must be a valid IP address")]
+    errs: list[FieldError] = []
+    if addr.is_unspecified:
+        errs.append(invalid(path, ip, f"may not be unspecified ({ip})"))
+    if addr.is_loopback:
+        errs.append(invalid(path, ip, "may not be in the loopback range (127.0.0.0/8, ::1/128)"))
+    link_local = addr in ipaddress.ip_network("169.254.0.0/16") if addr.version == 4 else addr in ipaddress.ip_network("fe80::/10")
+    if link_local:
+        errs.append(invalid(path, ip, "may not be in the link-local range (169.254.0.0/16, fe80::/10)"))
+    ll_multicast = addr in ipaddress.ip_network("224.0.0.0/24") if addr.version == 4 else addr in ipaddress.ip_network("ff02::/16")
+    if ll_multicast:
+        errs.append(invalid(path, ip, "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"))
+    return errs
+
+
 def is_headless_service(spec: Mapping[str, Any]) -> bool:
     """Upstream ``isHeadlessService``."""
     ips = lst(spec.get("clusterIPs"))
@@ -1624,7 +1704,9 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
         errs.append(forbidden(sp.child("sessionAffinityConfig"), "must not be set when session affinity is None"))
     errs.extend(validate_service_cluster_ips_related_fields(spec))
     for index, ip in enumerate(lst(spec.get("externalIPs"))):
-        errs.extend(is_valid_ip_for_legacy_field(sp.child("externalIPs").index(index), s(ip)))
+        ip_path = sp.child("externalIPs").index(index)
+        ip_errs = is_valid_ip_for_legacy_field(ip_path, s(ip))
+        errs.extend(ip_errs if ip_errs else validate_endpoint_ip(s(ip), ip_path))
     if not stype:
         errs.append(required(sp.child("type"), ""))
     elif stype not in _SERVICE_TYPES:
@@ -1650,8 +1732,26 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
         if key in seen_ports:
             errs.append(duplicate(sp.child("ports").index(index), {"port": key[1], "protocol": key[0], "targetPort": 0}))
         seen_ports.add(key)
-    if lst(spec.get("loadBalancerSourceRanges")) and stype != "LoadBalancer":
-        errs.append(forbidden(sp.child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'"))
+    ranges = lst(spec.get("loadBalancerSourceRanges"))
+    if ranges:
+        fp = sp.child("LoadBalancerSourceRanges")
+        if stype != "LoadBalancer":
+            errs.append(forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
+        for index, value in enumerate(ranges):
+            value = s(value).strip()
+            if _parse_cidr(value) is None:
+                errs.append(invalid(fp.index(index), value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
+    else:
+        ann = m(meta.get("annotations")).get("service.beta.kubernetes.io/load-balancer-source-ranges")
+        if isinstance(ann, str):
+            fp = Path("metadata", "annotations").key("service.beta.kubernetes.io/load-balancer-source-ranges")
+            if stype != "LoadBalancer":
+                errs.append(forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
+            if ann.strip():
+                for value in ann.strip().split(","):
+                    value = value.strip()
+                    if _parse_cidr(value) is None:
+                        errs.append(invalid(fp, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
     if spec.get("allocateLoadBalancerNodePorts") is not None and stype != "LoadBalancer":
         errs.append(forbidden(sp.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'"))
     if stype == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is None:
