@@ -266,7 +266,7 @@ def test_pod_template_warnings_1_36() -> None:
     assert warnings == [
         'spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead',
         "spec.template.spec.volumes[0].gitRepo: deprecated in v1.11, and disabled by default in v1.33+",
-        'spec.template.spec.containers[0].resources.limits[memory]: fractional byte value "1.5" is invalid, must be an integer',
+        'spec.template.spec.containers[0].resources.limits[memory]: fractional byte value "1500m" is invalid, must be an integer',
         'spec.template.spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
         "spec.template.spec.containers[0].ports[1]: duplicate port definition with spec.template.spec.containers[0].ports[0]",
         'spec.template.spec.containers[2].ports[0]: duplicate port name "p" with spec.template.spec.containers[1].ports[0], services and probes that select ports by name will use spec.template.spec.containers[1].ports[0]',

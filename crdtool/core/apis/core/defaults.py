@@ -7,8 +7,8 @@ and the declarative ``+default`` markers such as a container port's ``protocol: 
 ported here: ``SetDefaults_Volume`` defaults an image volume's ``pullPolicy`` when gate ``ImageVolume`` is on
 (1.35 Beta true, 1.36 GA); ``fileKeyRef.optional`` defaults to false where the field exists (1.34+).
 
-Left out: ``SetDefaults_ResourceList``'s rounding of quantities up to milli units (the written value is kept),
-the Pod-only defaults (``SetDefaults_Pod``), PersistentVolume, Node, Endpoints, LimitRange.
+``SetDefaults_ResourceList`` rounds each quantity up to milli units and the stored text is the canonical one
+(``"0.5"`` → ``500m``, :mod:`crdtool.core.apis._quantity`). Left out: the Pod-only defaults (``SetDefaults_Pod``), PersistentVolume, Node, Endpoints, LimitRange.
 
 Every function mutates its dict argument in place and returns None.
 """
@@ -65,6 +65,24 @@ def _probe(p: Any) -> None:
         grpc["service"] = ""
 
 
+def set_defaults_resource_list(rl: Any) -> None:
+    """``SetDefaults_ResourceList``: every quantity rounded up to milli units, kept in canonical form."""
+    if not isinstance(rl, dict):
+        return
+    from crdtool.core.apis._quantity import canonical_text
+
+    for key, raw in list(rl.items()):
+        text = canonical_text(raw, round_up_milli=True)
+        if text is not None:
+            rl[key] = text
+
+
+def _resources(holder: Any) -> None:
+    if isinstance(holder, dict):
+        set_defaults_resource_list(holder.get("limits"))
+        set_defaults_resource_list(holder.get("requests"))
+
+
 def _field_selector(fs: Any) -> None:
     if isinstance(fs, dict) and not fs.get("apiVersion"):
         fs["apiVersion"] = "v1"
@@ -88,6 +106,7 @@ def set_defaults_container(c: dict[str, Any], release: Release) -> None:
             fkr = vf.get("fileKeyRef")
             if isinstance(fkr, dict) and fkr.get("optional") is None and release.minor >= 34:
                 fkr["optional"] = False
+    _resources(c.get("resources"))
     for key in ("livenessProbe", "readinessProbe", "startupProbe"):
         _probe(c.get(key))
     lc = c.get("lifecycle")
@@ -171,6 +190,8 @@ def set_defaults_pod_spec(spec: dict[str, Any], release: Release) -> None:
         spec["schedulerName"] = "default-scheduler"
     for v in _dicts(spec.get("volumes")):
         set_defaults_volume(v, release)
+    set_defaults_resource_list(spec.get("overhead"))
+    _resources(spec.get("resources"))
     for key in ("initContainers", "containers", "ephemeralContainers"):
         for c in _dicts(spec.get(key)):
             set_defaults_container(c, release)
@@ -182,9 +203,10 @@ def set_defaults_pod_template_spec(template: dict[str, Any], release: Release) -
 
 
 def set_defaults_pvc_spec(spec: dict[str, Any]) -> None:
-    """``SetDefaults_PersistentVolumeClaimSpec``."""
+    """``SetDefaults_PersistentVolumeClaimSpec`` and its resource lists' ``SetDefaults_ResourceList``."""
     if spec.get("volumeMode") is None:
         spec["volumeMode"] = "Filesystem"
+    _resources(spec.get("resources"))
 
 
 def set_defaults_service(obj: dict[str, Any]) -> None:

@@ -154,8 +154,11 @@ def _quantity(v: Any) -> Quantity | None:
 
 
 def _q_str(v: Any) -> str:
-    # TODO(issue 30): resource.Quantity.String() canonicalises ("0.5" is "500m"); the text as written is kept.
-    return str(v)
+    """``Quantity.String()``: the canonical text (``"0.5"`` is ``500m``)."""
+    from crdtool.core.apis._quantity import canonical_text
+
+    text = canonical_text(v)
+    return text if text is not None else str(v)
 
 
 # --- volumes -----------------------------------------------------------------------------------------
@@ -608,6 +611,43 @@ def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], vo
     return errs
 
 
+def validate_volume_devices(devices: Sequence[Any], mounts: Mapping[str, str], volumes: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateVolumeDevices`` (``mounts``: volume name → mount path)."""
+    errs: list[FieldError] = []
+    paths: set[str] = set()
+    names: set[str] = set()
+    for index, dev in enumerate(devices):
+        dev = m(dev)
+        idx = path.index(index)
+        name, dpath = s(dev.get("name")), s(dev.get("devicePath"))
+        vol = volumes.get(name)
+        matched = vol is not None
+        is_pvc = matched and (isinstance(m(vol).get("persistentVolumeClaim"), dict) or isinstance(m(vol).get("ephemeral"), dict))
+        if not name:
+            errs.append(required(idx.child("name"), ""))
+        if name in names:
+            errs.append(invalid(idx.child("name"), name, "must be unique"))
+        if matched and not is_pvc:
+            errs.append(invalid(idx.child("name"), name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"))
+        if not matched:
+            errs.append(not_found(idx.child("name"), name))
+        if not dpath:
+            errs.append(required(idx.child("devicePath"), ""))
+        if dpath in paths:
+            errs.append(invalid(idx.child("devicePath"), dpath, "must be unique"))
+        if dpath and validate_path_no_backsteps(dpath, path.child("devicePath")):
+            errs.append(invalid(idx.child("devicePath"), dpath, "can not contain backsteps ('..')"))
+        else:
+            paths.add(dpath)
+        if name in mounts:
+            errs.append(invalid(idx.child("name"), name, "must not already exist in volumeMounts"))
+        if dpath in mounts.values():
+            errs.append(invalid(idx.child("devicePath"), dpath, "must not already exist as a path in volumeMounts"))
+        if name:
+            names.add(name)
+    return errs
+
+
 def validate_pull_policy(policy: str, path: Path) -> list[FieldError]:
     """Upstream ``validatePullPolicy``."""
     if policy in ("Always", "IfNotPresent", "Never"):
@@ -794,7 +834,7 @@ def _lifecycle(lc: Mapping[str, Any], grace: int | None, path: Path, release: Re
 
 
 def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
-    """Upstream ``validateContainerCommon`` (volume devices, resize policy and security context not checked)."""
+    """Upstream ``validateContainerCommon`` (resize policy not checked)."""
     errs: list[FieldError] = []
     name = s(ctr.get("name"))
     if not name:
@@ -814,6 +854,8 @@ def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any]
     errs.extend(validate_env(lst(ctr.get("env")), path.child("env"), release))
     errs.extend(validate_env_from(lst(ctr.get("envFrom")), path.child("envFrom"), release))
     errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts")))
+    mounts = {s(m(v).get("name")): s(m(v).get("mountPath")) for v in lst(ctr.get("volumeMounts"))}
+    errs.extend(validate_volume_devices(lst(ctr.get("volumeDevices")), mounts, volumes, path.child("volumeDevices")))
     errs.extend(validate_pull_policy(s(ctr.get("imagePullPolicy")), path.child("imagePullPolicy")))
     errs.extend(validate_resource_requirements(m(ctr.get("resources")), path.child("resources"), release))
     errs.extend(validate_security_context(ctr.get("securityContext"), path.child("securityContext"), host_users))

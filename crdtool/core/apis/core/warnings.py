@@ -75,6 +75,13 @@ def _node_selector_term(term: Mapping[str, Any], check_values: bool, path: Path,
     return out
 
 
+def _canonical(v: Any) -> str:
+    from crdtool.core.apis._quantity import canonical_text
+
+    text = canonical_text(v)
+    return text if text is not None else str(v)
+
+
 def _fractional_bytes(v: Any) -> bool:
     """A memory or ephemeral-storage quantity that is not a whole number of bytes."""
     from crdtool.core.apis.core.validation import _quantity
@@ -138,7 +145,7 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
             values = m(resources.get(section))
             for res in ("memory", "ephemeral-storage"):
                 if res in values and _fractional_bytes(values[res]):
-                    out.append(f"{cp.child('resources', section).key(res)}: fractional byte value {_go_q(str(values[res]))} is invalid, must be an integer")
+                    out.append(f"{cp.child('resources', section).key(res)}: fractional byte value {_go_q(_canonical(values[res]))} is invalid, must be an integer")
         names: set[str] = set()
         for ei, env in enumerate(lst(c.get("env"))):
             env = m(env)
