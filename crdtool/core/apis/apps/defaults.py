@@ -13,6 +13,11 @@ from crdtool.core.apis._util import rel
 from crdtool.core.apis.core.defaults import set_defaults_pod_template_spec, set_defaults_pvc_spec
 
 
+def _list(v: Any) -> list[Any]:
+    """A list field (anything else: empty)."""
+    return v if isinstance(v, list) else []
+
+
 def _d(obj: dict[str, Any], key: str) -> dict[str, Any]:
     v = obj.get(key)
     if not isinstance(v, dict):
@@ -73,7 +78,7 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
             spec["replicas"] = 1
         if spec.get("revisionHistoryLimit") is None:
             spec["revisionHistoryLimit"] = 10
-        for pvc in spec.get("volumeClaimTemplates") or []:
+        for pvc in _list(spec.get("volumeClaimTemplates")):
             if isinstance(pvc, dict):
                 set_defaults_pvc_spec(_d(pvc, "spec"))
                 status = _d(pvc, "status")

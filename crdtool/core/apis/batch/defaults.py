@@ -15,6 +15,11 @@ from crdtool.core.apis.core.defaults import set_defaults_pod_template_spec
 from crdtool.core.releases import Release
 
 
+def _list(v: Any) -> list[Any]:
+    """A list field (anything else: empty)."""
+    return v if isinstance(v, list) else []
+
+
 def _d(obj: dict[str, Any], key: str) -> dict[str, Any]:
     v = obj.get(key)
     if not isinstance(v, dict):
@@ -54,9 +59,9 @@ def set_defaults_job_spec(obj: dict[str, Any], spec: dict[str, Any], release: Re
 def _pod_failure_policy_defaults(spec: dict[str, Any]) -> None:
     pfp = spec.get("podFailurePolicy")
     if isinstance(pfp, dict):
-        for rule in pfp.get("rules") or []:
+        for rule in _list(pfp.get("rules")):
             if isinstance(rule, dict):
-                for pattern in rule.get("onPodConditions") or []:
+                for pattern in _list(rule.get("onPodConditions")):
                     if isinstance(pattern, dict) and not pattern.get("status"):
                         pattern["status"] = "True"
 

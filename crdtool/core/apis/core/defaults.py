@@ -91,7 +91,8 @@ def _field_selector(fs: Any) -> None:
 def set_defaults_container(c: dict[str, Any], release: Release) -> None:
     """``SetDefaults_Container`` with the generated defaults of its ports, env, probes and lifecycle."""
     if not c.get("imagePullPolicy"):
-        c["imagePullPolicy"] = "Always" if image_tag(c.get("image") or "") == "latest" else "IfNotPresent"
+        image = c.get("image")
+        c["imagePullPolicy"] = "Always" if image_tag(image if isinstance(image, str) else "") == "latest" else "IfNotPresent"
     if not c.get("terminationMessagePath"):
         c["terminationMessagePath"] = "/dev/termination-log"
     if not c.get("terminationMessagePolicy"):
@@ -130,7 +131,8 @@ def set_defaults_volume(v: dict[str, Any], release: Release) -> None:
         v["emptyDir"] = {}
     image = v.get("image")
     if isinstance(image, dict) and not image.get("pullPolicy") and release.minor >= 35:
-        image["pullPolicy"] = "Always" if image_tag(image.get("reference") or "") == "latest" else "IfNotPresent"
+        ref = image.get("reference")
+        image["pullPolicy"] = "Always" if image_tag(ref if isinstance(ref, str) else "") == "latest" else "IfNotPresent"
     hp = v.get("hostPath")
     if isinstance(hp, dict) and hp.get("type") is None:
         hp["type"] = ""

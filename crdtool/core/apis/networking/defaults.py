@@ -6,6 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def _list(v: Any) -> list[Any]:
+    """A list field (anything else: empty)."""
+    return v if isinstance(v, list) else []
+
+
 def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
     """``SetObjectDefaults_NetworkPolicy`` / ``SetObjectDefaults_IngressClass``. Mutates ``obj``."""
     kind = obj.get("kind")
@@ -14,9 +19,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         if not isinstance(spec, dict):
             spec = obj["spec"] = {}
         for direction in ("ingress", "egress"):
-            for rule in spec.get(direction) or []:
+            for rule in _list(spec.get(direction)):
                 if isinstance(rule, dict):
-                    for port in rule.get("ports") or []:
+                    for port in _list(rule.get("ports")):
                         if isinstance(port, dict) and port.get("protocol") is None:
                             port["protocol"] = "TCP"
         if not spec.get("policyTypes"):

@@ -8,6 +8,11 @@ from typing import Any
 GROUP_NAME = "rbac.authorization.k8s.io"
 
 
+def _list(v: Any) -> list[Any]:
+    """A list field (anything else: empty)."""
+    return v if isinstance(v, list) else []
+
+
 def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
     """``SetObjectDefaults_RoleBinding`` / ``SetObjectDefaults_ClusterRoleBinding`` (``SetDefaults_Subject`` on
     each subject). Roles have no defaults. Mutates ``obj``."""
@@ -18,7 +23,7 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         ref = obj["roleRef"] = {}
     if not ref.get("apiGroup"):
         ref["apiGroup"] = GROUP_NAME
-    for subject in obj.get("subjects") or []:
+    for subject in _list(obj.get("subjects")):
         if isinstance(subject, dict) and not subject.get("apiGroup"):
             if subject.get("kind") in ("User", "Group"):
                 subject["apiGroup"] = GROUP_NAME
