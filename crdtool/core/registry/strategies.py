@@ -60,6 +60,7 @@ STRATEGIES: dict[tuple[str, str], str] = {
     ("", "ConfigMap"): "crdtool.core.registry.core.configmap",
     ("", "Namespace"): "crdtool.core.registry.core.namespace",
     ("", "PersistentVolumeClaim"): "crdtool.core.registry.core.persistentvolumeclaim",
+    ("", "Pod"): "crdtool.core.registry.core.pod",
     ("", "Secret"): "crdtool.core.registry.core.secret",
     ("", "Service"): "crdtool.core.registry.core.service",
     ("", "ServiceAccount"): "crdtool.core.registry.core.serviceaccount",

@@ -305,3 +305,14 @@ def test_dns_config_and_external_ips() -> None:
     assert [str(e) for e in errs] == ['spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)']
     errs = create(service(type="LoadBalancer", loadBalancerSourceRanges=["10.0.0.0/33"]))[0]
     assert pairs(errs) == [("FieldValueInvalid", "spec.LoadBalancerSourceRanges[0]")]
+
+
+def test_pod_create_1_36() -> None:
+    """ValidatePodCreate @1.36 (Helm test hooks are Pods): defaults (requests from limits, enableServiceLinks),
+    QoS class in the status, the image whitespace rule."""
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "t", "namespace": "d"},
+           "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": " busybox", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]}}
+    errs, warnings, stored = create(pod)
+    assert [str(e) for e in errs] == ['spec.containers[0].image: Invalid value: " busybox": must not have leading or trailing whitespace']
+    assert stored["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "1", "memory": "1Gi"}
+    assert stored["spec"]["enableServiceLinks"] is True and stored["status"] == {"phase": "Pending", "qosClass": "Guaranteed"}

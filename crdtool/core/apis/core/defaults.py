@@ -199,6 +199,28 @@ def set_defaults_pod_spec(spec: dict[str, Any], release: Release) -> None:
             set_defaults_container(c, release)
 
 
+def set_defaults_pod(spec: dict[str, Any]) -> None:
+    """``SetDefaults_Pod`` (after the pod spec's): requests default to limits, ``enableServiceLinks``, host
+    network ports (pod-level resources' defaults are not ported)."""
+    for key in ("containers", "initContainers"):
+        for c in _dicts(spec.get(key)):
+            res = c.get("resources")
+            if isinstance(res, dict) and isinstance(res.get("limits"), dict):
+                requests = res.get("requests")
+                if not isinstance(requests, dict):
+                    requests = res["requests"] = {}
+                for name, value in res["limits"].items():
+                    requests.setdefault(name, value)
+    if spec.get("enableServiceLinks") is None:
+        spec["enableServiceLinks"] = True
+    if spec.get("hostNetwork") is True:
+        for key in ("containers", "initContainers"):
+            for c in _dicts(spec.get(key)):
+                for port in _dicts(c.get("ports")):
+                    if not port.get("hostPort"):
+                        port["hostPort"] = port.get("containerPort", 0)
+
+
 def set_defaults_pod_template_spec(template: dict[str, Any], release: Release) -> None:
     """The generated defaults of a ``PodTemplateSpec`` (its ``spec``)."""
     set_defaults_pod_spec(_d(template, "spec"), release)
@@ -275,7 +297,9 @@ def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
         if not status.get("phase"):
             status["phase"] = "Pending"
     elif kind == "Pod":
-        set_defaults_pod_spec(_d(obj, "spec"), r)
+        spec = _d(obj, "spec")
+        set_defaults_pod_spec(spec, r)
+        set_defaults_pod(spec)
     elif kind == "PodTemplate":
         set_defaults_pod_template_spec(_d(obj, "template"), r)
 

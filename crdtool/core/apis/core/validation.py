@@ -88,7 +88,7 @@ if TYPE_CHECKING:
 NameFn = Callable[[str, bool], "list[str]"]
 
 # Upstream name functions (validation.go ``Validate*Name``).
-validate_pod_name = name_is_dns_subdomain
+validate_pod_name = name_is_dns_subdomain  # ValidatePodName
 validate_config_map_name = name_is_dns_subdomain
 validate_secret_name = name_is_dns_subdomain
 validate_service_account_name = name_is_dns_subdomain
@@ -1833,3 +1833,53 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
         if td not in supported:
             errs.append(not_supported(sp.child("trafficDistribution"), td, supported))
     return errs
+
+
+def validate_pod_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """Upstream ``ValidatePodCreate`` → ``validatePodMetadataAndSpec`` (pod-specific annotations, the
+    ephemeral-PVC name clash and the service-account-token check are not ported: the ServiceAccount admission
+    plugin fills ``serviceAccountName`` before validation runs)."""
+    meta, spec = m(obj.get("metadata")), m(obj.get("spec"))
+    path = Path("spec")
+    errs = validate_object_meta_core(meta, True, validate_pod_name, Path("metadata"), release)
+    errs.extend(validate_pod_spec(spec, path, release))
+    for kind in ("containers", "initContainers"):
+        for index, ctr in enumerate(lst(spec.get(kind))):
+            image = s(m(ctr).get("image"))
+            if len(image) != len(image.strip(" \t\n\r\v\f")):
+                errs.append(invalid(path.child(kind).index(index).child("image"), image, "must not have leading or trailing whitespace"))
+    if lst(spec.get("ephemeralContainers")):
+        errs.append(forbidden(path.child("ephemeralContainers"), "cannot be set on create"))
+    if s(spec.get("nodeName")) and lst(spec.get("schedulingGates")):
+        errs.append(forbidden(path.child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
+    return errs
+
+
+def pod_qos_class(spec: Mapping[str, Any]) -> str:
+    """``qos.ComputePodQOS`` from the containers' requests and limits (pod-level resources not ported)."""
+    from fractions import Fraction
+
+    requests: dict[str, Fraction] = {}
+    limits: dict[str, Fraction] = {}
+    guaranteed = True
+    for ctr in [*lst(spec.get("containers")), *lst(spec.get("initContainers"))]:
+        res = m(m(ctr).get("resources"))
+        for name, raw in m(res.get("requests")).items():
+            q = _quantity(raw)
+            if name in ("cpu", "memory") and q is not None and q.sign() > 0:
+                n, d = q.exact()
+                requests[name] = requests.get(name, Fraction(0)) + Fraction(n, d)
+        found = set()
+        for name, raw in m(res.get("limits")).items():
+            q = _quantity(raw)
+            if name in ("cpu", "memory") and q is not None and q.sign() > 0:
+                found.add(name)
+                n, d = q.exact()
+                limits[name] = limits.get(name, Fraction(0)) + Fraction(n, d)
+        if not {"cpu", "memory"} <= found:
+            guaranteed = False
+    if not requests and not limits:
+        return "BestEffort"
+    if guaranteed and all(name in limits and limits[name] == value for name, value in requests.items()) and len(requests) == len(limits):
+        return "Guaranteed"
+    return "Burstable"
