@@ -126,3 +126,40 @@ def selector_matches(ps: Any, labels: Mapping[str, Any]) -> bool:
         if op == "DoesNotExist" and has:
             return False
     return True
+
+
+def _go_string_map(value: Mapping[str, Any] | None) -> str:
+    """Go's ``%#v`` of a ``map[string]string`` (keys sorted, as fmt prints maps)."""
+    from crdtool.core.errors import go_quote
+
+    if value is None:
+        return "map[string]string(nil)"
+    return "map[string]string{" + ", ".join(f"{go_quote(k)}:{go_quote(s(value[k]))}" for k in sorted(value)) + "}"
+
+
+def go_labels(labels: Any) -> Any:
+    """A label map as a bad value: JSON from 1.34, Go's ``%#v`` of a ``map[string]string`` before
+    (``map[string]string(nil)`` when the object has none)."""
+    from crdtool.core.errors import GoNil, go_typed
+
+    if not isinstance(labels, dict):
+        return GoNil("map[string]string(nil)")
+    return go_typed(dict(labels), _go_string_map(labels))
+
+
+def go_label_selector(sel: Any) -> Any:
+    """A ``*metav1.LabelSelector`` as a bad value: JSON from 1.34, Go's ``%#v`` before."""
+    from crdtool.core.errors import go_quote, go_typed
+
+    if not isinstance(sel, dict):
+        return None
+    reqs = []
+    for expr in lst(sel.get("matchExpressions")):
+        expr = m(expr)
+        values = expr.get("values")
+        vs = "[]string(nil)" if not isinstance(values, list) else "[]string{" + ", ".join(go_quote(s(v)) for v in values) + "}"
+        reqs.append(f'v1.LabelSelectorRequirement{{Key:{go_quote(s(expr.get("key")))}, Operator:{go_quote(s(expr.get("operator")))}, Values:{vs}}}')
+    ml = sel.get("matchLabels")
+    me = "[]v1.LabelSelectorRequirement(nil)" if not isinstance(sel.get("matchExpressions"), list) else "[]v1.LabelSelectorRequirement{" + ", ".join(reqs) + "}"
+    go_v = f"&v1.LabelSelector{{MatchLabels:{_go_string_map(ml if isinstance(ml, dict) else None)}, MatchExpressions:{me}}}"
+    return go_typed(dict(sel), go_v)

@@ -280,3 +280,14 @@ def test_stateful_set_pod_template_checked_from_1_34() -> None:
     body["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] = "Sometimes"
     assert pairs(create(body, "1.34")[0]) == [("FieldValueNotSupported", "spec.template.spec.containers[0].imagePullPolicy")]
     assert create(body, "1.33")[0] == []
+
+
+def test_bad_values_render_per_release() -> None:
+    """A label map or selector as the bad value: JSON from 1.34 (field/errors.go @v0.34), Go's %#v of the
+    internal type before (@v0.33: map[string]string, *v1.LabelSelector)."""
+    obj = deployment(selector={"matchLabels": {"name": "def"}})
+    assert [str(e.at_release(33)) for e in create(obj, "1.33")[0]] == ['spec.template.metadata.labels: Invalid value: map[string]string{"name":"abc"}: `selector` does not match template `labels`']
+    assert [str(e) for e in create(obj, "1.36")[0]] == ['spec.template.metadata.labels: Invalid value: {"name":"abc"}: `selector` does not match template `labels`']
+    obj = deployment(selector={})
+    errs = create(obj, "1.33")[0]
+    assert str(errs[0].at_release(33)) == "spec.selector: Invalid value: &v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
+from crdtool.core.apis._util import go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.core.validation import (
     validate_object_meta_core,
     validate_persistent_volume_claim_spec,
@@ -81,7 +81,7 @@ def _template_for_replicas(template: Any, selector: Any, path: Path, owner: str,
     errs: list[FieldError] = []
     labels = m(m(template.get("metadata")).get("labels"))
     if not selector_empty(selector) and not selector_matches(selector, labels):
-        errs.append(invalid(path.child("metadata", "labels"), dict(labels), "`selector` does not match template `labels`"))
+        errs.append(invalid(path.child("metadata", "labels"), go_labels(m(template.get("metadata")).get("labels")), "`selector` does not match template `labels`"))
     errs.extend(validate_pod_template_spec(template, path, release))
     spec = m(template.get("spec"))
     rp = s(spec.get("restartPolicy"))
@@ -98,7 +98,7 @@ def _strict_selector(spec: Mapping[str, Any], path: Path, what: str, release: Re
         return [required(path.child("selector"), "")]
     errs = validate_label_selector(sel, path.child("selector"), release)
     if selector_empty(sel):
-        errs.append(invalid(path.child("selector"), sel, f"empty selector is invalid for {what}"))
+        errs.append(invalid(path.child("selector"), go_label_selector(sel), f"empty selector is invalid for {what}"))
     return errs
 
 
@@ -108,7 +108,7 @@ def validate_deployment_spec(spec: Mapping[str, Any], path: Path, release: Relea
     errs.extend(_strict_selector(spec, path, "deployment", release))
     sel = spec.get("selector")
     if not selector_ok(sel, release):
-        errs.append(invalid(path.child("selector"), sel, "invalid label selector"))
+        errs.append(invalid(path.child("selector"), go_label_selector(sel), "invalid label selector"))
     else:
         errs.extend(_template_for_replicas(spec.get("template"), sel, path.child("template"), "ReplicaSet", release))
     strategy = m(spec.get("strategy"))
@@ -159,7 +159,7 @@ def validate_replica_set(obj: Mapping[str, Any], release: Release) -> list[Field
     errs.extend(_strict_selector(spec, path, "deployment", release))
     sel = spec.get("selector")
     if not selector_ok(sel, release):
-        errs.append(invalid(path.child("selector"), sel, "invalid label selector"))
+        errs.append(invalid(path.child("selector"), go_label_selector(sel), "invalid label selector"))
     else:
         errs.extend(_template_for_replicas(spec.get("template"), sel, path.child("template"), "ReplicaSet", release))
     return errs
@@ -174,9 +174,9 @@ def validate_daemon_set(obj: Mapping[str, Any], release: Release) -> list[FieldE
     template = m(spec.get("template"))
     labels = m(m(template.get("metadata")).get("labels"))
     if selector_ok(sel, release) and not selector_matches(sel, labels):
-        errs.append(invalid(path.child("template", "metadata", "labels"), dict(labels), "`selector` does not match template `labels`"))
+        errs.append(invalid(path.child("template", "metadata", "labels"), go_labels(m(template.get("metadata")).get("labels")), "`selector` does not match template `labels`"))
     if isinstance(sel, dict) and selector_empty(sel):
-        errs.append(invalid(path.child("selector"), sel, "empty selector is invalid for daemonset"))
+        errs.append(invalid(path.child("selector"), go_label_selector(sel), "empty selector is invalid for daemonset"))
     errs.extend(validate_pod_template_spec(template, path.child("template"), release))
     tspec = m(template.get("spec"))
     rp = s(tspec.get("restartPolicy"))
@@ -268,10 +268,10 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
     else:
         errs.extend(validate_label_selector(sel, path.child("selector"), release))
         if selector_empty(sel):
-            errs.append(invalid(path.child("selector"), sel, "empty selector is invalid for statefulset"))
+            errs.append(invalid(path.child("selector"), go_label_selector(sel), "empty selector is invalid for statefulset"))
     template = m(spec.get("template"))
     if not selector_ok(sel, release):
-        errs.append(invalid(path.child("selector"), sel, ""))
+        errs.append(invalid(path.child("selector"), go_label_selector(sel), ""))
     else:
         tspec = dict(m(template.get("spec")))
         if tspec.get("subdomain") or tspec.get("hostname") or vcts:
@@ -289,7 +289,7 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
         tpath = path.child("template")
         labels = m(m(template.get("metadata")).get("labels"))
         if not selector_empty(sel) and not selector_matches(sel, labels):
-            errs.append(invalid(tpath.child("metadata", "labels"), dict(labels), "`selector` does not match template `labels`"))
+            errs.append(invalid(tpath.child("metadata", "labels"), go_labels(m(template.get("metadata")).get("labels")), "`selector` does not match template `labels`"))
         if full_template:
             errs.extend(validate_pod_template_spec({**template, "spec": tspec}, tpath, release))
         annotations = m(m(template.get("metadata")).get("annotations"))

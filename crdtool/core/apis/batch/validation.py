@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import i, lst, m, nonnegative, s, selector_matches, selector_ok, validate_label_selector
+from crdtool.core.apis._util import go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.batch.cron import parse_cron_schedule
 from crdtool.core.apis.core.validation import validate_object_meta_core, validate_pod_template_spec
 from crdtool.core.errors import OMIT, FieldError, Path, duplicate, internal_error, invalid, not_supported, required, too_long, too_many
@@ -284,7 +284,7 @@ def _has_label(labels: Mapping[str, Any], key: str, expected: str, path: Path) -
     if key not in labels:
         return [required(path.child("labels").key(key), f"must be '{expected}'")]
     if labels[key] != expected:
-        return [invalid(path.child("labels").key(key), dict(labels), f"must be '{expected}'")]
+        return [invalid(path.child("labels").key(key), go_labels(labels), f"must be '{expected}'")]
     return []
 
 
@@ -307,7 +307,7 @@ def validate_job(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
         errs.extend(_has_label(tlabels, "batch.kubernetes.io/job-name", name, tp))
         expected = {"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name, "controller-uid": uid, "job-name": name}
         if selector_ok(sel, release) and not selector_matches(sel, expected):
-            errs.append(invalid(Path("spec").child("selector"), sel, "`selector` not auto-generated"))
+            errs.append(invalid(Path("spec").child("selector"), go_label_selector(sel), "`selector` not auto-generated"))
     path = Path("spec")
     errs.extend(validate_job_spec_common(spec, path, release))
     if not isinstance(sel, dict):
@@ -316,7 +316,7 @@ def validate_job(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
         errs.extend(validate_label_selector(sel, path.child("selector"), release))
     tlabels = m(m(m(spec.get("template")).get("metadata")).get("labels"))
     if sel is None or (selector_ok(sel, release) and not selector_matches(sel, tlabels)):
-        errs.append(invalid(path.child("template", "metadata", "labels"), dict(tlabels), "`selector` does not match template `labels`"))
+        errs.append(invalid(path.child("template", "metadata", "labels"), go_labels(m(m(spec.get("template")).get("metadata")).get("labels")), "`selector` does not match template `labels`"))
     cm, completions = spec.get("completionMode"), spec.get("completions")
     if cm == "Indexed" and completions is not None and i(completions) > 0:
         hostname = f"{name}-{i(completions) - 1}"
@@ -394,7 +394,7 @@ def validate_cron_job_create(obj: Mapping[str, Any], release: Release) -> list[F
     jspec = m(jt.get("spec"))
     errs.extend(validate_job_spec_common(jspec, jp.child("spec"), release))
     if jspec.get("selector") is not None:
-        errs.append(invalid(jp.child("spec", "selector"), jspec.get("selector"), "`selector` will be auto-generated"))
+        errs.append(invalid(jp.child("spec", "selector"), go_label_selector(jspec.get("selector")), "`selector` will be auto-generated"))
     if jspec.get("manualSelector") is True:
         errs.append(not_supported(jp.child("spec", "manualSelector"), True, ("nil", "false")))
     for key in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
