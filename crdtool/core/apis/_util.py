@@ -163,3 +163,23 @@ def go_label_selector(sel: Any) -> Any:
     me = "[]v1.LabelSelectorRequirement(nil)" if not isinstance(sel.get("matchExpressions"), list) else "[]v1.LabelSelectorRequirement{" + ", ".join(reqs) + "}"
     go_v = f"&v1.LabelSelector{{MatchLabels:{_go_string_map(ml if isinstance(ml, dict) else None)}, MatchExpressions:{me}}}"
     return go_typed(dict(sel), go_v)
+
+
+def go_pointer(value: Any) -> Any:
+    """A bad value upstream passes as a Go pointer (``*int32``, ``*string``): its JSON form from 1.34; before,
+    ``%#v`` prints an address, which crdtool shows as the unreproducible placeholder."""
+    from crdtool.core.errors import go_typed
+
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return go_typed(value, None)
+    return value
+
+
+def go_int_or_string(value: Any) -> Any:
+    """An ``intstr.IntOrString`` bad value: JSON (``"25%"``, ``1``) from 1.34, ``%#v`` of the struct before."""
+    from crdtool.core.errors import go_quote, go_typed
+
+    if isinstance(value, str):
+        return go_typed(value, f"intstr.IntOrString{{Type:1, IntVal:0, StrVal:{go_quote(value)}}}")
+    n = i(value)
+    return go_typed(n, f"intstr.IntOrString{{Type:0, IntVal:{n}, StrVal:\"\"}}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
+from crdtool.core.apis._util import go_int_or_string, go_pointer, go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.core.validation import (
     validate_object_meta_core,
     validate_persistent_volume_claim_spec,
@@ -42,7 +42,7 @@ def validate_positive_int_or_percent(v: Any, path: Path) -> list[FieldError]:
     """Upstream ``ValidatePositiveIntOrPercent``."""
     kind, value = _int_or_string(v)
     if kind == "string":
-        return [invalid(path, value, msg) for msg in is_valid_percent(value)]
+        return [invalid(path, go_int_or_string(value), msg) for msg in is_valid_percent(value)]
     return nonnegative(value, path)
 
 
@@ -72,7 +72,7 @@ def is_not_more_than_100_percent(v: Any, path: Path) -> list[FieldError]:
     p = _percent_value(v)
     if p is None or p <= 100:
         return []
-    return [invalid(path, v, "must not be greater than 100%")]
+    return [invalid(path, go_int_or_string(v), "must not be greater than 100%")]
 
 
 def _template_for_replicas(template: Any, selector: Any, path: Path, owner: str, release: Release) -> list[FieldError]:
@@ -127,7 +127,7 @@ def validate_deployment_spec(spec: Mapping[str, Any], path: Path, release: Relea
             errs.extend(validate_positive_int_or_percent(mu, rp.child("maxUnavailable")))
             errs.extend(validate_positive_int_or_percent(ms, rp.child("maxSurge")))
             if get_int_or_percent_value(mu) == 0 and get_int_or_percent_value(ms) == 0:
-                errs.append(invalid(rp.child("maxUnavailable"), mu if mu is not None else 0, "may not be 0 when `maxSurge` is 0"))
+                errs.append(invalid(rp.child("maxUnavailable"), go_int_or_string(mu if mu is not None else 0), "may not be 0 when `maxSurge` is 0"))
             errs.extend(is_not_more_than_100_percent(mu, rp.child("maxUnavailable")))
     else:
         errs.append(not_supported(sp, strategy, ("Recreate", "RollingUpdate")))
@@ -139,7 +139,7 @@ def validate_deployment_spec(spec: Mapping[str, Any], path: Path, release: Relea
     if pds is not None:
         errs.extend(nonnegative(i(pds), path.child("progressDeadlineSeconds")))
         if i(pds) <= mrs:
-            errs.append(invalid(path.child("progressDeadlineSeconds"), i(pds), "must be greater than minReadySeconds"))
+            errs.append(invalid(path.child("progressDeadlineSeconds"), go_pointer(i(pds)), "must be greater than minReadySeconds"))
     return errs
 
 
@@ -202,7 +202,7 @@ def validate_daemon_set(obj: Mapping[str, Any], release: Release) -> list[FieldE
             errs.extend(is_not_more_than_100_percent(ms, rp_.child("maxSurge")))
             has_u, has_s = get_int_or_percent_value(mu) != 0, get_int_or_percent_value(ms) != 0
             if has_u and has_s:
-                errs.append(invalid(rp_.child("maxSurge"), ms, "may not be set when maxUnavailable is non-zero"))
+                errs.append(invalid(rp_.child("maxSurge"), go_int_or_string(ms), "may not be set when maxUnavailable is non-zero"))
             elif not has_u and not has_s:
                 errs.append(required(rp_.child("maxUnavailable"), "cannot be 0 when maxSurge is 0"))
     elif stype != "OnDelete":
@@ -238,7 +238,7 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
             if mu is not None:
                 errs.extend(validate_positive_int_or_percent(mu, rp.child("maxUnavailable")))
                 if get_int_or_percent_value(mu) == 0:
-                    errs.append(invalid(rp.child("maxUnavailable"), mu, "cannot be 0"))
+                    errs.append(invalid(rp.child("maxUnavailable"), go_int_or_string(mu), "cannot be 0"))
                 errs.extend(is_not_more_than_100_percent(mu, rp.child("maxUnavailable")))
     else:
         errs.append(invalid(path.child("updateStrategy"), us, "must be 'RollingUpdate' or 'OnDelete'"))

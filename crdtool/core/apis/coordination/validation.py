@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import m
+from crdtool.core.apis._util import go_pointer, m
 from crdtool.core.apis.core.validation import validate_object_meta_core
 from crdtool.core.errors import FieldError, Path, invalid
 from crdtool.core.releases import Release
@@ -23,8 +23,8 @@ def validate_lease(obj: Mapping[str, Any], release: Release) -> list[FieldError]
     spec, path = m(obj.get("spec")), Path("spec")
     lds = spec.get("leaseDurationSeconds")
     if isinstance(lds, int) and lds <= 0:
-        errs.append(invalid(path.child("leaseDurationSeconds"), lds, "must be greater than 0"))
+        errs.append(invalid(path.child("leaseDurationSeconds"), go_pointer(lds), "must be greater than 0"))
     lt = spec.get("leaseTransitions")
     if isinstance(lt, int) and lt < 0:
-        errs.append(invalid(path.child("leaseTransitions"), lt, "must be greater than or equal to 0"))
+        errs.append(invalid(path.child("leaseTransitions"), go_pointer(lt), "must be greater than or equal to 0"))
     return errs
