@@ -1561,10 +1561,29 @@ def is_valid_ip_for_legacy_field(path: Path, value: str) -> list[FieldError]:
     return []
 
 
-def _parse_cidr(value: str) -> object | None:
-    from crdtool.core.apis.networking.validation import parse_cidr_sloppy
+def parse_cidr_sloppy(value: str) -> tuple[int, int, int] | None:
+    """``netutils.ParseCIDRSloppy``: (family, network address as int, prefix length), or None."""
+    import ipaddress
 
-    return parse_cidr_sloppy(value)
+    ip, sep, bits = value.partition("/")
+    if not sep or not bits.isascii() or not bits.isdigit():
+        return None
+    fam = parse_ip_sloppy(ip)
+    if fam is None:
+        return None
+    plen = int(bits)
+    if ":" in ip:
+        if plen > 128:
+            return None
+        net6 = ipaddress.IPv6Network((ipaddress.IPv6Address(ip), plen), strict=False)
+        return 6, int(net6.network_address), plen
+    if plen > 32:
+        return None
+    addr = 0
+    for part in ip.split("."):
+        addr = addr * 256 + int(part)
+    mask = ((1 << 32) - 1) ^ ((1 << (32 - plen)) - 1)
+    return 4, addr & mask, plen
 
 
 def validate_endpoint_ip(ip: str, path: Path) -> list[FieldError]:
@@ -1781,7 +1800,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             errs.append(forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
         for index, value in enumerate(ranges):
             value = s(value).strip()
-            if _parse_cidr(value) is None:
+            if parse_cidr_sloppy(value) is None:
                 errs.append(invalid(fp.index(index), value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
     else:
         ann = m(meta.get("annotations")).get("service.beta.kubernetes.io/load-balancer-source-ranges")
@@ -1792,7 +1811,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             if ann.strip():
                 for value in ann.strip().split(","):
                     value = value.strip()
-                    if _parse_cidr(value) is None:
+                    if parse_cidr_sloppy(value) is None:
                         errs.append(invalid(fp, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
     if spec.get("allocateLoadBalancerNodePorts") is not None and stype != "LoadBalancer":
         errs.append(forbidden(sp.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'"))

@@ -16,6 +16,7 @@ from crdtool.core.apis._util import i, lst, m, s, validate_label_selector
 from crdtool.core.apis.batch.validation import _is_domain_prefixed_path
 from crdtool.core.apis.core.validation import (
     CORE_CHANGES,
+    parse_cidr_sloppy,
     parse_ip_sloppy,
     validate_namespace_name,
     validate_object_meta_core,
@@ -57,31 +58,6 @@ def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
             "consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
             _WILDCARD_FMT, "*.example.com"))
     return errs
-
-
-def parse_cidr_sloppy(value: str) -> tuple[int, int, int] | None:
-    """``netutils.ParseCIDRSloppy``: (family, network address as int, prefix length), or None."""
-    import ipaddress
-
-    ip, sep, bits = value.partition("/")
-    if not sep or not bits.isascii() or not bits.isdigit():
-        return None
-    fam = parse_ip_sloppy(ip)
-    if fam is None:
-        return None
-    plen = int(bits)
-    if ":" in ip:
-        if plen > 128:
-            return None
-        net6 = ipaddress.IPv6Network((ipaddress.IPv6Address(ip), plen), strict=False)
-        return 6, int(net6.network_address), plen
-    if plen > 32:
-        return None
-    addr = 0
-    for part in ip.split("."):
-        addr = addr * 256 + int(part)
-    mask = ((1 << 32) - 1) ^ ((1 << (32 - plen)) - 1)
-    return 4, addr & mask, plen
 
 
 def _cidr(path: Path, value: str) -> list[FieldError]:
