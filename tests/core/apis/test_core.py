@@ -316,3 +316,14 @@ def test_pod_create_1_36() -> None:
     assert [str(e) for e in errs] == ['spec.containers[0].image: Invalid value: " busybox": must not have leading or trailing whitespace']
     assert stored["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "1", "memory": "1Gi"}
     assert stored["spec"]["enableServiceLinks"] is True and stored["status"] == {"phase": "Pending", "qosClass": "Guaranteed"}
+
+
+def test_pod_specific_annotations() -> None:
+    """ValidatePodSpecificAnnotations @1.36: pod-deletion-cost must be a 32-bit integer (no sign, no leading 0)."""
+    for value, ok in (("10", True), ("-5", True), ("0", True), ("+1", False), ("08", False), ("x", False), ("2147483648", False)):
+        body = deployment({"name": "c", "image": "i"})
+        body["spec"]["template"]["metadata"]["annotations"] = {"controller.kubernetes.io/pod-deletion-cost": value}
+        errs = create(body)[0]
+        assert (errs == []) is ok, value
+        if not ok:
+            assert pairs(errs) == [("FieldValueInvalid", "spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]")]

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from crdtool.core.apis._util import go_int_or_string, go_pointer, go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.core.validation import (
     validate_object_meta_core,
+    validate_pod_specific_annotations,
     validate_persistent_volume_claim_spec,
     validate_pod_template_spec,
 )
@@ -297,6 +298,7 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
             errs.extend(validate_labels(labels, tpath.child("labels"), release))
         if annotations:
             errs.extend(validate_annotations(annotations, tpath.child("annotations"), release))
+            errs.extend(validate_pod_specific_annotations(annotations, m(template.get("spec")), tpath.child("annotations")))
     tspec0 = m(template.get("spec"))
     rp0 = s(tspec0.get("restartPolicy"))
     if rp0 != "Always":

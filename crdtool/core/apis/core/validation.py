@@ -8,7 +8,7 @@ container …) as decoded JSON after defaulting; the function names are upstream
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
 sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
-ephemeral containers, OS-specific rules, seccomp/AppArmor annotations, pod-specific annotations, the rarer
+ephemeral containers, OS-specific rules, seccomp/AppArmor/tolerations annotations, the rarer
 volume types (their presence still counts as "a volume type"), PVC data sources.
 """
 
@@ -1322,6 +1322,31 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     return errs
 
 
+def _valid_first_digit(value: str) -> bool:
+    """``helper.validFirstDigit``: no ``+``, no leading zero (``"0"`` and ``"-…"`` allowed)."""
+    if not value:
+        return False
+    return value[0] == "-" or (value[0] == "0" and value == "0") or "1" <= value[0] <= "9"
+
+
+def validate_pod_specific_annotations(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidatePodSpecificAnnotations``: the mirror-pod annotation and ``pod-deletion-cost`` (gate
+    ``PodDeletionCost`` is on by default in 1.30 … 1.36); the tolerations, seccomp and AppArmor annotations are
+    not checked."""
+    errs: list[FieldError] = []
+    mirror = annotations.get("kubernetes.io/config.mirror")
+    if mirror is not None and not s(spec.get("nodeName")):
+        errs.append(invalid(path.key("kubernetes.io/config.mirror"), mirror, "must set spec.nodeName if mirror pod annotation is set"))
+    cost = annotations.get("controller.kubernetes.io/pod-deletion-cost")
+    if cost is not None:
+        text = s(cost)
+        body = text[1:] if text.startswith("-") else text
+        ok = _valid_first_digit(text) and body.isascii() and body.isdigit() and -(2**31) <= int(text) <= 2**31 - 1
+        if not ok:
+            errs.append(invalid(path.key("controller.kubernetes.io/pod-deletion-cost"), text, "must be a 32bit integer"))
+    return errs
+
+
 def validate_pod_template_spec(template: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
     """Upstream ``ValidatePodTemplateSpec`` (``template`` is the versioned ``PodTemplateSpec`` dict)."""
     meta = m(template.get("metadata"))
@@ -1332,6 +1357,8 @@ def validate_pod_template_spec(template: Mapping[str, Any], path: Path, release:
     if annotations:
         errs.extend(validate_annotations(annotations, path.child("annotations"), release))
     spec = m(template.get("spec"))
+    if annotations:
+        errs.extend(validate_pod_specific_annotations(annotations, spec, path.child("annotations")))
     errs.extend(validate_pod_spec(spec, path.child("spec"), release))
     if lst(spec.get("ephemeralContainers")):
         errs.append(forbidden(path.child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template"))
@@ -1861,6 +1888,7 @@ def validate_pod_create(obj: Mapping[str, Any], release: Release) -> list[FieldE
     meta, spec = m(obj.get("metadata")), m(obj.get("spec"))
     path = Path("spec")
     errs = validate_object_meta_core(meta, True, validate_pod_name, Path("metadata"), release)
+    errs.extend(validate_pod_specific_annotations(m(meta.get("annotations")), spec, Path("metadata", "annotations")))
     errs.extend(validate_pod_spec(spec, path, release))
     for kind in ("containers", "initContainers"):
         for index, ctr in enumerate(lst(spec.get(kind))):
