@@ -14,7 +14,7 @@ from typing import Any
 
 from crdtool.core.errors import FieldError, go_quote
 
-__all__ = ["bad_request", "created", "internal_error", "invalid", "not_found", "qualified_kind"]
+__all__ = ["bad_request", "created", "for_create", "internal_error", "invalid", "not_found", "qualified_kind"]
 
 
 def _status(status: str, message: str, reason: str, code: int, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -83,3 +83,25 @@ def internal_error(message: str, cause: str = "") -> dict[str, Any]:
 def created() -> dict[str, Any]:
     """A successful create: ``Success``, 201."""
     return _status("Success", "", "", 201)
+
+
+def for_create(group: str, version: str, kind: str, name: str, errors: Sequence[FieldError]) -> dict[str, Any]:
+    """The status of a create whose findings are ``errors`` (CRDs and custom resources alike).
+
+    None: ``Success``. A decoding error first (``UnmarshalTypeError``; unknown or duplicate fields under
+    ``Strict``): ``BadRequest`` with ``transformDecodeError``'s words (``Widget in version "v1" cannot be
+    handled as a Widget: strict decoding error: unknown field "spec.foo"``). The storage's refusal
+    (``InternalError`` at ``metadata.resourceVersion``): 500. Otherwise ``Invalid``.
+    """
+    from crdtool.core.errors import UNMARSHAL_TYPE, DecodeError, ErrorType
+
+    if not errors:
+        return created()
+    decode = [e for e in errors if isinstance(e, DecodeError)]
+    if decode:
+        typed = [e for e in decode if e.type == UNMARSHAL_TYPE]
+        text = str(typed[0]) if typed else "strict decoding error: " + ", ".join(str(e) for e in decode)
+        return bad_request(f"{kind} in version {go_quote(version)} cannot be handled as a {kind}: {text}")
+    if len(errors) == 1 and errors[0].type == ErrorType.INTERNAL.value:
+        return internal_error(errors[0].detail)
+    return invalid(group, kind, name, errors)
