@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import i, lst, m, s
+from crdtool.core.apis._quantity import canonical_text
+from crdtool.core.apis._util import go_pointer, i, lst, m, s
 from crdtool.core.apis.core.validation import _quantity, validate_container_resource_name, validate_object_meta_core
-from crdtool.core.errors import FieldError, Path, forbidden, invalid, not_supported, required
+from crdtool.core.errors import FieldError, Path, forbidden, go_typed, invalid, not_supported, required
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_path_segment_name, name_is_dns_subdomain
 
@@ -65,10 +66,12 @@ def _metric_target(mt: Mapping[str, Any], path: Path) -> list[FieldError]:
         if raw is not None:
             q = _quantity(raw)
             if q is not None and q.sign() != 1:
-                errs.append(invalid(path.child(key), raw, "must be positive"))
+                # a *resource.Quantity: JSON (quoted) from 1.34, its String() (a fmt.Stringer) before
+                text = canonical_text(raw) or str(raw)
+                errs.append(invalid(path.child(key), go_typed(text, text), "must be positive"))
     au = mt.get("averageUtilization")
     if au is not None and i(au) < 1:
-        errs.append(invalid(path.child("averageUtilization"), i(au), "must be greater than 0"))
+        errs.append(invalid(path.child("averageUtilization"), go_pointer(i(au)), "must be greater than 0"))
     return errs
 
 
@@ -159,9 +162,9 @@ def _scaling_rules(rules: Any, path: Path, release: Release) -> list[FieldError]
     errs: list[FieldError] = []
     sws = rules.get("stabilizationWindowSeconds")
     if sws is not None and i(sws) < 0:
-        errs.append(invalid(path.child("stabilizationWindowSeconds"), i(sws), "must be greater than or equal to zero"))
+        errs.append(invalid(path.child("stabilizationWindowSeconds"), go_pointer(i(sws)), "must be greater than or equal to zero"))
     if sws is not None and i(sws) > MAX_STABILIZATION_WINDOW_SECONDS:
-        errs.append(invalid(path.child("stabilizationWindowSeconds"), i(sws), f"must be less than or equal to {MAX_STABILIZATION_WINDOW_SECONDS}"))
+        errs.append(invalid(path.child("stabilizationWindowSeconds"), go_pointer(i(sws)), f"must be less than or equal to {MAX_STABILIZATION_WINDOW_SECONDS}"))
     sp = rules.get("selectPolicy")
     if isinstance(sp, str) and sp not in ("Disabled", "Max", "Min"):
         errs.append(not_supported(path.child("selectPolicy"), sp, ("Disabled", "Max", "Min")))
