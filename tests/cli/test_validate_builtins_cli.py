@@ -86,3 +86,40 @@ def test_field_validation_warn(tmp_path: Path) -> None:
     _, data = _run(tmp_path, "--field-validation", "Warn", "--kubernetes-version", "1.37")
     configmap = data["documents"][3]
     assert (configmap["status"], configmap["warnings"]) == ("valid", ['unknown field "foo"'])
+
+
+def test_default_decodes_builtins_without_a_crd(tmp_path: Path) -> None:
+    path = tmp_path / "bundle.yaml"
+    path.write_text(BUNDLE)
+    result = CliRunner().invoke(app, ["default", str(path), "--output", "json", "--kubernetes-version", "1.31"])
+    assert result.exit_code == 2  # the Deployment's replicas cannot be decoded
+    assert 'bundle.yaml:1: Deployment in version "v1" cannot be handled as a Deployment' in result.stderr
+    objects = json.loads(result.stdout)
+    assert {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}} in objects  # foo dropped
+    assert {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}} in objects  # passed through
+
+
+def test_python_api_validate_object_takes_a_builtin() -> None:
+    import crdtool
+
+    errors = crdtool.validate_object({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "A"}},
+                                     kubernetes_version="1.30")
+    assert [(e.type, e.field) for e in errors] == [("FieldValueInvalid", "metadata.name")]
+    assert crdtool.create_builtin({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, "1.30").ok
+
+
+def test_checks_across_the_bundle_are_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "bundle.yaml"
+    path.write_text(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: hook, namespace: sys}\n"
+        "spec: {selector: {app: ctl}, ports: [{port: 443}]}\n---\n"
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: v}\n"
+        "webhooks:\n- name: a.example.com\n  sideEffects: None\n  admissionReviewVersions: [v1]\n"
+        "  clientConfig: {service: {name: hook, namespace: sys, port: 8443}}\n"
+    )
+    result = CliRunner().invoke(app, ["validate", str(path), "--output", "json"])
+    assert result.exit_code == 0
+    docs = json.loads(result.stdout)["documents"]
+    assert docs[1]["status"] == "valid"
+    assert docs[1]["warnings"] == [
+        "[BND001] webhooks[0].clientConfig.service: Service sys/hook port 8443 is not among the bundle's Services"]

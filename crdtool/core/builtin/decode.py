@@ -15,8 +15,10 @@ decode with their own ``UnmarshalJSON``. ``metadata`` is ``metav1.ObjectMeta`` w
 (:mod:`crdtool.core.crd.types`). The walk itself is the CRD decoder's (:mod:`crdtool.core.crd.decode`:
 ``sigs.k8s.io/json``'s ``decode.go`` and ``kubernetes_patch.go``, ``Serializer.unmarshal``).
 
-Known approximations: a named Go type the OpenAPI does not name (``v1.PullPolicy``, ``v1.ResourceList``) is
-written as its underlying type (``string``, ``map[string]resource.Quantity``) in type errors; a
+Named Go types the OpenAPI does not name (``v1.PullPolicy``, ``v1.ResourceList``, ``[]v1.Capability``) come
+from k8s.io/api's sources per release tag (``gotypes.json.gz``, ``build_backend/gen_builtin_gotypes.py``).
+Known approximations: named types of k8s.io/apimachinery's meta/v1 structs other than ObjectMeta
+(``v1.LabelSelectorOperator``) are written as their underlying type; a
 ``metav1.Duration`` decodes as a string (its ``time.ParseDuration`` error is not reproduced); a Quantity keeps
 the text it was given (upstream re-serializes it in canonical form: ``1.5`` → ``1500m``).
 """
@@ -26,7 +28,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from crdtool.core.builtin import catalog
+from crdtool.core.builtin import catalog, data
 from crdtool.core.crd import types as T
 from crdtool.core.crd.decode import decode_value
 from crdtool.core.errors import DecodeError
@@ -76,8 +78,12 @@ class _Builder:
             return self.schema(schema, go)
         t = T.GoType(T.STRUCT, go, name=go.rpartition(".")[2])
         self.structs[name] = t
+        named = _named_fields(self.release, name)
         for prop, sub in schema["properties"].items():
-            t.fields[prop] = T.Field(prop, self.schema(sub), True)
+            ft = self.schema(sub)
+            if prop in named:
+                ft = _renamed(ft, named[prop])
+            t.fields[prop] = T.Field(prop, ft, True)
         return t
 
     def schema(self, s: dict[str, Any], go: str = "") -> T.GoType:
@@ -103,6 +109,35 @@ class _Builder:
             elem = self.schema(s["additionalProperties"])
             return T.GoType(T.MAP, "map[string]" + elem.go, elem)
         return _ANY
+
+
+def _named_fields(release: str, definition: str) -> dict[str, str]:
+    """The fields of ``definition`` whose Go type is a named type (``{"imagePullPolicy": "v1.PullPolicy"}``)."""
+    gotypes = data.load_gotypes()
+    row = gotypes["index"].get(definition)
+    if row is None or release not in gotypes["releases"]:
+        return {}
+    variant = row[gotypes["releases"].index(release)]
+    named: dict[str, str] = gotypes["variants"][definition][variant] if variant >= 0 else {}
+    return named
+
+
+_SCALARS = frozenset({T.STRING, T.BOOL, T.INT32, T.INT64, T.FLOAT64})
+
+
+def _renamed(t: T.GoType, go: str) -> T.GoType:
+    """``t`` under the Go name ``go`` (its element too, for a slice or map of a named scalar type)."""
+    if t.kind in _SCALARS:
+        return T.GoType(t.kind, go)
+    if t.kind == T.SLICE and t.elem is not None and go.startswith("[]"):
+        elem = T.GoType(t.elem.kind, go[2:]) if t.elem.kind in _SCALARS else t.elem
+        return T.GoType(T.SLICE, go, elem)
+    if t.kind == T.MAP and t.elem is not None:
+        elem = t.elem
+        if go.startswith("map[") and elem.kind in _SCALARS:
+            elem = T.GoType(elem.kind, go.partition("]")[2])
+        return T.GoType(T.MAP, go, elem)
+    return t
 
 
 def _go_name(definition: str) -> str:

@@ -24,7 +24,6 @@ conversion to the internal version (the strategies work on the versioned object)
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +37,7 @@ from crdtool.core.registry import generic, strategies
 from crdtool.core.releases import Release, resolve_release
 from crdtool.core.storage import resource_version_set_on_create
 
-__all__ = ["FIELD_VALIDATION_DIRECTIVES", "BuiltinVerdict", "create_builtin", "is_builtin"]
+__all__ = ["FIELD_VALIDATION_DIRECTIVES", "BuiltinVerdict", "create_builtin", "default_builtin", "is_builtin"]
 
 FIELD_VALIDATION_DIRECTIVES = ("Strict", "Warn", "Ignore")
 
@@ -149,7 +148,7 @@ def _create(
     if strict and field_validation == "Warn":
         warnings.extend(str(e) for e in strict)
 
-    stored = copy.deepcopy(decoded)
+    stored = decoded  # decode_builtin's own new dict: ours to default and prepare
     defaults = strategies.defaults_module(info.group)
     set_defaults = getattr(defaults, "set_object_defaults", None)
     if set_defaults is not None:
@@ -165,6 +164,31 @@ def _create(
     name = (stored.get("metadata") or {}).get("name") or ""
     status = apistatus.invalid(info.group, info.kind, name if isinstance(name, str) else "", errors)
     return BuiltinVerdict(status, errors, warnings, stored, info, INVALID)
+
+
+def default_builtin(obj: dict[str, Any], release: str | int | Release | None = None) -> tuple[dict[str, Any] | None, str]:
+    """``obj`` as the apiserver of ``release`` decodes and defaults it (``crdtool default`` for built-in kinds).
+
+    Out: ``(object, "")``: decoded (unknown fields dropped, as without strict field validation) and defaulted by
+    the group's ``SetObjectDefaults_<Kind>``; ``(None, "")`` for a kind the release does not serve (passed
+    through by the caller); ``(None, message)`` when decoding fails (the BadRequest's message). ``obj`` is not
+    mutated.
+    """
+    rel = resolve_release(release)
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return None, ""
+    info = catalog.kind_info(rel, api_version, kind)
+    if info is None or not info.served:
+        return None, ""
+    decoded, errors = decode_builtin(obj, info, rel)
+    if errors and errors[0].type != UNKNOWN_FIELD:
+        return None, _bad_request(info, str(errors[0]), errors, []).status["message"]
+    stored = decoded
+    set_defaults = getattr(strategies.defaults_module(info.group), "set_object_defaults", None)
+    if set_defaults is not None:
+        set_defaults(stored, info.version, info.kind, rel)
+    return stored, ""
 
 
 def _bad_request(info: KindInfo, text: str, errors: Sequence[FieldError], warnings: list[str]) -> BuiltinVerdict:

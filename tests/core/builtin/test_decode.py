@@ -117,6 +117,22 @@ def test_secret_data_is_base64() -> None:
     assert _decode(secret)[1] == ["illegal base64 data at input byte 3"]
 
 
+def test_named_go_types_from_k8s_io_api() -> None:
+    # k8s.io/api v0.36.3 core/v1/types.go: ImagePullPolicy PullPolicy, Limits ResourceList, Add []Capability
+    spec = {"template": {"spec": {"containers": [{"name": "a", "imagePullPolicy": 1}]}}}
+    assert _decode(_deployment(spec))[1] == [
+        "json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.imagePullPolicy "
+        "of type v1.PullPolicy"]
+    spec = {"template": {"spec": {"containers": [{"name": "a", "resources": {"limits": ["1"]}}]}}}
+    assert _decode(_deployment(spec))[1] == [
+        "json: cannot unmarshal array into Go struct field ResourceRequirements.spec.template.spec.containers."
+        "resources.limits of type v1.ResourceList"]
+    spec = {"template": {"spec": {"containers": [{"name": "a", "securityContext": {"capabilities": {"add": [1]}}}]}}}
+    assert _decode(_deployment(spec))[1] == [
+        "json: cannot unmarshal number into Go struct field Capabilities.spec.template.spec.containers."
+        "securityContext.capabilities.add of type v1.Capability"]
+
+
 def test_go_type_names() -> None:
     assert go_type("1.30", "io.k8s.api.apps.v1.DeploymentSpec").go == "v1.DeploymentSpec"
     assert go_type("1.30", "io.k8s.api.core.v1.PodSpec").fields["containers"].type.go == "[]v1.Container"

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["load_docs", "load_index", "load_package"]
+__all__ = ["load_docs", "load_gotypes", "load_index", "load_package"]
 
 
 def _read(name: str) -> Any:
@@ -46,4 +46,11 @@ def load_docs(package: str) -> dict[str, list[dict[str, str]]]:
         out: dict[str, list[dict[str, str]]] = _read(f"{package}.docs.json.gz")
     except FileNotFoundError:
         return {}
+    return out
+
+
+@cache
+def load_gotypes() -> dict[str, Any]:
+    """``gotypes.json.gz`` (``build_backend/gen_builtin_gotypes.py``): named Go types of struct fields."""
+    out: dict[str, Any] = _read("gotypes.json.gz")
     return out
