@@ -140,4 +140,4 @@ def test_fifty_megabyte_file_in_bounded_time(tmp_path: Path) -> None:
     assert_clean(out)
     assert out.returncode == 0
     assert took < 120
-    assert json.loads(out.stdout)["summary"]["skipped"] > 100
+    assert json.loads(out.stdout)["summary"]["valid"] > 100  # ConfigMaps: judged as built-in kinds

@@ -188,15 +188,15 @@ def test_a_list_judged_in_ranges_reports_the_same_and_counts_its_items(tmp_path:
     path = tmp_path / "list.yaml"
     path.write_text(_crontab_list(300))
     args = ["--crd", str(SAMPLES / "crontab-v1.yaml"), str(path)]
-    one = _in_process(monkeypatch, [str(path)], whole=True)  # no CRD: every item skipped
-    assert json.loads(one[1])["summary"] == {"documents": 302, "valid": 0, "invalid": 0, "skipped": 302, "errors": 0}
+    one = _in_process(monkeypatch, [str(path)], whole=True)  # no CRD: every item skipped but the ConfigMap (built-in)
+    assert json.loads(one[1])["summary"] == {"documents": 302, "valid": 1, "invalid": 0, "skipped": 301, "errors": 0}
     serial = _cli("--jobs", "1", *args, "--output", "json")
     parallel = _cli("--jobs", "2", *args, "--output", "json")
     assert serial.returncode == parallel.returncode == 1
     assert serial.stdout == parallel.stdout
     report = json.loads(serial.stdout)
-    # the items count as documents: 300 custom resources, 40% invalid, a ConfigMap and a number skipped
-    assert report["summary"] == {"documents": 302, "valid": 180, "invalid": 120, "skipped": 2, "errors": 0}
+    # the items count as documents: 300 custom resources, 40% invalid, a ConfigMap (valid) and a number skipped
+    assert report["summary"] == {"documents": 302, "valid": 181, "invalid": 120, "skipped": 1, "errors": 0}
     [listed] = report["documents"]
     assert len(listed["errors"]) == 120
     first = listed["errors"][0]
@@ -292,5 +292,5 @@ def test_a_matrix_counts_list_items_per_release_and_does_not_depend_on_jobs(tmp_
     assert serial.returncode == parallel.returncode == 1, serial.stderr
     assert serial.stdout == parallel.stdout
     summary = json.loads(serial.stdout)["summary"]
-    counts = {"documents": 102, "valid": 60, "invalid": 40, "skipped": 2, "errors": 0}
+    counts = {"documents": 102, "valid": 61, "invalid": 40, "skipped": 1, "errors": 0}  # the ConfigMap is judged
     assert summary == {**counts, "kubernetesVersions": {"1.30": counts, "1.37": counts}}
