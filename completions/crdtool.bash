@@ -5,10 +5,29 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "admit completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
+    admit)
+        case "$prev" in
+        --object) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --old-object) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --operation) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --user) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --group) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --namespace) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --feature-gates) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--object --old-object --operation --user --group --namespace --feature-gates -o --output --kubernetes-version --config -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
     completion)
         case "$prev" in
         esac
@@ -22,13 +41,13 @@ _crdtool() {
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --version --output --no-prune --show-pruned --in-place --only-custom-resources --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --version --output -o --no-prune --show-pruned --in-place --only-custom-resources --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -39,14 +58,14 @@ _crdtool() {
         --objects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --stored-versions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --fail-on) COMPREPLY=($(compgen -W "error breaking warning info" -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --field-validation) COMPREPLY=($(compgen -W "Strict Warn Ignore" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output -o --field-validation --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -61,12 +80,12 @@ _crdtool() {
         --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output --kubernetes-version --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --webhook --ca-bundle --batch --versions --examples --seed --timeout --replay --output -o --kubernetes-version --config -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -76,13 +95,13 @@ _crdtool() {
         --select) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --ignore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --fail-on) COMPREPLY=($(compgen -W "error warning info" -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--select --ignore --fail-on --fix --diff --explain-cost --output --exclude --exit-zero --no-exit-zero --config --kubernetes-version -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--select --ignore --fail-on --fix --diff --explain-cost --output -o --exclude --exit-zero --no-exit-zero --config --kubernetes-version -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -90,12 +109,12 @@ _crdtool() {
     review)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --kubernetes-version --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -o --kubernetes-version --config -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -104,12 +123,12 @@ _crdtool() {
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -o|--output-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --version -o --output-dir --strict --kubernetes-version --config -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --version --output-dir --strict --kubernetes-version --config -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -142,10 +161,10 @@ _crdtool() {
     sort-versions)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -o -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -156,13 +175,13 @@ _crdtool() {
         --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --fail-under) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --generate) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --jobs|-j) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate -o --output-file --seed --output --quiet -q --jobs -j -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "-k --kubernetes-version --coverage --fail-under --generate --output-file --seed --output -o --quiet -q --jobs -j --update -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -170,11 +189,11 @@ _crdtool() {
     upgrade-manifest)
         case "$prev" in
         --to) COMPREPLY=($(compgen -W "v1 v1beta1" -- "$cur")); return ;;
-        -o|--output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--to -o --output-file --in-place --check --diff --fix --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--to --output-file --in-place --check --diff --fix --output -o -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
@@ -182,7 +201,7 @@ _crdtool() {
     validate)
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -W "text json github sarif junit" -- "$cur")); return ;;
         --exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --skip-kind) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -193,7 +212,7 @@ _crdtool() {
         --ignore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --output --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j --select --ignore --strict --no-strict -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --output -o --quiet -q --no-quiet --exclude --skip-kind --exit-zero --no-exit-zero --config --field-validation --kubernetes-version --explain-cost --jobs -j --select --ignore --strict --no-strict --ignore-missing-crds --no-ignore-missing-crds -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

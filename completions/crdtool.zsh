@@ -3,6 +3,7 @@
 _crdtool() {
     local -a commands
     commands=(
+        'admit:Answer an admission request as the apiserver'\''s chain would\: NamespaceLifecycle, decoding and defaulting,'
         'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
@@ -21,6 +22,21 @@ _crdtool() {
         return
     fi
     case ${words[2]} in
+    admit)
+        _arguments -s \
+            '(--object)'--object'[Build the request\: the object.]:file:_files' \
+            '(--old-object)'--old-object'[Build the request\: the old object.]:file:_files' \
+            '(--operation)'--operation'[Build the request\: CREATE, UPDATE, DELETE (default\: from the objects given).]:file:_files' \
+            '(--user)'--user'[Build the request\: the user name.]:file:_files' \
+            '(--group)'--group'[Build the request\: a group of the user (repeatable).]:file:_files' \
+            '(--namespace)'--namespace'[Build the request\: its namespace.]:file:_files' \
+            '(--feature-gates)'--feature-gates'[Feature gates overriding the release'\''s defaults.]:file:_files' \
+            '(-o --output)'{-o,--output}'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
+            '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
     completion)
         _arguments -s \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
@@ -30,7 +46,7 @@ _crdtool() {
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s) whose schemas apply, matched by group and kind (repeatable).]:file:_files' \
             '(--version)'--version'[CRD version to use (default\: each object'\''s apiVersion).]:file:_files' \
-            '(--output)'--output'[yaml (default) or json (a JSON list).]:value:(yaml json)' \
+            '(--output -o)'{--output,-o}'[yaml (default) or json (a JSON list).]:value:(yaml json)' \
             '(--no-prune)'--no-prune'[Apply defaults only; do not prune unknown fields.]' \
             '(--show-pruned)'--show-pruned'[List the pruned paths on stderr.]' \
             '(--in-place)'--in-place'[Rewrite each object file atomically in place.]' \
@@ -47,7 +63,7 @@ _crdtool() {
             '(--objects)'--objects'[Stored objects (e.g. kubectl get -A -o yaml) to check against the new CRDs (repeatable).]:file:_files' \
             '(--stored-versions)'--stored-versions'[The cluster'\''s status.storedVersions of the old CRD, comma-separated (e.g. v1beta1,v1).]:file:_files' \
             '(--fail-on)'--fail-on'[Exit 1 when something this severe or worse is found (error > breaking > warning > info).]:value:(error breaking warning info)' \
-            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--field-validation)'--field-validation'[Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.]:value:(Strict Warn Ignore)' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ.]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
@@ -66,7 +82,7 @@ _crdtool() {
             '(--seed)'--seed'[Seed for a reproducible run.]:file:_files' \
             '(--timeout)'--timeout'[Seconds one conversion call may take.]:file:_files' \
             '(--replay)'--replay'[Replay only the failures saved by earlier runs.]' \
-            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
@@ -77,10 +93,10 @@ _crdtool() {
             '(--select)'--select'[Run only these codes or prefixes (CRD1, CRD005, ALL); comma-separated, repeatable.]:file:_files' \
             '(--ignore)'--ignore'[Do not run these codes or prefixes; comma-separated, repeatable.]:file:_files' \
             '(--fail-on)'--fail-on'[Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).]:value:(error warning info)' \
-            '(--fix)'--fix'[Write the bounds that bring CEL costs under their limits into the files.]' \
+            '(--fix)'--fix'[Write the bounds that bring CEL costs under 90% of their limits into the files.]' \
             '(--diff)'--diff'[Print the unified diff --fix would apply (exit 1 when there is one).]' \
             '(--explain-cost)'--explain-cost'[Show every CEL rule'\''s estimated cost (text output).]' \
-            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--exclude)'--exclude'[Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable.]:file:_files' \
             '(--exit-zero --no-exit-zero)'{--exit-zero,--no-exit-zero}'[Exit 0 even when there are findings (input errors still exit 2).]' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
@@ -91,7 +107,7 @@ _crdtool() {
     review)
         _arguments -s \
             '(--crd)'--crd'[The CRD manifest the conversion is for.]:file:_files' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output -o)'{--output,-o}'[Output format\: text for people, json for machines.]:value:(text json)' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
@@ -101,7 +117,7 @@ _crdtool() {
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s)\: every CRD in them is exported (repeatable).]:file:_files' \
             '(--version)'--version'[Export only this version (default\: every version).]:file:_files' \
-            '(-o --output-dir)'{-o,--output-dir}'[Write DIR/{kind}_{version}.json for each (default\: the one schema on stdout).]:file:_files' \
+            '(--output-dir)'--output-dir'[Write DIR/{kind}_{version}.json for each (default\: the one schema on stdout).]:file:_files' \
             '(--strict)'--strict'[additionalProperties\: false where the apiserver prunes unknown fields.]' \
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file).]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
@@ -134,7 +150,7 @@ _crdtool() {
     sort-versions)
         _arguments -s \
             '(--crd)'--crd'[Sort the spec.versions of the CRD in this file.]:file:_files' \
-            '(--output)'--output'[Output format\: text for people, json for machines.]:value:(text json)' \
+            '(--output -o)'{--output,-o}'[Output format\: text for people, json for machines.]:value:(text json)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
@@ -145,30 +161,31 @@ _crdtool() {
             '(--coverage)'--coverage'[Print rule coverage\: each validation some case made pass and fail.]' \
             '(--fail-under)'--fail-under'[Exit 1 when rule coverage is below PERCENT.]:file:_files' \
             '(--generate)'--generate'[Write a starter suite for the CRD'\''s rules instead of running suites.]:file:_files' \
-            '(-o --output-file)'{-o,--output-file}'[With --generate\: write the suite here (default\: stdout).]:file:_files' \
+            '(--output-file)'--output-file'[With --generate\: write the suite here (default\: stdout).]:file:_files' \
             '(--seed)'--seed'[With --generate\: the search'\''s seed (the same seed gives the same suite).]:file:_files' \
-            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--quiet -q)'{--quiet,-q}'[Text output\: only suites with failures, and the summary.]' \
             '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
+            '(--update)'--update'[Rewrite each failing case'\''s expect to what the apiserver answers (errors, warnings, stored object), keeping the file'\''s comments and layout; print each change.]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
     upgrade-manifest)
         _arguments -s \
             '(--to)'--to'[Target apiextensions.k8s.io version.]:value:(v1 v1beta1)' \
-            '(-o --output-file)'{-o,--output-file}'[Write the result (or the diff) here, atomically (default\: stdout).]:file:_files' \
+            '(--output-file)'--output-file'[Write the result (or the diff) here, atomically (default\: stdout).]:file:_files' \
             '(--in-place)'--in-place'[Rewrite each file atomically in place.]' \
             '(--check)'--check'[Exit 1 if anything would change; write nothing (for CI).]' \
             '(--diff)'--diff'[Print a unified diff instead of the result.]' \
             '(--fix)'--fix'[Repair what can be repaired mechanically (e.g. type\: object beside properties).]' \
-            '(--output)'--output'[text (stderr), or with --check, --in-place or -o\: json, github, sarif or junit on stdout (github is the default there when GITHUB_ACTIONS=true).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[text (stderr), or with --check, --in-place or --output-file\: json, github, sarif or junit on stdout (github is the default there when GITHUB_ACTIONS=true).]:value:(text json github sarif junit)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;
     validate)
         _arguments -s \
             '(--crd)'--crd'[CRD manifest(s) to validate the custom resources among PATHS against (repeatable).]:file:_files' \
-            '(--output)'--output'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
+            '(--output -o)'{--output,-o}'[Output format\: text (people), json (machines), github (workflow annotations; the default when GITHUB_ACTIONS=true), sarif (SARIF 2.1.0, code scanning), junit (JUnit XML).]:value:(text json github sarif junit)' \
             '(--quiet -q --no-quiet)'{--quiet,-q,--no-quiet}'[Show only failures and the summary.]' \
             '(--exclude)'--exclude'[Skip files matching this glob, like a .gitignore line (e.g. templates/); repeatable.]:file:_files' \
             '(--skip-kind)'--skip-kind'[Skip documents of this kind (Kind or apiVersion/Kind); repeatable.]:file:_files' \
@@ -181,6 +198,7 @@ _crdtool() {
             '(--select)'--select'[Checks across the bundle to run\: codes or prefixes (BND001, BND00, ALL); comma-separated, repeatable.]:file:_files' \
             '(--ignore)'--ignore'[Checks across the bundle not to run (BND for none); comma-separated, repeatable.]:file:_files' \
             '(--strict --no-strict)'{--strict,--no-strict}'[The checks across the bundle are findings (exit 1), not warnings.]' \
+            '(--ignore-missing-crds --no-ignore-missing-crds)'{--ignore-missing-crds,--no-ignore-missing-crds}'[Skip custom resources whose CRD is neither among PATHS nor given with --crd (default\: each is invalid, as kubectl'\''s '\''no matches for kind'\'').]' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

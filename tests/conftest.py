@@ -26,6 +26,32 @@ CORPUS_TIER = TESTS / "corpus"
 SHARED = TESTS.parent.parent / "shared"
 TIERS = ("default", "corpus", "all")
 
+#: The long end-to-end runs, run by the corpus tier, not the default tier (which must finish in 3 minutes on
+#: 2 cores): node id -> why it is long. An id ending in ``[*]`` names every parameter set of a parametrized test
+#: but the first, which stays in the default tier, so that each module keeps its test there.
+LONG_RUNS: dict[str, str] = {
+    "tests/test_pre_commit_hooks.py::test_pre_commit_try_repo_runs_both_hooks":
+        "pre-commit installs crdtool into an environment of its own with pip",
+    "tests/yaml/test_loader.py::test_50_megabyte_file_loads_in_bounded_time":
+        "writes and reads a 52 MB file (test_very_long_scalar keeps a large input in the default tier)",
+    "tests/cli/test_validate_hostile_cli.py::test_fifty_megabyte_file_in_bounded_time":
+        "a 50 MB file through the CLI",
+    "tests/core/crdcel/test_cel_eval.py::test_deep_objects_never_raise":
+        "1,100 nested rule-bearing schemas, evaluated",
+    "tests/core/test_fuzz_served_metadata.py::test_empty_metadata_maps_and_lists_are_no_difference[*]":
+        "a fuzzing run per metadata field",
+    "tests/core/test_fuzz_properties.py::test_broken_converter_is_caught_by_the_expected_property[*]":
+        "a fuzzing run per broken converter",
+    "tests/core/test_fuzz_properties.py::test_correct_converters_never_fail[*]":
+        "a fuzzing run per converter",
+    "tests/cli/test_fuzz_cli.py::test_broken_converters_through_the_cli[*]":
+        "a fuzzing run per broken converter, through the CLI",
+    "tests/core/validation/test_compiled_validation.py::test_random_schemas_and_values":
+        "hypothesis over random schemas and values, both validators",
+    "tests/server/test_serve_integration.py::test_sigterm_answers_every_request_then_exits[*]":
+        "a server under load, stopped",
+}
+
 #: How the reason of a skip that does not fail the suite begins: a test of the compiled build in a pure install
 #: (``tests/test_compiled.py``, ``COMPILED_ONLY``).
 COMPILED_ONLY = "needs a mypyc-compiled build"
@@ -68,7 +94,22 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+def _mark_long_runs(items: list[pytest.Item]) -> None:
+    seen: set[str] = set()
+    for item in items:
+        nodeid = item.nodeid.replace("\\", "/")
+        function = nodeid.split("[", 1)[0]
+        reason = LONG_RUNS.get(nodeid) or LONG_RUNS.get(function)
+        if reason is None and function + "[*]" in LONG_RUNS:
+            if function in seen:
+                reason = LONG_RUNS[function + "[*]"]
+            seen.add(function)
+        if reason is not None:
+            item.add_marker(pytest.mark.long(reason))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _mark_long_runs(items)
     tier = config.getoption("--tier")
     if tier == "all":
         return

@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.gojson", "crdtool.core.gotime", "crdtool.core.gostd", "crdtool.core.errors", "crdtool.core.gourl",
      "crdtool.core.snapshot", "crdtool.core._snapshot", "crdtool.core.content_memo", "crdtool.core.versions", "crdtool.core.validation_util",
      "crdtool.core.objectmeta", "crdtool.core.webhook", "crdtool.core.storage", "crdtool.core.apistatus",
-     "crdtool.core.quantity"),
+     "crdtool.core.quantity", "crdtool.core.label_selector"),
     ("crdtool.core.celgo",),  # github.com/google/cel-go
     ("crdtool.core.schema",),  # apiextensions pkg/apiserver/schema: structural schemas
     ("crdtool.core.kubecel",),  # k8s.io/apiserver/pkg/cel
@@ -31,9 +31,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.customresource",),  # custom resources
     ("crdtool.core.builtin",),  # built-in kinds: schema data per release, strict decoding, serving
     ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
-    ("crdtool.core.registry",),  # built-in kinds: pkg/registry strategies and the create path
-    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint",
-     "crdtool.core.bundle"),  # ... and checks across a bundle
+    ("crdtool.core.registry", "crdtool.core.bundle"),  # built-ins: strategies, the create path; checks across a bundle
+    ("crdtool.core.admission",),  # the admission chain: policy plugins (k8s.io/apiserver/pkg/admission)
+    ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
     ("crdtool", "crdtool.loading", "crdtool.testing"),  # the public API; test suites of CRD rules
     ("crdtool.server",),

@@ -34,6 +34,10 @@ class _Item:
     def __init__(self, path: Path, long: bool = False) -> None:
         self.path = path
         self.long = long
+        self.nodeid = f"{path.relative_to(conftest.TESTS.parent).as_posix()}::test_t"
+
+    def add_marker(self, marker: Any) -> None:
+        raise AssertionError(f"{self.nodeid} is no long run")
 
     def get_closest_marker(self, name: str) -> object | None:
         return object() if name == "long" and self.long else None
@@ -91,3 +95,30 @@ def test_a_bare_clone_runs_the_corpus_tier_command_to_exit_status_4(tmp_path: Pa
     assert proc.returncode == 4, proc.stdout + proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "../shared" in lines[0] and "nothing collected" in lines[0], proc.stderr
+
+
+@pytest.mark.parametrize("nodeid", sorted(conftest.LONG_RUNS))
+def test_each_long_run_names_a_test_that_exists(nodeid: str) -> None:
+    path, _, function = nodeid.removesuffix("[*]").partition("::")
+    source = (ROOT / path).read_text(encoding="utf-8")
+    assert f"def {function}(" in source, f"{nodeid}: no such test (rename it in LONG_RUNS too)"
+    assert conftest.LONG_RUNS[nodeid].strip(), "say why it is long"
+
+
+def test_a_parametrized_long_run_keeps_its_first_parameter_set_in_the_default_tier() -> None:
+    class Item(_Item):
+        def __init__(self, nodeid: str) -> None:
+            super().__init__(conftest.TESTS / "x.py")
+            self.nodeid = nodeid
+            self.markers: list[Any] = []
+
+        def add_marker(self, marker: Any) -> None:
+            self.markers.append(marker)
+
+        def get_closest_marker(self, name: str) -> object | None:
+            return self.markers[0] if self.markers else None
+
+    name = next(k for k in conftest.LONG_RUNS if k.endswith("[*]")).removesuffix("[*]")
+    items: list[Any] = [Item(f"{name}[a]"), Item(f"{name}[b]"), Item(f"{name}[c]"), Item("tests/x.py::test_other")]
+    conftest._mark_long_runs(items)
+    assert [bool(i.markers) for i in items] == [False, True, True, False]

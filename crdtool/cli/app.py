@@ -201,7 +201,7 @@ def validate(
     crd: Optional[list[str]] = typer.Option(
         None, "--crd", metavar="FILE", help="CRD manifest(s) to validate the custom resources among PATHS against (repeatable)."
     ),
-    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),
     quiet: Optional[bool] = typer.Option(None, "--quiet/--no-quiet", "-q", help=QUIET_HELP, show_default=False),
     exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help=EXCLUDE_HELP),
     skip_kind: Optional[list[str]] = typer.Option(None, "--skip-kind", metavar="KIND", help=SKIP_KIND_HELP),
@@ -232,6 +232,11 @@ def validate(
         None, "--strict/--no-strict", help="The checks across the bundle are findings (exit 1), not warnings.",
         show_default=False,
     ),
+    ignore_missing_crds: Optional[bool] = typer.Option(
+        None, "--ignore-missing-crds/--no-ignore-missing-crds", show_default=False,
+        help="Skip custom resources whose CRD is neither among PATHS nor given with --crd (default: each is invalid, "
+        "as kubectl's 'no matches for kind').",
+    ),
 ) -> int:
     """Validate CRD manifests (and custom resources against their CRDs) exactly as kube-apiserver validates a create.
 
@@ -260,6 +265,7 @@ def validate(
         explain_cost=explain_cost,
         jobs=jobs,
         bundle=bundle,
+        ignore_missing_crds=bool(pick(ignore_missing_crds, settings, "ignore-missing-crds", False)),
     )
 
 
@@ -310,10 +316,10 @@ def lint(
         None, "--fail-on", help="Exit 1 when a finding this severe or worse is found (error > warning > info; default warning).",
         show_default=False,
     ),
-    fix: bool = typer.Option(False, "--fix", help="Write the bounds that bring CEL costs under their limits into the files."),
+    fix: bool = typer.Option(False, "--fix", help="Write the bounds that bring CEL costs under 90% of their limits into the files."),
     diff: bool = typer.Option(False, "--diff", help="Print the unified diff --fix would apply (exit 1 when there is one)."),
     explain_cost: bool = typer.Option(False, "--explain-cost", help="Show every CEL rule's estimated cost (text output)."),
-    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),
     exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help=EXCLUDE_HELP),
     exit_zero: Optional[bool] = typer.Option(None, "--exit-zero/--no-exit-zero", help=EXIT_ZERO_HELP, show_default=False),
     config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
@@ -385,7 +391,7 @@ def diff(
     fail_on: Severity = typer.Option(
         Severity.breaking, "--fail-on", help="Exit 1 when something this severe or worse is found (error > breaking > warning > info)."
     ),
-    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),
     field_validation: FieldValidation = typer.Option(
         FieldValidation.Strict, "--field-validation", case_sensitive=False,
         help="Server-side field validation of the new CRD manifest (Strict, Warn or Ignore), as for validate.",
@@ -419,7 +425,7 @@ def sort_versions(
         None, metavar="VERSION...", help="Versions to sort; read one per line from stdin when absent.", show_default=False
     ),
     crd: Optional[str] = typer.Option(None, "--crd", help="Sort the spec.versions of the CRD in this file."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", "-o", help=OUTPUT_HELP),
 ) -> int:
     """Print versions highest priority first, as Kubernetes orders them (CompareKubeAwareVersionStrings)."""
     from crdtool.cli import sort_versions as sort_versions_cmd
@@ -438,15 +444,15 @@ def upgrade_manifest(
     paths: list[str] = typer.Argument(..., metavar="PATH...", help="CRD manifests: files, directories or - for stdin.", show_default=False),
     to: UpgradeTarget = typer.Option(..., "--to", help="Target apiextensions.k8s.io version."),
     output_file: Optional[str] = typer.Option(
-        None, "-o", "--output-file", help="Write the result (or the diff) here, atomically (default: stdout)."
+        None, "--output-file", help="Write the result (or the diff) here, atomically (default: stdout)."
     ),
     in_place: bool = typer.Option(False, "--in-place", help="Rewrite each file atomically in place."),
     check: bool = typer.Option(False, "--check", help="Exit 1 if anything would change; write nothing (for CI)."),
     diff: bool = typer.Option(False, "--diff", help="Print a unified diff instead of the result."),
     fix: bool = typer.Option(False, "--fix", help="Repair what can be repaired mechanically (e.g. type: object beside properties)."),
     output: Optional[CheckOutput] = typer.Option(
-        None, "--output", show_default=False,
-        help="text (stderr), or with --check, --in-place or -o: json, github, sarif or junit on stdout (github is the "
+        None, "--output", "-o", show_default=False,
+        help="text (stderr), or with --check, --in-place or --output-file: json, github, sarif or junit on stdout (github is the "
         "default there when GITHUB_ACTIONS=true).",
     ),
 ) -> int:
@@ -478,7 +484,7 @@ def default(
     objects: list[str] = typer.Argument(..., metavar="OBJECT...", help="Custom resources: files, directories or - for stdin.", show_default=False),
     crd: list[str] = typer.Option([], "--crd", metavar="FILE", help="CRD manifest(s) whose schemas apply, matched by group and kind (repeatable)."),
     version: Optional[str] = typer.Option(None, "--version", help="CRD version to use (default: each object's apiVersion)."),
-    output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", help="yaml (default) or json (a JSON list)."),
+    output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", "-o", help="yaml (default) or json (a JSON list)."),
     no_prune: bool = typer.Option(False, "--no-prune", help="Apply defaults only; do not prune unknown fields."),
     show_pruned: bool = typer.Option(False, "--show-pruned", help="List the pruned paths on stderr."),
     in_place: bool = typer.Option(False, "--in-place", help="Rewrite each object file atomically in place."),
@@ -526,7 +532,7 @@ def fuzz_roundtrip(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible run."),
     timeout: float = typer.Option(5.0, "--timeout", min=0.001, help="Seconds one conversion call may take."),
     replay: bool = typer.Option(False, "--replay", help="Replay only the failures saved by earlier runs."),
-    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),
     kubernetes_version: Optional[str] = typer.Option(
         None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
     ),
@@ -553,7 +559,7 @@ def review(
     request: str = typer.Argument(..., help="The ConversionReview the apiserver sent (JSON or YAML; - for stdin)."),
     response: str = typer.Argument(..., help="The webhook's response body (JSON, read as sent)."),
     crd: str = typer.Option(..., "--crd", help="The CRD manifest the conversion is for."),
-    output: OutputFormat = typer.Option(OutputFormat.text, "--output", help=OUTPUT_HELP),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--output", "-o", help=OUTPUT_HELP),
     kubernetes_version: Optional[str] = typer.Option(
         None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
     ),
@@ -567,6 +573,44 @@ def review(
 
     (release,) = _releases(kubernetes_version, _config("review", config), matrix=False)
     return review_cmd.run(crd, request, response, output=output, kubernetes_version=release.name)
+
+
+@app.command("admit", cls=_Command, epilog=EXIT_CODES)
+@handled
+def admit(
+    paths: list[str] = typer.Argument(
+        ..., metavar="FILE...", show_default=False,
+        help="CRDs, Namespaces, params, Validating/MutatingAdmissionPolicies and bindings, and one AdmissionReview "
+        "(files, directories or - for stdin).",
+    ),
+    object_path: Optional[str] = typer.Option(None, "--object", metavar="FILE", help="Build the request: the object."),
+    old_object_path: Optional[str] = typer.Option(None, "--old-object", metavar="FILE", help="Build the request: the old object."),
+    operation: Optional[str] = typer.Option(None, "--operation", help="Build the request: CREATE, UPDATE, DELETE (default: from the objects given)."),
+    user: Optional[str] = typer.Option(None, "--user", help="Build the request: the user name."),
+    group: Optional[list[str]] = typer.Option(None, "--group", help="Build the request: a group of the user (repeatable)."),
+    namespace: Optional[str] = typer.Option(None, "--namespace", help="Build the request: its namespace."),
+    feature_gates: Optional[str] = typer.Option(
+        None, "--feature-gates", metavar="G=true,...", help="Feature gates overriding the release's defaults."
+    ),
+    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help=OUTPUT_HELP),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help=KUBERNETES_VERSION_HELP, show_default=False
+    ),
+    config: Optional[str] = typer.Option(None, "--config", metavar="FILE", help=CONFIG_HELP),
+) -> int:
+    """Answer an admission request as the apiserver's chain would: NamespaceLifecycle, decoding and defaulting,
+    MutatingAdmissionPolicies, the object's validation, ValidatingAdmissionPolicies.
+
+    Exit 0 when the request is allowed, 1 when it is denied or a policy or binding would be refused at create, 2 on
+    usage or input errors.
+    """
+    from crdtool.cli import admit as admit_cmd
+
+    (release,) = _releases(kubernetes_version, _config("admit", config), matrix=False)
+    return admit_cmd.run(
+        paths, output=output, kubernetes_version=release.name, feature_gates=feature_gates, object_path=object_path,
+        old_object_path=old_object_path, operation=operation, user=user, groups=group, namespace=namespace,
+    )
 
 
 @app.command("serve", cls=_Command, epilog=EXIT_CODES)
@@ -630,7 +674,7 @@ def schema(
     crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s): every CRD in them is exported (repeatable)."),
     version: Optional[str] = typer.Option(None, "--version", help="Export only this version (default: every version)."),
     output_dir: Optional[str] = typer.Option(
-        None, "-o", "--output-dir", metavar="DIR", help="Write DIR/{kind}_{version}.json for each (default: the one schema on stdout)."
+        None, "--output-dir", metavar="DIR", help="Write DIR/{kind}_{version}.json for each (default: the one schema on stdout)."
     ),
     strict: bool = typer.Option(False, "--strict", help="additionalProperties: false where the apiserver prunes unknown fields."),
     kubernetes_version: Optional[str] = typer.Option(
@@ -672,12 +716,16 @@ def test(
         None, "--generate", metavar="CRD", help="Write a starter suite for the CRD's rules instead of running suites."
     ),
     output_file: Optional[str] = typer.Option(
-        None, "-o", "--output-file", metavar="FILE", help="With --generate: write the suite here (default: stdout)."
+        None, "--output-file", metavar="FILE", help="With --generate: write the suite here (default: stdout)."
     ),
     seed: int = typer.Option(0, "--seed", help="With --generate: the search's seed (the same seed gives the same suite)."),
-    output: Optional[CheckOutput] = typer.Option(None, "--output", help=CHECK_OUTPUT_HELP, show_default=False),
+    output: Optional[CheckOutput] = typer.Option(None, "--output", "-o", help=CHECK_OUTPUT_HELP, show_default=False),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Text output: only suites with failures, and the summary."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N", help=JOBS_HELP, show_default=False),
+    update: bool = typer.Option(
+        False, "--update", help="Rewrite each failing case's expect to what the apiserver answers (errors, warnings, "
+        "stored object), keeping the file's comments and layout; print each change.",
+    ),
 ) -> int:
     """Run unit tests of CRD validation rules (*.crdtest.yaml) on the apiserver's create and update paths, offline.
 
@@ -701,7 +749,7 @@ def test(
     return test_cmd.run(
         paths or [], choose_output(output.value if output is not None else None), select=select,
         kubernetes_version=kubernetes_version, coverage=coverage, fail_under=fail_under, quiet=quiet, jobs=jobs,
-        default_kubernetes_version=default,
+        default_kubernetes_version=default, update=update,
     )
 
 

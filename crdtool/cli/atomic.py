@@ -1,7 +1,8 @@
 """Atomic file replacement for ``--in-place``: the original is never truncated or lost.
 
 The new content goes to a temporary file in the same directory (same file
-system), is flushed and fsync'ed, takes the original's permission bits, and
+system), is flushed and fsync'ed, takes the original's permission bits (a new file: 0666 less the umask, as
+``open`` creates one), and
 then replaces the original with one ``os.replace`` (an atomic rename on POSIX).
 A process killed at any point leaves either the old file or the new one, and
 at worst a stray ``.crdtool-*.tmp`` file beside it, never a half-written file.
@@ -31,9 +32,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "
             os.fsync(tmp.fileno())
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
-            os.chmod(tmp_name, mode)
         except FileNotFoundError:
-            pass
+            mode = 0o666 & ~_umask()  # a new file: the mode open() would give it, not mkstemp's 0600
+        os.chmod(tmp_name, mode)
         os.replace(tmp_name, target)
     except BaseException:
         try:
@@ -42,6 +43,13 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "
             pass
         raise
     _fsync_dir(target.parent)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back: POSIX has no other way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -8,7 +8,8 @@ names the file instead. Keys (TOML and YAML alike)::
 
     exclude = ["charts/*/templates/"]   # --exclude, repeatable
     skip-kind = ["ConfigMap"]           # --skip-kind, repeatable
-    crd = ["deploy/crds/"]              # --crd (relative to the file's directory)
+    crd = ["deploy/crds/"]              # --crd (relative to the file's directory): the CRD catalog
+    ignore-missing-crds = false         # --ignore-missing-crds
     output = "text"                     # --output
     quiet = true                        # --quiet
     exit-zero = false                   # --exit-zero
@@ -36,9 +37,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint", "test")
+COMMANDS = ("validate", "upgrade-manifest", "default", "fuzz-roundtrip", "schema", "diff", "review", "serve", "lint", "test",
+            "admit")
 _LIST_KEYS = ("exclude", "skip-kind", "crd", "select", "ignore")
-_BOOL_KEYS = ("quiet", "exit-zero", "strict")
+_BOOL_KEYS = ("quiet", "exit-zero", "ignore-missing-crds", "strict")
 _STR_KEYS = ("output", "fail-on", "kubernetes-version")
 #: another spelling of a key (the issue tracker and Kubernetes write camelCase)
 _ALIASES = {"kubernetesVersion": "kubernetes-version"}

@@ -15,6 +15,7 @@ would write. ``--explain-cost`` adds every rule's cost; ``validate --explain-cos
      "documents": [{"file", "index", "line", "apiVersion", "kind", "name", "status",
                     "findings": [{"code", "name", "severity", "message", "path", "line", "column",
                                   "versions", "details", "fixes"}],
+                    "suppressed": [{"code", "line", "by"}],   # silenced by "# crdtool: ignore[...]" at line "by"
                     "cost": [<CostBreakdown.to_dict() per Kubernetes release>]}]}
 
 ``status`` is ``linted``, ``skipped`` (not a CRD) or ``error`` (unreadable input).
@@ -54,10 +55,12 @@ class LintedDocument:
     findings: list[dict[str, Any]] = field(default_factory=list)
     costs: list[tuple[str, CostBreakdown, Document]] = field(default_factory=list)  # (items[i]. prefix, breakdown, doc)
     note: str | None = None
+    suppressed: list[dict[str, Any]] = field(default_factory=list)  # {"code", "line", "by"}: silenced by a comment
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "index": self.index, "line": self.line, "apiVersion": self.api_version,
                 "kind": self.kind, "name": self.name, "status": self.status, "findings": self.findings,
+                "suppressed": self.suppressed,
                 "cost": [_positioned_cost(prefix, b, doc) for prefix, b, doc in self.costs]}
 
 
@@ -138,8 +141,52 @@ def lint_document(
     doc.prefetch_positions(prefix + p for f, prefix in found for p in (f.path, *(b.paths[0] for o in f.fixes
                                                                                    for b in o.bounds)))
     result.findings = [_finding_entry(f, prefix, doc) for f, prefix in found]
+    _apply_suppressions(result, doc, select_codes(select, ignore))
     result.findings.sort(key=lambda e: (e["line"] or 0, e["column"] or 0, e["code"]))
     return result
+
+
+def _apply_suppressions(result: LintedDocument, doc: Document, selected: frozenset[str]) -> None:
+    """Drop the findings a ``# crdtool: ignore[...]`` comment silences (:mod:`crdtool.yaml.suppressions`) and,
+    with CRD901 selected, report the comments that silenced nothing: a code that ran and was not found
+    where the comment points, a code that does not exist, a bare ``ignore`` with nothing to silence."""
+    from crdtool.yaml.suppressions import find_suppressions
+
+    source = doc.source_text()
+    if source is None or "crdtool" not in source[0]:
+        return
+    sups = find_suppressions(source[0], source[1], doc.line)
+    if not sups:
+        return
+    used: set[tuple[int, str]] = set()
+    kept = []
+    for entry in result.findings:
+        hits = [k for k, s in enumerate(sups) if s.silences(entry["code"], entry["line"])]
+        if not hits:
+            kept.append(entry)
+            continue
+        used.update((k, entry["code"]) for k in hits)
+        result.suppressed.append({"code": entry["code"], "line": entry["line"], "by": sups[hits[0]].line})
+    result.findings = kept
+    if "CRD901" not in selected:
+        return
+    for k, s in enumerate(sups):
+        where = "this document" if s.covers is None else f"line {s.covers}"
+        if not s.codes:
+            if not any(u[0] == k for u in used):
+                kept.append(_unused(s, f"unused suppression: no finding on {where} to ignore"))
+            continue
+        for code in s.codes:
+            if code not in CODES:
+                kept.append(_unused(s, f"unused suppression: {code} is not a lint code (codes: CRD001 … CRD901)"))
+            elif code in selected and (k, code) not in used:
+                kept.append(_unused(s, f"unused suppression: no {code} finding on {where} to ignore"))
+
+
+def _unused(s: Any, message: str) -> dict[str, Any]:
+    code = CODES["CRD901"]
+    return {"code": code.code, "name": code.name, "severity": code.severity, "message": message, "path": "",
+            "line": s.line, "column": s.column, "versions": [], "details": [], "fixes": []}
 
 
 def _input_error_result(err: InputError) -> LintedDocument:
@@ -178,6 +225,16 @@ class _FileFix:
     error: str | None = None
 
 
+def _is_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _fix_file(file: str, docs: list[Document], kubernetes_version: str | None) -> _FileFix | None:
     """The file's text with its CRDs' cost fixes; None when nothing changes."""
     from crdtool.core.gojson import go_json_dumps
@@ -203,9 +260,17 @@ def _fix_file(file: str, docs: list[Document], kubernetes_version: str | None) -
                 more = f" (and {len(b.paths) - 1} more version{'s' if len(b.paths) > 2 else ''})" if len(b.paths) > 1 else ""
                 result.notes.append(f"{file}:{line or doc.line}: fixed: {b.keyword}: {b.value} on "
                                     f"{prefix}{b.paths[0]}{more}")
-    if text.lstrip().startswith("{") and len(docs) == 1:
-        new_text = go_json_dumps(plans[0][1], indent=2) + "\n"
+    if _is_json(text) and len(docs) == 1:
+        # a JSON file stays JSON: the editor patches it in place (JSON is YAML's flow style), else it is re-dumped
+        doc, new, _ = plans[0]
+        try:
+            new_text = yamledit.rewrite_document(text, doc.data, new).text
+        except (yamledit.YamlSyntaxError, yamledit.RewriteError):
+            new_text = ""
+        if not _is_json(new_text):
+            new_text = go_json_dumps(new, indent=2) + "\n"
     else:
+        # YAML, block or flow style ({apiVersion: v1, ...}): only the changed scalars and the new keys change
         spans = yamledit.split_documents(text)
         starts = [s.line for s in spans]
         parts: list[str] = []
@@ -244,8 +309,12 @@ def _render_fix(out: Any, file: str, option: Mapping[str, Any], n: int, count: i
 
     label = "fix" if count == 1 else f"fix {n}"
     bounds = option["bounds"]
-    head = "the largest common value that does it" if len(bounds) > 1 else "the largest value that does it"
-    out.print(f"      [green]{label}[/green] ({head}; estimated cost then {option['costAfter']:,}):")
+    head = "the largest common value" if len(bounds) > 1 else "the largest value"
+    if option.get("target") == "limit":
+        why = "that brings the cost under the limit; no bound leaves the 10% headroom, so it stays near it"
+    else:
+        why = "that keeps the cost under 90% of the limit, so neither over nor near it"
+    out.print(f"      [green]{label}[/green] ({head} {why}; estimated cost then {option['costAfter']:,}):")
     for b in bounds:
         extra = len(b["paths"]) - 1
         more = f" (and in {extra} more version{'s' if extra > 1 else ''})" if extra else ""

@@ -67,5 +67,6 @@ def combine(releases: Sequence[Release], per_release: Sequence[Sequence[Document
             errors=list(errors.values()), warnings=merged_warnings, note=notes[0] if notes else None,
             versions=dict(zip(names, row)), item_statuses=_item_statuses(row),
             api_status=next((r.api_status for r in row if r.status == status), first.api_status),
+            missing_crd=first.missing_crd if all(r.missing_crd for r in row) else None,
         ))
     return out

@@ -70,6 +70,9 @@ class DocumentResult:
     #: the ``metav1.Status`` kubectl would get creating the document (``--output json``'s ``apiStatus``);
     #: None when it was not judged
     api_status: dict[str, Any] | None = None
+    #: a custom resource no CRD of the run defines: kubectl's "no matches for kind" text (skipped until
+    #: :func:`crdtool.cli.validate.missing_crds` makes it a finding)
+    missing_crd: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {

@@ -6,8 +6,8 @@ apiserver checks a create (an invalid CRD has no schema the apiserver would
 serve: exit 2, as ``fuzz-roundtrip`` does), and writes the schemas:
 
 * without ``-o``: the one schema on stdout (several: a usage error naming
-  them; pick one with ``--version`` or write them all with ``-o DIR``);
-* ``-o DIR``: ``DIR/{kind}_{version}.json`` for each (the kind in lower case,
+  them; pick one with ``--version`` or write them all with ``--output-dir DIR``);
+* ``--output-dir DIR``: ``DIR/{kind}_{version}.json`` for each (the kind in lower case,
   the naming of openapi2jsonschema and the CRDs catalogs used by
   yaml-language-server and kubeconform), written atomically; one line per file
   on stderr.
@@ -42,7 +42,7 @@ def run(
             if len(exported) != 1:
                 listed = ", ".join(e.file_name for _, e in exported)
                 raise _UsageError(
-                    f"{len(exported)} schemas ({listed}): pick one with --version, or write them all with -o DIR"
+                    f"{len(exported)} schemas ({listed}): pick one with --version, or write them all with --output-dir DIR"
                 )
             from crdtool.cli.reporters import write_text
 

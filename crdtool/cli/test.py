@@ -48,9 +48,12 @@ def run(
     stream: TextIO | None = None,
     jobs: int | None = None,
     default_kubernetes_version: tuple[str, str] | None = None,
+    update: bool = False,
 ) -> int:
     """Run the suites; exit 0 when every case passes (and coverage is at least ``fail_under``), 1 when a case
-    fails or coverage is lower, 2 on usage or input errors (no suite found, a suite that cannot be read).
+    fails, coverage is lower or the apiserver refuses a CRD under test, 2 on usage or input errors (no suite
+    found, a suite that cannot be read, two CRDs of one name, a ``-k`` that selects no case). ``update``: rewrite
+    the failing cases' expectations (:func:`_update`; then 0 when every one was updated).
 
     ``jobs``: worker processes running the cases (None: one per core; 1: none); the report does not depend
     on it (:func:`run_cases`). ``default_kubernetes_version``: ``(where it was set, its value)`` for the
@@ -92,10 +95,61 @@ def run(
     percent = result.coverage.percent()
     low_coverage = fail_under is not None and percent < fail_under
     check = _check_run(result, coverage or fail_under is not None, quiet, out, percent, fail_under)
-    report(check, output, out)
-    if missing or result.suite_errors:
+    if select and not result.results and not result.not_run and result.deselected:
+        # pytest's habit: a -k that selects nothing is no passing run
+        print(f"crdtool test: -k {select!r} selects none of the {result.deselected} "
+              f"case{'s' if result.deselected != 1 else ''}", file=sys.stderr)
         return 2
-    return 1 if result.failed or low_coverage else 0
+    report(check, output, out)
+    if update and result.failed:
+        return _update(result, suites, missing, low_coverage)
+    if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
+        return 2
+    refused = any(e.kind == "crd-invalid" for e in result.suite_errors)
+    return 1 if result.failed or low_coverage or refused else 0
+
+
+def _update(result: Any, suites: list[Any], missing: list[str], low_coverage: bool = False) -> int:
+    """``--update``: write each failing case's new expectation (:mod:`crdtool.testing.update`), one line per
+    change on stderr; exit 0 when every failing case was updated (1 when some could not be, 2 on input errors)."""
+    from crdtool.cli.atomic import atomic_write_text
+    from crdtool.core.gojson import go_json_dumps
+    from crdtool.testing.update import plan_updates
+
+    left = 0
+    try:
+        updates = plan_updates(result.results, suites)
+    except OSError as exc:
+        print(f"crdtool test --update: {exc}", file=sys.stderr)
+        return 2
+    for update in updates:
+        written = [c for c in update.cases if c.skipped is None]
+        if update.text is not None and written:
+            try:
+                atomic_write_text(update.file, update.text)
+            except OSError as exc:
+                print(f"crdtool test --update: {update.file}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+        for c in update.cases:
+            where = f"{c.file}:{c.line}"
+            if c.skipped is not None:
+                left += 1
+                print(f"not updated: {where}: {c.name!r}: {c.skipped}", file=sys.stderr)
+                continue
+            if isinstance(c.new, list) and c.new and all(isinstance(x, str) for x in c.new):
+                # an annotated manifest's '# expect:' lines
+                print(f"updated: {where}: {' | '.join(c.old)} -> {' | '.join(c.new)}", file=sys.stderr)
+                continue
+            pairs = list(zip(c.old, [n for _, n in c.new])) if isinstance(c.new, list) else [(c.old, c.new)]
+            labels = [f" step {k + 1}" for k, _ in c.new] if isinstance(c.new, list) else [""]
+            for label, (old, new) in zip(labels, pairs):
+                print(f"updated: {where}: {c.name!r}{label}: expect {go_json_dumps(old, indent=None)} -> "
+                      f"{go_json_dumps(new, indent=None)}", file=sys.stderr)
+    done = sum(c.skipped is None for u in updates for c in u.cases)
+    print(f"--update: {done} case{'s' if done != 1 else ''} updated, {left} not", file=sys.stderr)
+    if missing or any(e.kind != "crd-invalid" for e in result.suite_errors):
+        return 2
+    return 1 if left or low_coverage or any(e.kind == "crd-invalid" for e in result.suite_errors) else 0
 
 
 #: With at least this many case runs, they are run by worker processes (``--jobs``).
@@ -113,7 +167,7 @@ def run_cases(suites: list[Any], releases: tuple[str, ...] | None, selector: Any
     from crdtool.cli.jobs import index_ranges, ordered_map, resolve_jobs
     from crdtool.testing.runner import CoverageLog, plan
 
-    runs, out = plan(suites, releases=releases, select=selector, default=default)
+    runs, out = plan(suites, releases=releases, select=selector, default=default, session=session)
     workers = resolve_jobs(jobs) if len(runs) >= PARALLEL_MIN_RUNS else 1
     if workers <= 1:
         out.results.extend(r.run(session, out.coverage) for r in runs)
@@ -149,7 +203,7 @@ def _warm(entry: Any, release: str) -> None:
             version.cel_validator.get()
 
 
-def _summary(result: Any) -> str:
+def _summary(result: Any, percent: float = 100.0, fail_under: float | None = None) -> str:
     counts = {"passed": 0, "failed": 0, "error": 0}
     for r in result.results:
         counts[r.outcome] += 1
@@ -159,23 +213,55 @@ def _summary(result: Any) -> str:
         text += f", {counts['error']} error{'s' if counts['error'] != 1 else ''}"
     if result.deselected:
         text += f", {result.deselected} deselected"
+    if result.not_run:
+        text += f", {result.not_run} not run"
     if result.suite_errors:
         text += f"; {len(result.suite_errors)} suite error{'s' if len(result.suite_errors) != 1 else ''}"
+    if fail_under is not None and percent < fail_under:
+        text += f"; rule coverage {percent:.1f}% below --fail-under {fail_under:g}"
     return text
 
 
-def _cases(result: Any) -> list[Case]:
+def _cases(result: Any, percent: float = 100.0, fail_under: float | None = None) -> list[Case]:
+    """Every case result, each suite error, and (``--fail-under`` not met) a failed case named ``coverage``, so
+    that the github, junit and sarif reporters say why the run fails, not only the text and JSON outputs."""
     cases: list[Case] = []
     for error in result.suite_errors:
-        finding = Finding("InputError", "error", error.message, error.file, error.line or None)
-        cases.append(Case(os.path.basename(error.file), error.file, error.line or None, "error", (finding,)))
+        refused = error.kind == "crd-invalid"  # a finding about the CRD under test, not an unreadable input
+        finding = Finding("CRDRefused" if refused else "InputError", "error", error.message, error.file,
+                          error.line or None)
+        cases.append(Case(os.path.basename(error.file), error.file, error.line or None,
+                          "failed" if refused else "error", (finding,)))
     for r in result.results:
         findings: tuple[Finding, ...] = ()
         if r.outcome != "passed":
             findings = (Finding("TestFailure" if r.outcome == "failed" else "TestError", "error",
                                 f"{r.name}: " + "; ".join(r.problems), r.case.file, r.case.line),)
         cases.append(Case(r.name, r.case.file, r.case.line, r.outcome, findings))
+    if fail_under is not None and percent < fail_under:
+        cases.append(_coverage_case(result, percent, fail_under))
     return cases
+
+
+def _coverage_case(result: Any, percent: float, fail_under: float) -> Case:
+    """The coverage shortfall as a failed case: one finding at the first validation not covered (else the first
+    suite file), naming the figures and how many validations are not covered."""
+    cov = result.coverage
+    gaps = sorted((i for i in cov.items.values() if not cov.covered(i.key)), key=lambda i: (i.file, i.line, i.path))
+    total = len(cov.items)
+    message = (f"rule coverage {percent:.1f}% is below --fail-under {fail_under:g}% "
+               f"({total - len(gaps)}/{total} validations covered")
+    if gaps:
+        first = gaps[0]
+        message += f"; {len(gaps)} not covered, the first at {first.file}:{first.line}: {first.text}"
+    message += ")"
+    if gaps:
+        file, line = gaps[0].file, gaps[0].line or None
+    elif result.results:
+        file, line = result.results[0].case.file, None
+    else:
+        file, line = ".", None
+    return Case("coverage", file, line, "failed", (Finding("Coverage", "error", message, file, line),))
 
 
 def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
@@ -191,13 +277,17 @@ def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
                        for e in (v.errors if v else [])],
             "warnings": list(v.warnings) if v else [],
             "message": status_message(v) if v else "",
+            **({"steps": [{"operation": "CREATE" if i == 0 else "UPDATE", "errors": [e.to_dict() for e in sv.errors],
+                           "warnings": list(sv.warnings), "message": status_message(sv)}
+                          for i, sv in enumerate(r.step_verdicts)]} if r.case.steps else {}),
         })
     counts = {k: sum(r.outcome == k for r in result.results) for k in ("passed", "failed", "error")}
     payload: dict[str, Any] = {
-        "summary": {"cases": len(result.results), **counts, "deselected": result.deselected,
+        "summary": {"cases": len(result.results), **counts, "deselected": result.deselected, "notRun": result.not_run,
                     "suiteErrors": len(result.suite_errors)},
         "cases": rows,
-        "suiteErrors": [{"file": e.file, "line": e.line, "message": e.message} for e in result.suite_errors],
+        "suiteErrors": [{"file": e.file, "line": e.line, "message": e.message, "kind": e.kind}
+                        for e in result.suite_errors],
     }
     if with_coverage:
         payload["coverage"] = {"percent": round(percent, 2), "items": result.coverage.rows()}
@@ -214,10 +304,12 @@ def _check_run(result: Any, with_coverage: bool, quiet: bool, out: TextIO, perce
         write_text(out, render_text_report(result, with_coverage, quiet, percent, fail_under))
 
     return CheckRun(
-        command="test", cases=_cases(result), render_text=render_text,
-        json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result),
+        command="test", cases=_cases(result, percent, fail_under), render_text=render_text,
+        json_payload=lambda: _json(result, with_coverage, percent), summary=_summary(result, percent, fail_under),
         rules={"TestFailure": "A test case's expectation does not hold.",
-               "TestError": "A test case could not be run (no CRD of its kind, a version not served)."},
+               "TestError": "A test case could not be run (no CRD of its kind, a version not served).",
+               "CRDRefused": "The apiserver refuses to create a CRD of the suite: its cases are not run.",
+               "Coverage": "Rule coverage is below --fail-under: validations no case made both pass and fail."},
     )
 
 
@@ -245,7 +337,7 @@ def render_text_report(result: Any, with_coverage: bool, quiet: bool, percent: f
         lines.append("")
         lines.extend(coverage_table(result.coverage, percent, fail_under))
     lines.append("")
-    lines.append(_summary(result))
+    lines.append(_summary(result, percent, fail_under))
     return "\n".join(lines) + "\n"
 
 

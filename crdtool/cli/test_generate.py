@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from typing import Iterator
 
 
 def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_examples: int = 150) -> int:
@@ -19,7 +22,8 @@ def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_exa
         print(f"crdtool test --generate: {exc}", file=sys.stderr)
         return 2
     try:
-        result = generate_suite(crd, crd_path, output_file, seed=seed, max_examples=max_examples)
+        with _scratch_hypothesis_storage():
+            result = generate_suite(crd, crd_path, output_file, seed=seed, max_examples=max_examples)
     except ValueError as exc:
         print(f"crdtool test --generate: {exc}", file=sys.stderr)
         return 2
@@ -27,7 +31,7 @@ def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_exa
     if output_file:
         from crdtool.cli.atomic import atomic_write_text
 
-        atomic_write_text(output_file, text)
+        atomic_write_text(output_file, text)  # a new file gets the mode the user's umask gives
         print(f"wrote {output_file}: {len(result.suite['cases'])} cases for {result.rules} CEL rules", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -36,3 +40,20 @@ def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_exa
     for name, why in result.dropped:
         print(f"dropped (would not pass as written): {name}: {why}", file=sys.stderr)
     return 0
+
+
+@contextlib.contextmanager
+def _scratch_hypothesis_storage() -> Iterator[None]:
+    """hypothesis's storage directory (its Unicode tables; no examples are saved: the search runs without a
+    database) under ``$CRDTOOL_CACHE_DIR/hypothesis`` when that is set, else a temporary directory removed
+    afterwards: nothing is left in the working directory (no ``.hypothesis/``)."""
+    import tempfile
+
+    from crdtool.cli.fuzz import CACHE_ENV, hypothesis_dir, hypothesis_storage
+
+    if os.environ.get(CACHE_ENV):
+        with hypothesis_storage(hypothesis_dir()):
+            yield
+        return
+    with tempfile.TemporaryDirectory(prefix="crdtool-hypothesis-") as scratch, hypothesis_storage(scratch):
+        yield

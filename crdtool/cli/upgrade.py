@@ -252,11 +252,11 @@ def _usage_error(
     if target not in _CRD_VERSIONS:
         return f"--to must be v1 or v1beta1, not {target.rsplit('/', 1)[-1]!r}"
     if in_place and output_file is not None:
-        return "--in-place and -o/--output-file cannot be used together"
+        return "--in-place and --output-file cannot be used together"
     if in_place and "-" in paths:
         return "--in-place cannot rewrite stdin (-); use -o FILE or stdout"
     if check and (in_place or output_file is not None):
-        return "--check writes nothing; it cannot be combined with --in-place or -o/--output-file"
+        return "--check writes nothing; it cannot be combined with --in-place or --output-file"
     if in_place and diff:
         return "--diff prints a diff instead of writing; it cannot be combined with --in-place"
     name = _output_name(output)

@@ -23,7 +23,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
@@ -723,6 +723,7 @@ def run(
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
     explain_cost: bool = False,
     bundle: Any = None,
+    ignore_missing_crds: bool = False,
 ) -> int:
     """Validate every document of ``paths``; return 0 valid, 1 invalid, 2 input errors.
 
@@ -745,6 +746,9 @@ def run(
     ``explain_cost`` adds each CRD's CEL costs (:func:`crdtool.cli.lint.explain_cost_run`).
     ``bundle``: a :class:`crdtool.cli.bundle_checks.BundleOptions` to check across the bundle (the inputs are
     then loaded whole, up to :data:`~crdtool.cli.bundle_checks.BUNDLE_MAX_BYTES`), or None.
+    A custom resource (a kind of an API group with a dot that is not Kubernetes' own) whose CRD is neither
+    among ``paths`` nor in ``crd_paths`` is invalid, with kubectl's "no matches for kind" (:func:`missing_crds`);
+    ``ignore_missing_crds`` skips it instead.
     """
     from crdtool.cli.jobs import resolve_jobs
     from crdtool.cli.reporters import report
@@ -763,7 +767,8 @@ def run(
     bundle = bundle if bundle is not None and bundle.rules else None
     if len(releases) > 1 or explain_cost:
         return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
-                           explain_cost, name, quiet, exit_zero, bundle=bundle)
+                           explain_cost, name, quiet, exit_zero, bundle=bundle,
+                           ignore_missing_crds=ignore_missing_crds)
     release = releases[0]
     stdin: Any = sys.stdin.buffer
     streams: dict[int, _Stream] = {}
@@ -780,7 +785,8 @@ def run(
         if loaded_stdin is not None:
             try:
                 return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers,
-                                   releases, explain_cost, name, quiet, exit_zero, bundle=bundle, stdin=loaded_stdin)
+                                   releases, explain_cost, name, quiet, exit_zero, bundle=bundle, stdin=loaded_stdin,
+                                   ignore_missing_crds=ignore_missing_crds)
             finally:
                 for stream in streams.values():
                     stream.close()
@@ -790,8 +796,8 @@ def run(
     results = ResultLog()
     try:
         try:
-            results.extend(_judge_all(selected, streams, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
-                                      progress, workers, release))
+            results.extend(missing_crds(_judge_all(selected, streams, stdin, crd_paths or [], field_validation,
+                                                   tuple(skip_kinds), progress, workers, release), ignore_missing_crds))
         except _CrdOutsideTheCatalog:
             # a document the scan did not foresee: the streams are judged again, loaded whole
             results.close()
@@ -800,8 +806,8 @@ def run(
                 if stream.spool is not None:
                     stdin = stream.spool
                     stdin.seek(0)
-            results.extend(_judge_all(selected, {}, stdin, crd_paths or [], field_validation, tuple(skip_kinds),
-                                      progress, workers, release))
+            results.extend(missing_crds(_judge_all(selected, {}, stdin, crd_paths or [], field_validation,
+                                                   tuple(skip_kinds), progress, workers, release), ignore_missing_crds))
         if progress is not None:
             progress.stop()
         report(validate_run(results, quiet=quiet), name)
@@ -866,6 +872,7 @@ def _run_loaded(
     exit_zero: bool,
     bundle: Any = None,
     stdin: Any = None,
+    ignore_missing_crds: bool = False,
 ) -> int:
     """:func:`run` with the inputs loaded whole: several releases (the matrix), ``--explain-cost`` or the checks
     across the bundle (``bundle``; ``stdin``: where stdin is read from, when :func:`run` has begun reading it)."""
@@ -878,6 +885,7 @@ def _run_loaded(
         return _no_crd(exc, progress)
     if progress is not None:
         progress.stop()
+    results = list(missing_crds(results, ignore_missing_crds))
     run = validate_run(results, quiet=quiet)
     if bundle is not None:
         from crdtool.core.bundle import RULES
@@ -1338,6 +1346,9 @@ def judge_custom_resource(
     ``progress`` advances by one per List item (by one for a single object).
     """
     api_version, kind, name = _identity(doc)
+    if api_version == _POLICY_API_VERSION and (kind in _POLICY_KINDS or (
+            kind in _MUTATING_POLICY_KINDS and catalog.release.minor >= 36)):
+        return _judge_policy(doc, catalog, api_version, kind, name)
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "skipped")
     is_list = _is_list(doc.data)
     if is_list:
@@ -1374,9 +1385,49 @@ def judge_custom_resource(
         result.item_statuses = statuses  # type: ignore[assignment] # None: a CRD item, judge_document's
     if not checked and not result.errors:
         result.note = "; ".join(dict.fromkeys(notes)) or _skip_note(doc.data, kind)
+        if not notes and not is_list:
+            result.missing_crd = _missing_crd_message(doc.data, kind)
         return result
     result.status = "invalid" if result.errors else "valid"
     result.note = "; ".join(dict.fromkeys(notes)) or None
+    return result
+
+
+_POLICY_API_VERSION = "admissionregistration.k8s.io/v1"
+_POLICY_KINDS = ("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
+#: admissionregistration.k8s.io/v1 MutatingAdmissionPolicy is served (GA) from 1.36
+_MUTATING_POLICY_KINDS = ("MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding")
+
+
+def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, kind: str | None,
+                  name: str | None) -> DocumentResult:
+    """A ValidatingAdmissionPolicy or binding as the apiserver judges it at create (defaults, the CEL of every
+    expression in the policy environment of the release), with the type checker's warnings against the run's
+    CRDs (:mod:`crdtool.core.admission.policy`)."""
+    from crdtool.core.admission.policy.create import (
+        default_binding,
+        default_policy,
+        validate_binding,
+        validate_mutating_policy,
+        validate_policy,
+    )
+    from crdtool.core.admission.policy.typechecking import type_check
+
+    result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "valid")
+    if kind == "ValidatingAdmissionPolicy":
+        defaulted = default_policy(doc.data)
+        errors = validate_policy(defaulted, catalog.release)
+        if not errors:
+            crds = [source.doc.data for source in catalog.sources()]
+            for w in type_check(defaulted, catalog.release, crds):
+                result.warnings.append(f"{w['fieldRef']}: type checking: {w['warning'].rstrip()}")
+    elif kind == "MutatingAdmissionPolicy":
+        errors = validate_mutating_policy(default_policy(doc.data, mutating=True), catalog.release)
+    else:
+        errors = validate_binding(default_binding(doc.data), mutating=kind == "MutatingAdmissionPolicyBinding")
+    _prefetch_all(doc, [("", e) for e in errors])
+    result.errors.extend(_error_entry(doc, e, "") for e in errors)
+    result.status = "invalid" if errors else "valid"
     return result
 
 
@@ -1420,6 +1471,51 @@ def _judge_objects(
 def _ticked_outcome(outcome: _Outcome | None, progress: Any) -> _Outcome | None:
     _tick(progress)
     return outcome
+
+
+#: The API groups of Kubernetes' own kinds that hold a dot (k8s.io/api at v0.37.0-beta.0, and the aggregator's
+#: and apiextensions' groups): objects of these are built-ins, not custom resources. A group without a dot (``apps``,
+#: ``batch``, the core group) is a built-in's too: a CRD's group must hold one (ValidateCustomResourceDefinitionSpec).
+BUILTIN_GROUPS = frozenset({
+    "admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io", "authentication.k8s.io",
+    "authorization.k8s.io", "certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io",
+    "flowcontrol.apiserver.k8s.io", "internal.apiserver.k8s.io", "networking.k8s.io", "node.k8s.io",
+    "rbac.authorization.k8s.io", "resource.k8s.io", "scheduling.k8s.io", "storage.k8s.io",
+    "storagemigration.k8s.io", "metrics.k8s.io", "imagepolicy.k8s.io", "apidiscovery.k8s.io",
+})
+
+
+def _missing_crd_message(data: dict[str, Any], kind: str | None) -> str | None:
+    """kubectl's answer for a custom resource whose CRD is not installed, or None for a built-in kind."""
+    api_version = data.get("apiVersion")
+    if not (isinstance(api_version, str) and "/" in api_version and kind):
+        return None
+    group = api_version.rpartition("/")[0]
+    if "." not in group or group in BUILTIN_GROUPS:
+        return None
+    return (f'no matches for kind "{kind}" in version "{api_version}": no CRD for {kind}.{group} among the inputs '
+            "or the CRD catalog (give it with --crd, or crd: in the configuration file; --ignore-missing-crds "
+            "skips such objects)")
+
+
+def missing_crds(results: Iterable[DocumentResult], ignore: bool) -> Iterator[DocumentResult]:
+    """``results`` with each custom resource no CRD defines made invalid, with kubectl's "no matches for kind"
+    (``ensure CRDs are installed first``) as its error at the document; ``ignore`` (``--ignore-missing-crds``):
+    unchanged, skipped with a note (kubeconform's ``-ignore-missing-schemas``)."""
+    for r in results:
+        if not ignore and r.status == "skipped" and r.missing_crd:
+            _make_missing_crd_finding(r)
+            for sub in (r.versions or {}).values():
+                if sub.status == "skipped":
+                    _make_missing_crd_finding(sub, r)
+        yield r
+
+
+def _make_missing_crd_finding(r: DocumentResult, top: DocumentResult | None = None) -> None:
+    message = r.missing_crd or (top.missing_crd if top is not None else None) or ""
+    r.status, r.note = "invalid", None
+    r.errors = [{"type": "NoKindMatch", "field": "<nil>", "detail": message, "badValue": None, "message": message,
+                 "line": (top or r).line or None, "column": 1}]
 
 
 def _skip_note(data: dict[str, Any], kind: str | None) -> str:

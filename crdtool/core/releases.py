@@ -101,8 +101,18 @@ DEFAULT_RELEASE = RELEASES[37]
 #: The releases upstream still patches (the three newest minors, as of 1.37).
 SUPPORTED_BY_UPSTREAM: tuple[int, ...] = (35, 36, 37)
 
-_VERSION_RE = re.compile(r"v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.\-+]*)?")
+# A version as Kubernetes prints one (k8s.io/apimachinery pkg/util/version ParseSemantic, SemVer 2.0.0 §9-10): a
+# pre-release or build suffix follows a patch number ("v1.37.0-beta.0", "v1.33.2-eks-1a2b3c", "1.33.2+k3s1"), and
+# its identifiers are non-empty. A pre-release must start with a letter (alpha, beta, rc, a vendor's name), so that
+# "1.34-" and "1.34-1.35-1.30" are not taken for a version with a pre-release suffix: they are malformed ranges.
+_IDENT = r"[0-9A-Za-z-]+"
+_VERSION_RE = re.compile(
+    rf"v?1\.(\d+)(?:\.\d+(?:-[A-Za-z][0-9A-Za-z-]*(?:\.{_IDENT})*)?(?:\+{_IDENT}(?:\.{_IDENT})*)?)?"
+)
 _RANGE_RE = re.compile(r"(v?1\.\d+(?:\.\d+)?)\s*-\s*(v?1\.\d+(?:\.\d+)?)")
+
+#: What a ``--kubernetes-version`` value may be, for the messages.
+ACCEPTED_SPELLINGS = "a version (1.33), a range (1.30-1.37), a comma list of either (1.31,1.33-1.35), supported or all"
 
 
 def _unsupported(text: str) -> ValueError:
@@ -110,11 +120,21 @@ def _unsupported(text: str) -> ValueError:
     return ValueError(f"Kubernetes version {text!r} is not supported: crdtool knows 1.{first} … 1.{last}")
 
 
+def _malformed(part: str, text: str) -> ValueError:
+    first, last = min(RELEASES), max(RELEASES)
+    where = "" if part == text.strip() else f" in {text!r}"
+    return ValueError(
+        f"Kubernetes version {part!r}{where} is not a version, range or list: use {ACCEPTED_SPELLINGS} "
+        f"(crdtool knows 1.{first} … 1.{last})"
+    )
+
+
 def resolve_release(version: str | int | Release | None = None) -> Release:
     """The :class:`Release` named by ``version``.
 
     In: ``None`` (the default, :data:`DEFAULT_RELEASE`), a :class:`Release`, a minor (``33``), or text:
-    ``"1.33"``, ``"v1.33"``, ``"1.33.2"`` (a patch or pre-release suffix names its release).
+    ``"1.33"``, ``"v1.33"``, ``"1.33.2"``, ``"v1.37.0-beta.0"``, ``"1.33.2+k3s1"`` (a patch, pre-release or build
+    suffix names its release; a suffix follows a patch number, a pre-release starts with a letter).
     Raises ``ValueError`` naming the supported range for anything else.
     """
     if version is None:
@@ -138,7 +158,8 @@ def parse_release_matrix(text: str) -> tuple[Release, ...]:
 
     In: one version (``"1.33"``), a range (``"1.30-1.37"``), a comma list of either (``"1.31,1.33-1.35"``),
     ``"supported"`` (the releases upstream still patches, :data:`SUPPORTED_BY_UPSTREAM`) or ``"all"``.
-    Raises ``ValueError`` (with the supported range) for anything else, an empty list or a reversed range.
+    Raises ``ValueError`` (with the supported range) for anything else, an empty list or a reversed range; a
+    malformed range (``"1.34-"``, ``"1.34-1.35-1.30"``) is named as such, with the accepted spellings.
     """
     out: list[Release] = []
     for part in (p.strip() for p in text.split(",")):
@@ -153,6 +174,9 @@ def parse_release_matrix(text: str) -> tuple[Release, ...]:
             if low.minor > high.minor:
                 raise ValueError(f"Kubernetes version range {part!r} runs backwards")
             picked = [RELEASES[m] for m in range(low.minor, high.minor + 1)]
+        elif "-" in part and _VERSION_RE.fullmatch(part) is None:
+            # "1.34-", "-1.35", "1.34-1.35-1.30", "1.30 - latest": a range with a missing or extra end
+            raise _malformed(part, text)
         else:
             picked = [resolve_release(part)]
         out.extend(r for r in picked if r not in out)

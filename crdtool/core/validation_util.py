@@ -319,3 +319,125 @@ def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
 
 #: Upstream ``ValidateNamespaceName`` (= ``NameIsDNSLabel``).
 validate_namespace_name = name_is_dns_label
+
+
+# --- more of util/validation (built-in kinds) -----------------------------------
+
+_PORT_NAME_CHARSET_RE = re.compile("[-a-z0-9]+")
+_PORT_NAME_ONE_LETTER_RE = re.compile("[a-z]")
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """Upstream ``IsValidPortName`` (util/validation, identical @v0.30.0 … @v0.36.x): an IANA_SVC_NAME."""
+    errs: list[str] = []
+    if byte_len(port) > 15:
+        errs.append(max_len_error(15))
+    if _PORT_NAME_CHARSET_RE.fullmatch(port) is None:
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if _PORT_NAME_ONE_LETTER_RE.search(port) is None:
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
+
+
+_PERCENT_FMT = "[0-9]+%"
+_PERCENT_RE = re.compile(_PERCENT_FMT)
+
+
+def is_valid_percent(percent: str) -> list[str]:
+    """Upstream ``IsValidPercent``."""
+    if _PERCENT_RE.fullmatch(percent) is None:
+        return [regex_error("a valid percent string must be a numeric string followed by an ending '%'", _PERCENT_FMT, "1%", "93%")]
+    return []
+
+
+_HTTP_HEADER_NAME_FMT = "[-A-Za-z0-9]+"
+_HTTP_HEADER_NAME_RE = re.compile(_HTTP_HEADER_NAME_FMT)
+
+
+def is_http_header_name(value: str) -> list[str]:
+    """Upstream ``IsHTTPHeaderName``."""
+    if _HTTP_HEADER_NAME_RE.fullmatch(value) is None:
+        return [regex_error("a valid HTTP header must consist of alphanumeric characters or '-'", _HTTP_HEADER_NAME_FMT, "X-Header-Name")]
+    return []
+
+
+def _has_ch_dir_prefix(value: str) -> list[str]:
+    """Upstream ``hasChDirPrefix``."""
+    if value == ".":
+        return ["must not be '.'"]
+    if value == "..":
+        return ["must not be '..'"]
+    if value.startswith(".."):
+        return ["must not start with '..'"]
+    return []
+
+
+_ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*"
+_ENV_VAR_NAME_RE = re.compile(_ENV_VAR_NAME_FMT)
+
+
+def is_env_var_name(value: str) -> list[str]:
+    """Upstream ``IsEnvVarName``."""
+    errs: list[str] = []
+    if _ENV_VAR_NAME_RE.fullmatch(value) is None:
+        errs.append(regex_error(
+            "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
+            "and must not start with a digit", _ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+    errs.extend(_has_ch_dir_prefix(value))
+    return errs
+
+
+def is_relaxed_env_var_name(value: str) -> list[str]:
+    """Upstream ``IsRelaxedEnvVarName``: printable ASCII other than ``=``."""
+    errs: list[str] = []
+    if not value:
+        errs.append("environment variable name " + empty_error())
+    for ch in value:
+        if ord(ch) > 127 or not ch.isprintable() or ch == "=":
+            errs.append("a valid environment variable name must consist only of printable ASCII characters other than '='")
+            break
+    return errs
+
+
+_CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
+_CONFIG_MAP_KEY_RE = re.compile(_CONFIG_MAP_KEY_FMT)
+
+
+def is_config_map_key(value: str) -> list[str]:
+    """Upstream ``IsConfigMapKey``: a key of a ConfigMap or Secret."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if _CONFIG_MAP_KEY_RE.fullmatch(value) is None:
+        errs.append(regex_error("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                                _CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
+    errs.extend(_has_ch_dir_prefix(value))
+    return errs
+
+
+def name_is_path_segment(name: str, prefix: bool) -> list[str]:
+    """Upstream ``path.ValidatePathSegmentName`` (RBAC's ``ValidateRBACName``)."""
+    if prefix:
+        return is_path_segment_prefix(name)
+    return is_path_segment_name(name)
+
+
+_DNS1123_LABEL_FMT_WITH_UNDERSCORE = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE = _DNS1123_LABEL_FMT_WITH_UNDERSCORE + "(\\." + _DNS1123_LABEL_FMT_WITH_UNDERSCORE + ")*"
+_DNS1123_SUBDOMAIN_WITH_UNDERSCORE_RE = re.compile(_DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE)
+
+
+def is_dns1123_subdomain_with_underscore(value: str) -> list[str]:
+    """Upstream ``IsDNS1123SubdomainWithUnderscore`` (util/validation, 1.32+)."""
+    errs: list[str] = []
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if _DNS1123_SUBDOMAIN_WITH_UNDERSCORE_RE.fullmatch(value) is None:
+        errs.append(regex_error(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', "
+            "and must start and end with an alphanumeric character", _DNS1123_SUBDOMAIN_FMT_WITH_UNDERSCORE, "example.com"))
+    return errs

@@ -22,7 +22,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GeneratedSuite", "generate_suite"]
+__all__ = ["GeneratedSuite", "SHRINK_STEPS", "generate_suite"]
+
+#: The successful shrinks of one search's find (hypothesis's ``MAX_SHRINKS``, 500 by its default): a bound on
+#: shrinking that does not depend on time (hypothesis's own five-minute limit stays as the last resort).
+SHRINK_STEPS = 100
 
 _STEP = re.compile(r"\.properties\[([^\]]*)\]|\.items|\.additionalProperties|\.allOf\[\d+\]|\.anyOf\[\d+\]|\.oneOf\[\d+\]")
 
@@ -152,22 +156,22 @@ def _replace_at(obj: dict[str, Any], steps: list[tuple[str, str]], value: Any) -
     return out
 
 
-class _TimeUp(Exception):
-    """A search's time budget is spent."""
+def _search(find: Any, strategy: Any, predicate: Any, opts: Any, rnd: Any) -> Any:
+    """``hypothesis.find`` of ``predicate``, answered once per candidate (hypothesis may ask again about a value
+    it has seen, and requires the same answer): the shrunk example, or ``NoSuchExample``. Bounded by
+    ``opts.max_examples`` and a number of shrinks, never by time: the same seed gives the same example on an
+    idle machine and on a loaded one."""
+    import json
 
+    seen: dict[str, bool] = {}
 
-def _search(find: Any, strategy: Any, timed: Any, predicate: Any, opts: Any, rnd: Any) -> Any:
-    """``hypothesis.find`` under a time budget: the shrunk example, the best one found when time ran out, or
-    ``NoSuchExample``."""
-    from hypothesis.errors import NoSuchExample
+    def check(value: Any) -> bool:
+        key = json.dumps(value, sort_keys=True, default=str)
+        if key not in seen:
+            seen[key] = bool(predicate(value))
+        return seen[key]
 
-    best: list[Any] = []
-    try:
-        return find(strategy, timed(predicate, best), settings=opts, random=rnd)
-    except _TimeUp:
-        if best:
-            return best[1]
-        raise NoSuchExample("time budget spent") from None
+    return find(strategy, check, settings=opts, random=rnd)
 
 
 def _outcome(verdict: Any, rule: Any) -> tuple[str | None, bool]:
@@ -184,26 +188,32 @@ def _outcome(verdict: Any, rule: Any) -> tuple[str | None, bool]:
 
 
 def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None = None, *, seed: int = 0,
-                   max_examples: int = 100, time_budget: float = 2.0, version: str | None = None) -> GeneratedSuite:
+                   max_examples: int = 100, version: str | None = None) -> GeneratedSuite:
     """A starter suite for ``crd``'s CEL rules (its storage version, or ``version``).
 
     ``crd_path`` is written in the suite's ``crds`` (relative to ``output_path``'s directory when given).
-    Each search stops after ``max_examples`` candidates or ``time_budget`` seconds (then shrinking its find);
-    deterministic for a ``seed`` when the time budget is not what stops it. Raises ``ValueError`` when the CRD has
-    no such version, no schema, or no valid object can be found to start from.
+    Each search stops after ``max_examples`` candidates (then shrinks its find, at most :data:`SHRINK_STEPS`
+    shrinks): no time budget, so a ``seed`` gives the same suite on every run, whatever the machine's load
+    (hypothesis runs without an example database; its storage directory is the caller's to set). Raises
+    ``ValueError`` when the CRD has no such version, no schema, or no valid object can be found to start from,
+    and when the apiserver refuses to create the CRD (:meth:`~crdtool.testing.runner.CrdEntry.refusal`).
     """
     from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
     from crdtool.core.fuzz import versions_from_crd
-    from crdtool.core.fuzz.strategies import object_strategy, value_strategy
+    from crdtool.core.fuzz.properties import engine_constant
+    from crdtool.core.fuzz.strategies import object_strategy
     from crdtool.testing.releases import DEFAULT_RELEASE
     from crdtool.testing.runner import CrdEntry, _judge
     from crdtool.testing.suite import Expectation, TestCase
     from crdtool.yaml import Document
 
     entry = CrdEntry(Document(crd_path, 0, 1, crd))
+    refused = entry.refusal(DEFAULT_RELEASE)
+    if refused:  # crdtool test would not run a case against it
+        raise ValueError(f"{crd_path}: the apiserver of Kubernetes {DEFAULT_RELEASE} refuses to create this CRD: "
+                         + "; ".join(refused))
     prepared = entry.prepared()
     versions = {v.version: v for v in versions_from_crd(crd)}
     if version is None:
@@ -231,35 +241,25 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
         meta = {"name": "example", **({"namespace": "default"} if prepared.namespaced else {})}
         return {**obj, "metadata": meta}
 
-    try:
-        base = find(object_strategy(vs).map(strip), lambda o: not judge(o).errors, settings=opts,
-                    random=random.Random(f"{seed}:base"))
-    except (NoSuchExample, Unsatisfiable):
-        raise ValueError(f"{crd_path}: no valid object of version {ver.name} found to start from") from None
+    with engine_constant("MAX_SHRINKS", SHRINK_STEPS):
+        try:
+            base = find(object_strategy(vs).map(strip), lambda o: not judge(o).errors, settings=opts,
+                        random=random.Random(f"{seed}:base"))
+        except (NoSuchExample, Unsatisfiable):
+            raise ValueError(f"{crd_path}: no valid object of version {ver.name} found to start from") from None
+        _search_rules(out, rules, by_key, ver, prepared, base, judge, opts, seed, names)
+    _recheck(out, crd_path, output_path)
+    return out
 
-    def timed(predicate: Any, best: list[Any]) -> Any:
-        """The predicate under the search's time budget: a candidate seen before gets its first answer again (as
-        hypothesis requires); once the budget is spent with nothing found, or three times over while shrinking,
-        the search is stopped (:class:`_TimeUp`) and ``best`` holds the smallest example found."""
-        import json
-        import time
 
-        start = time.monotonic()
-        seen: dict[str, bool] = {}
+def _search_rules(out: GeneratedSuite, rules: dict[str, Any], by_key: dict[str, Any], ver: Any, prepared: Any,
+                  base: dict[str, Any], judge: Any, opts: Any, seed: int, names: set[str]) -> None:
+    """For each rule, a passing and a failing case when a search finds them (see :func:`generate_suite`)."""
+    from hypothesis import find
+    from hypothesis import strategies as st
+    from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-        def check(value: Any) -> bool:
-            key = json.dumps(value, sort_keys=True, default=str)
-            if key in seen:
-                return seen[key]
-            spent = time.monotonic() - start
-            if (spent > time_budget and not best) or spent > 3 * time_budget:
-                raise _TimeUp()
-            seen[key] = bool(predicate(value))
-            if seen[key] and (not best or len(key) < best[0]):
-                best[:] = [len(key), copy.deepcopy(value)]
-            return seen[key]
-
-        return check
+    from crdtool.core.fuzz.strategies import value_strategy
 
     for n, (key, item) in enumerate(rules.items()):
         rule = by_key.get(key)
@@ -294,25 +294,25 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
                         outcome, only = _outcome(verdict := judge(new, old), rule)
                         return outcome == want and (not verdict.errors if want == "pass" else only)
 
-                    found[want] = _search(find, pairs, timed, ok_pair, opts, rnd)
+                    found[want] = _search(find, pairs, ok_pair, opts, rnd)
                 else:
                     def ok(obj: Any, want: str = want) -> bool:
                         verdict = judge(obj)
                         outcome, only = _outcome(verdict, rule)
                         return outcome == want and (not verdict.errors if want == "pass" else only)
 
-                    found[want] = _search(find, targeted, timed, ok, opts, rnd)
+                    found[want] = _search(find, targeted, ok, opts, rnd)
             except (NoSuchExample, Unsatisfiable):
                 continue
         if not found:
-            reason = "no object within the search budget makes it pass or fail (with a schema-valid object)"
+            reason = "no object within the search's examples makes it pass or fail (with a schema-valid object)"
             if item.text and "compile" in item.text:
                 reason = "it does not compile"
             out.not_exercised.append((label, reason))
             continue
         missing = [w for w in ("pass", "fail") if w not in found]
         if missing:
-            out.not_exercised.append((label, f"no object within the search budget makes it {missing[0]} "
+            out.not_exercised.append((label, f"no object within the search's examples makes it {missing[0]} "
                                              f"(found one that makes it {'fail' if missing[0] == 'pass' else 'pass'})"))
         else:
             out.exercised.append(label)
@@ -335,8 +335,6 @@ def generate_suite(crd: dict[str, Any], crd_path: str, output_path: str | None =
             else:
                 case["expect"] = {"errors": [{"field": e.field, "type": e.type, "message": str(e)} for e in verdict.errors]}
             out.suite["cases"].append(case)
-    _recheck(out, crd_path, output_path)
-    return out
 
 
 def _recheck(out: GeneratedSuite, crd_path: str, output_path: str | None) -> None:

@@ -65,20 +65,32 @@ class CrdTestFile(pytest.File):
         from crdtool.testing.runner import releases_for
         from crdtool.testing.suite import load_suite
 
+        from crdtool.testing.runner import crd_refusals
+        from crdtool.testing.suite import BLOCKING_KINDS
+
         session = _session(self.config)
         suite = load_suite(str(self.path), crd_cache=session.crd_cache)
         if suite.errors:
             yield CrdTestSuiteError.from_parent(self, name="<suite>", suite=suite)
-            if not suite.crds:
+            if not suite.crds or any(e.kind in BLOCKING_KINDS for e in suite.errors):
                 return
         option = self.config.getoption("--crdtest-kubernetes-version")
         override = parse_kubernetes_versions(option) if option else None
+        items = []
         for case in suite.cases:
             releases = releases_for(case, suite, override)
             for release in releases:
                 name = f"{case.name}[{release}]" if len(releases) > 1 else case.name
-                yield CrdTestItem.from_parent(self, name=name, suite=suite, case=case, release=release,
-                                              multi=len(releases) > 1)
+                items.append((name, case, release, len(releases) > 1))
+        # as crdtool test: a CRD the apiserver of one of these releases refuses fails the suite, no case runs
+        refused = crd_refusals(suite, session, dict.fromkeys(item[2] for item in items))
+        if refused:
+            suite.errors.extend(refused)
+            if len(suite.errors) == len(refused):
+                yield CrdTestSuiteError.from_parent(self, name="<suite>", suite=suite)
+            return
+        for name, case, release, multi in items:
+            yield CrdTestItem.from_parent(self, name=name, suite=suite, case=case, release=release, multi=multi)
 
 
 class CrdTestItem(pytest.Item):

@@ -14,11 +14,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 from crdtool.testing.coverage import Coverage, ItemIndex, constraint_outcomes, index_version, schema_root
 from crdtool.testing.releases import DEFAULT_RELEASE
-from crdtool.testing.suite import ExpectedError, Expectation, Suite, TestCase
+from crdtool.testing.suite import BLOCKING_KINDS, ExpectedError, Expectation, Suite, SuiteError, TestCase
 from crdtool.yaml import Document
 
 __all__ = ["CaseResult", "CaseRun", "CoverageLog", "CrdEntry", "RunResult", "Session", "Verdict", "case_id",
-           "compile_selector", "plan", "run", "run_case", "status_message"]
+           "compile_selector", "crd_refusals", "plan", "run", "run_case", "status_message"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -32,6 +32,7 @@ class CrdEntry:
     doc: Document
     _prepared: dict[str, Any] = field(default_factory=dict)
     _indexes: dict[tuple[str, str], ItemIndex] = field(default_factory=dict)
+    _refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -66,6 +67,25 @@ class CrdEntry:
             found = self._prepared[release] = prepare_crd(self.manifest, release)
         return found
 
+    def refusal(self, release: str = DEFAULT_RELEASE) -> tuple[str, ...]:
+        """The errors the apiserver of ``release`` answers a create of this CRD with (empty: it is created), once
+        per release: :func:`crdtool.check_crd_manifest` with server-side field validation Strict, the
+        storage step left out (a CRD exported by ``kubectl get`` carries a resourceVersion; what is judged
+        is what the manifest says)."""
+        found = self._refusals.get(release)
+        if found is None:
+            from crdtool.core.crd.manifest import check_crd_manifest, is_crd
+
+            if not is_crd(self.manifest):
+                found = (f"apiVersion: Unsupported value: {self.manifest.get('apiVersion')!r}: supported values: "
+                         '"apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"',)
+            else:
+                verdict = check_crd_manifest(self.manifest, kubernetes_version=release, storage=False,
+                                             duplicate_fields=tuple(getattr(self.doc, "duplicate_keys", ()) or ()))
+                found = tuple(str(f.error) for f in verdict.findings)
+            self._refusals[release] = found
+        return found
+
     def index(self, version: str, release: str = DEFAULT_RELEASE) -> ItemIndex:
         """The validations of ``version`` (rules by rule-dict identity in the CRD prepared for ``release``; the
         items' keys are the same under every release, so coverage adds up across them)."""
@@ -96,14 +116,18 @@ class Session:
         return out
 
     def crd_for(self, suite: Suite, obj: Mapping[str, Any]) -> CrdEntry | None:
-        """The suite's CRD of ``obj``'s group and kind (the first one; a single CRD serves any object)."""
+        """The suite's CRD of ``obj``'s group and kind, as kubectl finds the resource of an object (its REST
+        mapping); None when no CRD defines them, whatever the number of CRDs. An object that names no kind or no
+        apiVersion goes to a single CRD, whose decoding then reports what is missing."""
         entries = self.entries(suite)
         api_version = obj.get("apiVersion")
+        kind = obj.get("kind")
         group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
         for entry in entries:
-            if entry.group == group and entry.kind == obj.get("kind"):
+            if entry.group == group and entry.kind == kind:
                 return entry
-        return entries[0] if len(entries) == 1 else None
+        unnamed = not (isinstance(api_version, str) and api_version) or not (isinstance(kind, str) and kind)
+        return entries[0] if len(entries) == 1 and unnamed else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -173,6 +197,7 @@ def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
         verdict.request_error = str(exc)
     finally:
         RULE_OBSERVER.reset(token)
+    _link_events(verdict, release)
     if verdict.version is None:
         api_version = case.object.get("apiVersion")
         if isinstance(api_version, str):
@@ -181,6 +206,31 @@ def _judge(case: TestCase, entry: CrdEntry, release: str) -> Verdict:
     meta = case.object.get("metadata")
     verdict.name = str(meta.get("name") or meta.get("generateName") or "") if isinstance(meta, dict) else ""
     return verdict
+
+
+def _link_events(verdict: Verdict, release: str) -> None:
+    """Point each rule event at the error the verdict holds.
+
+    The CEL validator builds its errors with the newest release's ``field.Error`` text; the create and update
+    paths render them for the judging release at the end (:meth:`crdtool.core.errors.FieldError.at_release`,
+    a new object before 1.34), so an event's error is matched to the verdict's by that rendering -- else
+    "rule: ... (file:line)" and ``errors[].rule`` were missing on 1.30 … 1.33 (issue 27, repro 07).
+    """
+    if not verdict.events or not verdict.errors:
+        return
+    from crdtool.core.releases import resolve_release
+
+    held = {id(e) for e in verdict.errors}
+    free = list(verdict.errors)
+    rel = resolve_release(release)
+    for i, (rule, path, outcome, err) in enumerate(verdict.events):
+        if err is None or id(err) in held:
+            continue
+        rendered = err.at_release(rel)
+        for j, candidate in enumerate(free):
+            if candidate == rendered:
+                verdict.events[i] = (rule, path, outcome, free.pop(j))
+                break
 
 
 def status_message(verdict: Verdict) -> str:
@@ -303,6 +353,7 @@ class CaseResult:
     verdict: Verdict | None = None
     rules: dict[int, Any] = field(default_factory=dict)
     multi_release: bool = False
+    step_verdicts: list[Verdict] = field(default_factory=list)  # a multi-step case: each step's, in order
 
     @property
     def name(self) -> str:
@@ -321,14 +372,19 @@ class CaseResult:
         # ``rules`` is keyed by the identity of the verdict's errors, which a pickle does not keep: sent to
         # another process (``crdtool test --jobs``), it is keyed by the error's place in ``verdict.errors``
         state = dict(self.__dict__)
-        errors = self.verdict.errors if self.verdict is not None else []
+        errors = self._errors()
         state["rules"] = {i: self.rules[id(e)] for i, e in enumerate(errors) if id(e) in self.rules}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        errors = self.verdict.errors if self.verdict is not None else []
+        errors = self._errors()
         self.rules = {id(errors[i]): item for i, item in state["rules"].items()}
+
+    def _errors(self) -> list[Any]:
+        """Every reported error, in order (each step's of a multi-step case, the last step's verdict included once)."""
+        verdicts = list(self.step_verdicts) or ([self.verdict] if self.verdict is not None else [])
+        return [e for v in verdicts for e in v.errors]
 
 
 def case_id(case: TestCase) -> str:
@@ -344,6 +400,8 @@ def run_case(session: Session, suite: Suite, case: TestCase, release: str, cover
         return CaseResult(case, release, "error", [
             f"no CRD of the suite defines {case.object.get('kind')!r} of {case.object.get('apiVersion')!r} (CRDs: {kinds})"
         ], multi_release=multi_release)
+    if case.steps:
+        return _run_steps(entry, case, release, coverage, multi_release)
     verdict = _judge(case, entry, release)
     result = CaseResult(case, release, "passed", verdict=verdict, multi_release=multi_release)
     if verdict.request_error is not None and not case.expect.expects_valid and _request_error_expected(case.expect, verdict):
@@ -351,16 +409,68 @@ def run_case(session: Session, suite: Suite, case: TestCase, release: str, cover
     result.problems = check(case.expect, verdict)
     if result.problems:
         result.outcome = "error" if verdict.request_error is not None else "failed"
-    if verdict.version and verdict.request_error is None:
-        index = entry.index(verdict.version, release)
-        for rule, _, _, err in verdict.events:
-            if err is not None:
-                key = index.rules.get(id(rule))
-                if key is not None:
-                    result.rules[id(err)] = index.items[key]
-        if coverage is not None:
-            _record(coverage, entry, index, verdict, case_id(case), release)
+    _attribute(result, entry, verdict, release, coverage)
     return result
+
+
+def _attribute(result: CaseResult, entry: CrdEntry, verdict: Verdict, release: str, coverage: Coverage | None) -> None:
+    """Each CEL error of ``verdict`` to the rule that produced it (``result.rules``); the coverage recorded."""
+    if not verdict.version or verdict.request_error is not None:
+        return
+    index = entry.index(verdict.version, release)
+    for rule, _, _, err in verdict.events:
+        if err is not None:
+            key = index.rules.get(id(rule))
+            if key is not None:
+                result.rules[id(err)] = index.items[key]
+    if coverage is not None:
+        _record(coverage, entry, index, verdict, case_id(result.case), release)
+
+
+def _run_steps(entry: CrdEntry, case: TestCase, release: str, coverage: Coverage | None,
+               multi_release: bool) -> CaseResult:
+    """A multi-step case as a controller would exercise it: the first step created, each later step an update of
+    the object stored so far (``metadata.resourceVersion`` carried), a refused request storing nothing. Each step
+    is checked against its own expectation; a problem names its step."""
+    from dataclasses import replace
+
+    result = CaseResult(case, release, "passed", multi_release=multi_release)
+    stored: dict[str, Any] | None = None
+    for number, step in enumerate(case.steps, start=1):
+        if number > 1 and stored is None:
+            result.outcome = "error"
+            result.problems.append(f"step {number}: nothing is stored to update (the create was refused)")
+            break
+        single = replace(case, object=step.object, old_object=stored, expect=step.expect, subresource=step.subresource,
+                         duplicate_fields=step.duplicate_fields, steps=())
+        verdict = _judge(single, entry, release)
+        result.step_verdicts.append(verdict)
+        result.verdict = verdict
+        if verdict.request_error is not None and not (
+                not step.expect.expects_valid and _request_error_expected(step.expect, verdict)):
+            result.outcome = "error"
+            result.problems.append(f"step {number} ({single.operation}): the request was refused before validation: "
+                                   f"{verdict.request_error}")
+            break
+        problems = check(step.expect, verdict) if verdict.request_error is None else []
+        if problems and result.outcome == "passed":
+            result.outcome = "failed"
+        result.problems.extend(f"step {number} ({single.operation}): {p}" for p in problems)
+        _attribute(result, entry, verdict, release, coverage)
+        if not verdict.errors and verdict.request_error is None and isinstance(verdict.stored, dict):
+            stored = _next_resource_version(verdict.stored, stored)
+    return result
+
+
+def _next_resource_version(obj: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """The stored object with the resourceVersion storage gives it (1 on create, one more on each update)."""
+    meta = before.get("metadata") if isinstance(before, dict) else None
+    current = meta.get("resourceVersion") if isinstance(meta, dict) else None
+    number = int(current) + 1 if isinstance(current, str) and current.isdigit() else 1
+    out = dict(obj)
+    out["metadata"] = {**(obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}),
+                       "resourceVersion": str(number)}
+    return out
 
 
 def _request_error_expected(expect: Expectation, verdict: Verdict) -> bool:
@@ -396,6 +506,7 @@ class RunResult:
     suite_errors: list[Any] = field(default_factory=list)
     coverage: Coverage = field(default_factory=Coverage)
     deselected: int = 0
+    not_run: int = 0
 
     @property
     def failed(self) -> list[CaseResult]:
@@ -425,23 +536,53 @@ class CaseRun:
 
 def plan(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None,
          select: Callable[[str], bool] | None = None,
-         default: tuple[str, ...] | None = None) -> tuple[list[CaseRun], RunResult]:
+         default: tuple[str, ...] | None = None, session: Session | None = None) -> tuple[list[CaseRun], RunResult]:
     """The case runs of ``suites`` in order (each selected case under each of its releases, see
-    :func:`releases_for`), and the :class:`RunResult` to fill: the suites' reading problems and the number of
-    cases deselected."""
+    :func:`releases_for`), and the :class:`RunResult` to fill: the suites' reading problems, the number of
+    cases deselected, and the suites not run: a suite whose CRDs are ambiguous, or one of whose CRDs the
+    apiserver refuses at a release its cases run under (:func:`crd_refusals`, with ``session``'s CRDs)."""
     out = RunResult()
     runs: list[CaseRun] = []
+    session = session or Session()
     for suite in suites:
         out.suite_errors.extend(suite.errors)
-        if suite.errors and not suite.crds:
-            continue
+        mine: list[CaseRun] = []
         for case in suite.cases:
             if select is not None and not select(f"{os.path.basename(suite.file)} {case.name}"):
                 out.deselected += 1
                 continue
             wanted = releases_for(case, suite, releases, default)
-            runs.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+            mine.extend(CaseRun(suite, case, release, len(wanted) > 1) for release in wanted)
+        if (suite.errors and not suite.crds) or any(e.kind in BLOCKING_KINDS for e in suite.errors):
+            out.not_run += len(mine)
+            continue
+        refused = crd_refusals(suite, session, dict.fromkeys(r.release for r in mine))
+        if refused:
+            out.suite_errors.extend(refused)
+            out.not_run += len(mine)
+            continue
+        runs.extend(mine)
     return runs, out
+
+
+def crd_refusals(suite: Suite, session: Session, releases: Iterable[str]) -> list[SuiteError]:
+    """A suite error for each CRD of ``suite`` the apiserver of one of ``releases`` refuses to create, carrying
+    the apiserver's errors (the releases that answer alike share one error); empty when every CRD would be
+    created at every release. A green case against a CRD no cluster would accept means nothing."""
+    wanted = sorted(releases, key=lambda r: tuple(int(p) for p in r.split(".")))
+    out: list[SuiteError] = []
+    for entry in session.entries(suite):
+        by_answer: dict[tuple[str, ...], list[str]] = {}
+        for release in wanted:
+            errors = entry.refusal(release)
+            if errors:
+                by_answer.setdefault(errors, []).append(release)
+        for errors, where in by_answer.items():
+            name = entry.name or "(no name)"
+            text = (f"CRD {name} ({entry.where}) is refused by the apiserver of Kubernetes {', '.join(where)} on "
+                    f"create; none of this suite's cases is run:\n" + "\n".join(f"  {e}" for e in errors))
+            out.append(SuiteError(suite.file, 0, text, kind="crd-invalid"))
+    return out
 
 
 def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, select: Callable[[str], bool] | None = None,
@@ -449,7 +590,7 @@ def run(suites: Iterable[Suite], *, releases: tuple[str, ...] | None = None, sel
         default: tuple[str, ...] | None = None) -> RunResult:
     """Run every (selected) case of ``suites`` under its releases (:func:`releases_for`); coverage over all."""
     session = session or Session()
-    runs, out = plan(suites, releases=releases, select=select, default=default)
+    runs, out = plan(suites, releases=releases, select=select, default=default, session=session)
     for r in runs:
         result = r.run(session, out.coverage)
         out.results.append(result)
@@ -564,13 +705,25 @@ def _rule_note(result: CaseResult, err: Any) -> str | None:
 
 
 def explain(result: CaseResult) -> str:
-    """A failing case in words: what went wrong, then expected (left) against got (right)."""
+    """A failing case in words: what went wrong, then expected (left) against got (right); for a multi-step
+    case, that table for each step that went wrong."""
     case, verdict = result.case, result.verdict
     lines = [f"{case.file}:{case.line}: {case.operation} {result.name!r}"]
     lines.extend(f"  {p}" for p in result.problems)
+    if case.steps:
+        for number, (step, got) in enumerate(zip(case.steps, result.step_verdicts), start=1):
+            if got.request_error is None and check(step.expect, got):
+                lines.append(f"  step {number} ({'CREATE' if number == 1 else 'UPDATE'}, line {step.line}):")
+                lines.append(_table(result, step.expect, got))
+        return "\n".join(lines)
     if verdict is None or verdict.request_error is not None:
         return "\n".join(lines)
-    expect = case.expect
+    lines.append(_table(result, case.expect, verdict))
+    return "\n".join(lines)
+
+
+def _table(result: CaseResult, expect: Expectation, verdict: Verdict) -> str:
+    """Expected (left) against got (right) for one request."""
     left: list[str] = []
     if expect.expects_valid:
         left.append("valid")
@@ -590,8 +743,9 @@ def explain(result: CaseResult) -> str:
         right.append("valid")
     for w in verdict.warnings:
         right.append(f"warning: {w}")
-    lines.append(_side_by_side(left, right))
-    return "\n".join(lines)
+    if expect.status_message:  # the whole text the expectations were looked for in, to read or copy
+        right.append(f"message: {status_message(verdict) or '(none: the request succeeds)'}")
+    return _side_by_side(left, right)
 
 
 def _side_by_side(left: list[str], right: list[str], width: int = 44) -> str:

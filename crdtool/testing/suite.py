@@ -45,7 +45,8 @@ from typing import Any
 from crdtool.yaml import Document, InputError, load_documents, load_path
 
 __all__ = [
-    "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Suite", "SuiteError", "TestCase",
+    "BLOCKING_KINDS", "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Step", "Suite",
+    "SuiteError", "TestCase",
     "is_suite_file", "load_suite", "SUITE_GLOB",
 ]
 
@@ -60,16 +61,23 @@ ERROR_TYPES = (
     "UnknownField", "DuplicateField", "UnmarshalTypeError",
 )
 FIELD_VALIDATIONS = ("Strict", "Warn", "Ignore")
+#: The kinds of :class:`SuiteError` that keep all of a suite's cases from running.
+BLOCKING_KINDS = frozenset({"crds", "crd-invalid"})
 SUBRESOURCES = ("status",)
 
 
 @dataclass(frozen=True)
 class SuiteError:
-    """A suite that cannot be read as written: ``file:line: message``."""
+    """A suite that cannot be read as written: ``file:line: message``.
+
+    ``kind``: ``input`` (exit 2; the suite's other cases still run), ``crds`` (its CRDs are ambiguous: two of one
+    name; exit 2, none of its cases runs) or ``crd-invalid`` (the apiserver refuses to create one of its CRDs at a
+    release the suite runs under: a finding, exit 1, none of its cases runs)."""
 
     file: str
     line: int
     message: str
+    kind: str = "input"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}" if self.line > 0 else f"{self.file}: {self.message}"
@@ -147,6 +155,20 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One request of a multi-step case: the first a CREATE of ``object``, each later one an UPDATE of the
+    object the earlier steps left stored (a refused request stores nothing), ``subresource: status`` for an
+    update of the status subresource. ``raw_expect``: the ``expect`` mapping as written (``--update``)."""
+
+    object: dict[str, Any]
+    expect: Expectation
+    line: int
+    raw_expect: Any = None
+    subresource: str | None = None
+    duplicate_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TestCase:
     """One case: an object judged on the create path, or on the update path when ``old_object`` is given.
 
@@ -165,9 +187,13 @@ class TestCase:
     field_validation: str = "Strict"
     subresource: str | None = None
     duplicate_fields: tuple[str, ...] = ()
+    raw_expect: Any = None
+    steps: tuple[Step, ...] = ()
 
     @property
     def operation(self) -> str:
+        if self.steps:
+            return f"{len(self.steps)} STEPS"
         return "UPDATE" if self.old_object is not None else "CREATE"
 
     __test__ = False  # not a pytest class
@@ -236,7 +262,14 @@ def load_suite(path: str, text: str | bytes | None = None, crd_cache: dict[str, 
         suite = Suite(path, ())
         suite.errors.extend(SuiteError(path, p.line, p.message) for p in problems)
         return suite
-    if len(docs) == 1 and "cases" in docs[0].data and "apiVersion" not in docs[0].data:
+    suites = [d for d in docs if "cases" in d.data and "apiVersion" not in d.data]
+    if suites and len(docs) > 1:
+        suite = Suite(path, ())
+        lines = ", ".join(str(d.line) for d in docs)
+        suite.errors.append(SuiteError(path, docs[1].line, f"a suite is one YAML document; this file holds {len(docs)} "
+                                                          f"(at lines {lines}): write each suite in a file of its own"))
+        return suite
+    if suites:
         suite = _read_suite(path, docs[0])
     else:
         suite = _read_manifest(path, raw.decode("utf-8", "replace"), docs)
@@ -271,13 +304,42 @@ def _load_crds(suite: Suite, cache: dict[str, list[Document | InputError]]) -> N
                         found += 1
         if not found and not any(isinstance(i, InputError) for i in cache[key]):
             suite.errors.append(SuiteError(suite.file, 0, f"crd {path}: no CustomResourceDefinition found"))
+    _one_crd_per_name(suite)
+
+
+def _one_crd_per_name(suite: Suite) -> None:
+    """The same document named twice (``crds: [a.yaml, a.yaml]``) counts once; two CRDs of one name are a suite
+    error naming both places: the apiserver holds one CRD per name, and which one a case meets would be
+    a guess."""
+    kept: list[Any] = []
+    seen: set[tuple[str, int, int]] = set()
+    first: dict[str, Any] = {}
+    for doc in suite.crds:
+        key = (os.path.abspath(doc.file), doc.index, id(doc.data))
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(doc)
+        meta = doc.data.get("metadata")
+        name = meta.get("name") if isinstance(meta, dict) else None
+        if not isinstance(name, str) or not name:
+            continue
+        if name in first:
+            other = first[name]
+            suite.errors.append(SuiteError(suite.file, 0, f"two CRDs named {name}: {other.file}:{other.line} and "
+                                                          f"{doc.file}:{doc.line} (the apiserver holds one CRD per name)",
+                                           kind="crds"))
+            continue
+        first[name] = doc
+    suite.crds = kept
 
 
 _SUITE_KEYS = {"crds", "cases", "kubernetesVersions", "fieldValidation", "ignoreCase", "allowOtherErrors", "description"}
 _CASE_KEYS = {
     "name", "object", "objectFile", "oldObject", "oldObjectFile", "version", "kubernetesVersions", "fieldValidation",
-    "subresource", "expect", "description",
+    "subresource", "expect", "description", "steps",
 }
+_STEP_KEYS = {"object", "objectFile", "subresource", "expect", "description"}
 _EXPECT_KEYS = {"valid", "errors", "allowOtherErrors", "statusMessage", "warnings", "object", "pruned", "ignoreCase"}
 _ERROR_KEYS = {"field", "type", "message", "messageRegex"}
 
@@ -334,7 +396,7 @@ def _read_suite(path: str, doc: Document) -> Suite:
     for i, raw in enumerate(cases):
         where = f"cases[{i}]"
         try:
-            case = _read_case(path, raw, where, line(where), defaults)
+            case = _read_case(path, raw, where, line(where), defaults, lambda w, where=where: line(f"{where}.{w}"))
         except _Bad as exc:
             bad(f"{where}.{exc.where}" if exc.where else where, exc.message)
             continue
@@ -399,7 +461,8 @@ def _object(path: str, raw: dict[str, Any], key: str, file_key: str) -> tuple[di
     return None, ()
 
 
-def _read_case(path: str, raw: Any, where: str, line: int, defaults: dict[str, Any]) -> TestCase:
+def _read_case(path: str, raw: Any, where: str, line: int, defaults: dict[str, Any],
+               line_of: Any = None) -> TestCase:
     if not isinstance(raw, dict):
         raise _Bad("", "a case is a mapping with name, object and expect")
     unknown = [k for k in raw if k not in _CASE_KEYS]
@@ -408,6 +471,8 @@ def _read_case(path: str, raw: Any, where: str, line: int, defaults: dict[str, A
     name = raw.get("name")
     if not isinstance(name, str) or not name:
         raise _Bad("name", "name: a non-empty string")
+    if "steps" in raw:
+        return _read_steps(path, raw, name, line, defaults, line_of or (lambda w: line))
     obj, dups = _object(path, raw, "object", "objectFile")
     if obj is None:
         raise _Bad("", f"case {name!r}: object or objectFile is required")
@@ -435,6 +500,53 @@ def _read_case(path: str, raw: Any, where: str, line: int, defaults: dict[str, A
         subresource=subresource,
         expect=_read_expect(raw["expect"], defaults),
         duplicate_fields=dups,
+        raw_expect=raw["expect"],
+    )
+
+
+def _read_steps(path: str, raw: dict[str, Any], name: str, line: int, defaults: dict[str, Any],
+                line_of: Any) -> TestCase:
+    """A multi-step case: ``steps`` (a create, then updates of what is stored), instead of object and expect."""
+    clash = [k for k in ("object", "objectFile", "oldObject", "oldObjectFile", "expect", "subresource") if k in raw]
+    if clash:
+        raise _Bad(clash[0], f"case {name!r}: {clash[0]} goes inside each of its steps")
+    steps = raw["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise _Bad("steps", "steps: a list of {object, expect}: a create, then the updates of what it stored")
+    out: list[Step] = []
+    for i, item in enumerate(steps):
+        where = f"steps[{i}]"
+        if not isinstance(item, dict):
+            raise _Bad(where, f"{where}: a mapping with object and expect")
+        unknown = [k for k in item if k not in _STEP_KEYS]
+        if unknown:
+            raise _Bad(f"{where}.{unknown[0]}", f"unknown key {unknown[0]!r} in a step "
+                                                f"(expected one of {', '.join(sorted(_STEP_KEYS))})")
+        try:
+            obj, dups = _object(path, item, "object", "objectFile")
+            if obj is None:
+                raise _Bad("", f"case {name!r}: {where}: object or objectFile is required")
+            if "expect" not in item:
+                raise _Bad("", f"case {name!r}: {where}: expect is required")
+            subresource = item.get("subresource")
+            if subresource is not None:
+                _choice(subresource, SUBRESOURCES, "subresource")
+                if i == 0:
+                    raise _Bad("subresource", "subresource: status is an update: not in the first step (a create)")
+            expect = _read_expect(item["expect"], defaults)
+        except _Bad as exc:
+            raise _Bad(f"{where}.{exc.where}" if exc.where else where, exc.message) from None
+        out.append(Step(obj, expect, line_of(where), item["expect"], subresource, dups))
+    version = raw.get("version")
+    if version is not None and not isinstance(version, str):
+        raise _Bad("version", "version: the CRD version's name")
+    first = out[0]
+    return TestCase(
+        name=name, file=path, line=line, object=first.object, expect=out[-1].expect, version=version,
+        kubernetes_versions=_versions(raw.get("kubernetesVersions"), "kubernetesVersions"),
+        field_validation=_choice(raw.get("fieldValidation", defaults["fieldValidation"]), FIELD_VALIDATIONS,
+                                 "fieldValidation"),
+        steps=tuple(out),
     )
 
 
@@ -519,6 +631,8 @@ def _read_expect(raw: Any, defaults: dict[str, Any]) -> Expectation:
     )
     if valid is True and (errors or status):
         raise _Bad("expect.valid", "expect.valid: true contradicts the errors expected")
+    if valid is None and not (errors or status or warnings or "object" in raw or pruned is not None):
+        raise _Bad("expect", "expect: says nothing: give valid: true, valid: false, or the errors expected")
     return expectation
 
 

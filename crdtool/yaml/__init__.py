@@ -16,6 +16,7 @@ document splitting; duplicate keys, positions, hostile-input limits)::
   :class:`InputError` and the limits;
 * :mod:`.positions` — where an error's field path points in a document;
 * :mod:`.edit` — the comment-preserving text editor of ``upgrade-manifest`` and ``default --in-place``.
+* :mod:`.suppressions` — ``# crdtool: ignore[CODE]`` comments (``lint``'s inline suppressions).
 """
 
 from __future__ import annotations

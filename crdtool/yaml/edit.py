@@ -1147,8 +1147,15 @@ class _ItemSlot:
     inner: int  # column of the item's content
 
 
+@dataclass(frozen=True)
+class _FlowSlot:
+    """A value inside a flow collection (``{a: b}``, ``[c]``): replaced by flow text, JSON in a JSON document."""
+
+    json: bool = False
+
+
 _RootSlot = "root"
-_Slot = _EntrySlot | _ItemSlot | str | None
+_Slot = _EntrySlot | _ItemSlot | _FlowSlot | str | None
 
 
 class _Patcher:
@@ -1190,8 +1197,14 @@ class _Patcher:
                 children = self.patch_map(node, old, new)
             elif node.kind == "seq" and not node.flow and node.dashes and isinstance(new, list) and new:
                 children = self.patch_seq(node, old, new)
+            elif node.kind == "map" and node.flow and node.entries and isinstance(new, dict) and new:
+                children = self.patch_flow_map(node, old, new)
+            elif node.kind == "seq" and node.flow and node.items and isinstance(new, list) and new:
+                children = self.patch_flow_seq(node, old, new)
             elif node.kind == "scalar" and not isinstance(new, (dict, list)) and not same(old, new):
-                if isinstance(new, str) and _literal_header(new) is not None and slot != _RootSlot:
+                if isinstance(slot, _FlowSlot) and slot.json:
+                    self.edit(node.start, node.end, json.dumps(new, ensure_ascii=False))
+                elif isinstance(new, str) and _literal_header(new) is not None and slot != _RootSlot:
                     self.replace(node, old, new, slot)  # a multi-line string: as a literal block
                 else:
                     self.edit(node.cstart, node.end, format_scalar(new, self.ctx.style.quote, keep=node.style))
@@ -1257,6 +1270,54 @@ class _Patcher:
         if added:
             self.insert_entries(node, names, survivors, renamed, added, new)
         return children
+
+    # --- flow collections: patched entry by entry, so their layout (and the JSON of a JSON file) stays
+
+    def patch_flow_map(self, node: Node, old: Any, new: dict[str, Any]) -> list[Any] | None:
+        """A flow mapping's changed values patched in place, new keys appended before its ``}``.
+
+        Only values change and keys are added (what ``lint --fix`` and defaulting do); a removed or
+        renamed key replaces the whole mapping (None).
+        """
+        if not isinstance(old, dict):
+            return None
+        names: list[str] = []
+        for key, _ in node.entries:
+            name = self.key_of(key)
+            if name is None or name in names:
+                return None
+            names.append(name)
+        if any(name not in new for name in names):
+            return None
+        as_json = all(key.style == '"' for key, _ in node.entries)
+        slot = _FlowSlot(as_json)
+        children: list[Any] = [(value, old[name], new[name], slot) for name, (_, value) in zip(names, node.entries)]
+        added = [k for k in new if k not in names]
+        if added:
+            last_key, last_value = node.entries[-1]
+            at = max(last_key.end, last_value.end)
+            line = self.lines.line
+            first_key = node.entries[0][0]
+            if line(first_key.start) != line(node.start) and (len(node.entries) == 1 or line(last_key.start) != line(first_key.start)):
+                sep = ",\n" + " " * self.lines.col(last_key.start)  # one entry a line: the new ones too
+            else:
+                sep = ", "
+            quote = self.ctx.style.quote
+
+            def entry(name: str) -> str:
+                if as_json:
+                    return json.dumps(name, ensure_ascii=False) + ": " + json.dumps(new[name], ensure_ascii=False)
+                return format_scalar(name, quote, flow=True) + ": " + format_flow(new[name], quote)
+
+            self.edit(at, at, "".join(sep + entry(name) for name in added))
+        return children
+
+    def patch_flow_seq(self, node: Node, old: Any, new: list[Any]) -> list[Any] | None:
+        """A flow sequence of the same length patched item by item; else replaced whole (None)."""
+        if not isinstance(old, list) or len(old) != len(node.items) or len(new) != len(old):
+            return None
+        as_json = self.ctx.root is not None and self.ctx.root.flow and _json_like(self.text, self.ctx.root)
+        return [(item, o, n, _FlowSlot(as_json)) for item, o, n in zip(node.items, old, new)]
 
     def header(self, node: Node, i: int) -> bool:
         """Comments above the root's first key are the document's header, not that key's."""
@@ -1420,6 +1481,10 @@ class _Patcher:
             flow = node.flow and node.kind in ("map", "seq") and len(format_flow(new)) <= 100
             self.edit(key.end, end, lambda: render.value_after_key(new, key_col, comment, flow))
             return
+        if isinstance(slot, _FlowSlot):
+            text = json.dumps(new, ensure_ascii=False) if slot.json else format_flow(new, self.ctx.style.quote)
+            self.edit(node.start, node.end, text)
+            return
         if isinstance(slot, _ItemSlot):
             dash_col = lines.col(slot.dash)
             flow = node.flow and node.kind in ("map", "seq") and len(format_flow(new)) <= 100
@@ -1559,6 +1624,19 @@ def _resolve_key(text: str) -> Any:
     if len(items) == 1 and isinstance(items[0], Document) and len(items[0].data) == 1:
         return next(iter(items[0].data))
     return None
+
+
+def _json_like(text: str, root: Node) -> bool:
+    """The document's root flow collection is written as JSON: every mapping key double-quoted."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for key, value in node.entries:
+            if key.kind != "scalar" or key.style != '"':
+                return False
+            stack.append(value)
+        stack.extend(node.items)
+    return True
 
 
 def _json_text(original: str, value: Any) -> str:

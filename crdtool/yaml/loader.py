@@ -269,6 +269,14 @@ class Document:
             return (self.line, self.column)
         return _find_position(tracked, path)
 
+    def source_text(self) -> tuple[str, int] | None:
+        """This document's text as read (its ``---`` line and the comments above its root included) and the
+        1-based file line it starts at; None for a document built without a source."""
+        source = self._source
+        if source is None:
+            return None
+        return source.text.decode("utf-8", errors="replace").lstrip("\ufeff"), source.line_offset + 1
+
     def prefetch_positions(self, paths: Iterable[str]) -> None:
         """Find the positions of ``paths`` in one pass, so that :meth:`position` answers them without a re-parse.
 

@@ -93,6 +93,15 @@ def test_an_unsupported_release_is_a_usage_error(crd: Path, value: str) -> None:
     assert "crdtool knows 1.30 … 1.37" in proc.stderr
 
 
+# repro 01 (issue 27): "1.34-" and "1.34-1.35-1.30" were taken as release 1.34 with a pre-release suffix.
+@pytest.mark.parametrize("value", ["1.34-", "1.34-1.35-1.30"])
+def test_a_malformed_range_is_a_usage_error(crd: Path, value: str) -> None:
+    proc = crdtool("validate", "-q", "--kubernetes-version", value, str(crd))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "is not a version, range or list: use a version (1.33), a range (1.30-1.37)" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 @pytest.mark.parametrize("command", [["default", "--crd", "CRD", "CRD"], ["schema", "--crd", "CRD"]])
 def test_commands_that_judge_once_take_one_release(crd: Path, command: list[str]) -> None:
     args = [str(crd) if a == "CRD" else a for a in command]

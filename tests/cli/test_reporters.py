@@ -215,7 +215,7 @@ def test_upgrade_manual_fixes_are_findings(tmp_path: Path) -> None:
         "  validation:\n    openAPIV3Schema:\n      type: object\n      properties:\n        spec:\n"
         "          properties:\n            size: {type: integer}\n"
     )
-    out = crdtool("upgrade-manifest", "--to", "v1", "-o", str(tmp_path / "out.yaml"), str(broken), "--output", "sarif")
+    out = crdtool("upgrade-manifest", "--to", "v1", "--output-file", str(tmp_path / "out.yaml"), str(broken), "--output", "sarif")
     assert out.returncode == 1, out.stderr
     results = json.loads(out.stdout)["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"ManualFix"}

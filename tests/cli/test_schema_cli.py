@@ -36,7 +36,7 @@ def test_one_version_on_stdout_validates_the_sample_custom_resource() -> None:
 
 
 def test_output_directory_gets_kind_version_files(tmp_path: Path) -> None:
-    out = crdtool("schema", "--crd", MULTIVERSION, "-o", str(tmp_path / "schemas"))
+    out = crdtool("schema", "--crd", MULTIVERSION, "--output-dir", str(tmp_path / "schemas"))
     assert out.returncode == 0, out.stderr
     assert sorted(p.name for p in (tmp_path / "schemas").iterdir()) == ["crontab_v1.json", "crontab_v2.json"]
     assert out.stderr.splitlines() == [f"wrote {tmp_path / 'schemas' / 'crontab_v1.json'}",
@@ -50,7 +50,7 @@ def test_several_schemas_without_a_directory_is_a_usage_error() -> None:
     assert out.returncode == 2
     assert out.stdout == ""
     assert out.stderr == ("crdtool schema: 2 schemas (crontab_v1.json, crontab_v2.json): pick one with --version, "
-                          "or write them all with -o DIR\n")
+                          "or write them all with --output-dir DIR\n")
 
 
 def test_unknown_version_invalid_crd_and_no_crd_are_exit_2(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_unknown_version_invalid_crd_and_no_crd_are_exit_2(tmp_path: Path) -> No
     none = crdtool("schema", "--crd", str(SAMPLES / "crontab-cr-v1.yaml"))
     assert none.returncode == 2 and "no apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition found" in none.stderr
     clash = crdtool("schema", "--crd", MULTIVERSION, "--crd", str(SAMPLES / "crontab-multiversion-v1beta1.yaml"),
-                    "-o", str(tmp_path))
+                    "--output-dir", str(tmp_path))
     assert clash.returncode == 2 and "crontab_v1.json: both" in clash.stderr
     assert list(tmp_path.iterdir()) == []  # nothing written
 

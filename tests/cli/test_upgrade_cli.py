@@ -307,7 +307,7 @@ def test_output_file_gets_the_stream_atomically_even_over_an_input(tmp_path: Pat
     path = tmp_path / "foo.yaml"
     path.write_text(SIMPLE_V1BETA1)
     expected = cli("upgrade-manifest", str(path), "--to", "v1").stdout
-    out = cli("upgrade-manifest", str(path), "--to", "v1", "-o", str(path))
+    out = cli("upgrade-manifest", str(path), "--to", "v1", "--output-file", str(path))
     assert (out.exit_code, out.stdout) == (0, "")
     assert path.read_text() == expected
     assert sorted(os.listdir(tmp_path)) == ["foo.yaml"]
@@ -317,7 +317,7 @@ def test_output_file_is_not_written_when_an_input_fails(tmp_path: Path) -> None:
     (tmp_path / "good.yaml").write_text(SIMPLE_V1BETA1)
     (tmp_path / "bad.yaml").write_text("a: [1, 2\n")
     target = tmp_path / "out.yaml"
-    out = cli("upgrade-manifest", str(tmp_path / "good.yaml"), str(tmp_path / "bad.yaml"), "--to", "v1", "-o", str(target))
+    out = cli("upgrade-manifest", str(tmp_path / "good.yaml"), str(tmp_path / "bad.yaml"), "--to", "v1", "--output-file", str(target))
     assert out.exit_code == 2
     assert not target.exists()
     assert f"{target}: not written because of the input errors" in out.stderr
@@ -438,8 +438,8 @@ def test_duplicate_keys_are_warned_about(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--in-place", "-o", "out.yaml"], "--in-place and -o/--output-file cannot be used together"),
-        (["--check", "-o", "out.yaml"], "--check writes nothing"),
+        (["--in-place", "--output-file", "out.yaml"], "--in-place and --output-file cannot be used together"),
+        (["--check", "--output-file", "out.yaml"], "--check writes nothing"),
         (["--check", "--in-place"], "--check writes nothing"),
         (["--diff", "--in-place"], "--diff prints a diff instead of writing"),
         (["--output", "json"], "--output json prints the report on stdout"),

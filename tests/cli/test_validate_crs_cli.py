@@ -120,13 +120,52 @@ def test_cr_before_its_crd_in_the_same_file(tmp_path: Path) -> None:
     assert [d["status"] for d in data["documents"]] == ["invalid", "valid"]
 
 
-def test_cr_without_its_crd_is_skipped_with_a_note(tmp_path: Path) -> None:
+def test_cr_without_its_crd_is_a_finding(tmp_path: Path) -> None:
+    """Issue 27, repro 06: a custom resource whose CRD is nowhere was "skipped" (exit 0), so a pre-commit run on a
+    commit that changes only custom resources passed. kubectl answers such an object ``no matches for kind``."""
     cr = write(tmp_path, "cr.yaml", BAD_CR)
     code, data = run_json(cr)
-    assert code == 0
-    assert data["documents"][0]["status"] == "skipped"
+    assert code == 1
+    [doc] = data["documents"]
+    assert doc["status"] == "invalid"
+    assert doc["errors"][0]["message"].startswith(
+        'no matches for kind "CronTab" in version "stable.example.com/v1": no CRD for CronTab.stable.example.com')
     text = crdtool(cr)
+    assert text.returncode == 1 and f"{cr}:1:1: no matches for kind" in text.stdout
+    matrix = crdtool("--kubernetes-version", "1.36-1.37", cr)
+    assert matrix.returncode == 1 and "no matches for kind" in matrix.stdout
+
+
+def test_ignore_missing_crds_skips_them_with_a_note(tmp_path: Path) -> None:
+    cr = write(tmp_path, "cr.yaml", BAD_CR)
+    code, data = run_json("--ignore-missing-crds", cr)
+    assert code == 0 and data["documents"][0]["status"] == "skipped"
+    text = crdtool("--ignore-missing-crds", cr)
     assert "skipped: CronTab Bad_Name (stable.example.com/v1): no CRD for CronTab.stable.example.com among the inputs" in text.stdout
+
+
+def test_built_in_kinds_are_not_custom_resources(tmp_path: Path) -> None:
+    docs = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\n",
+            "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\n"]
+    code, data = run_json(write(tmp_path, "builtin.yaml", "---\n".join(docs)))
+    assert code == 0 and [d["status"] for d in data["documents"]] == ["skipped"] * 3
+
+
+def test_the_crd_catalog_of_the_configuration_file(tmp_path: Path) -> None:
+    """What the README's pre-commit snippet relies on: crd: in .crdtool.yaml is loaded on every run."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "deploy" / "crds").mkdir(parents=True)
+    (tmp_path / "deploy" / "crds" / "crontab.yaml").write_text(Path(CRONTAB).read_text())
+    (tmp_path / "deploy" / "cr.yaml").write_text(BAD_CR)
+    (tmp_path / ".crdtool.yaml").write_text("crd: [deploy/crds/]\n")
+    out = subprocess.run([sys.executable, "-m", "crdtool", "validate", "deploy/cr.yaml"], capture_output=True,
+                         text=True, timeout=120, check=False, cwd=tmp_path)
+    assert out.returncode == 1 and "spec.replicas: Invalid value: 20" in out.stdout, out.stdout + out.stderr
+    (tmp_path / ".crdtool.yaml").write_text("ignore-missing-crds: true\n")
+    out = subprocess.run([sys.executable, "-m", "crdtool", "validate", "deploy/cr.yaml"], capture_output=True,
+                         text=True, timeout=120, check=False, cwd=tmp_path)
+    assert out.returncode == 0 and "skipped" in out.stdout
 
 
 def test_text_output_points_at_file_line_column(tmp_path: Path) -> None:

@@ -50,6 +50,26 @@ def test_matrices() -> None:
         parse_release_matrix(",")
 
 
+# Kubernetes' own spellings of a version (k8s.io/apimachinery pkg/util/version ParseSemantic at v0.37.0-beta.0,
+# version_test.go's "v1.2.3-alpha.4+abcdef"; the tags v1.34.0-rc.1, v1.37.0-beta.0; vendors' builds).
+@pytest.mark.parametrize(
+    ("text", "minor"),
+    [("v1.34.0-rc.1", 34), ("1.33.2+k3s1", 33), ("v1.32.3-eks-4a2b1c0", 32), ("1.31.4-gke.1234000", 31),
+     ("v1.30.2-alpha.4+abcdef", 30)],
+)
+def test_pre_release_spellings_name_their_release(text: str, minor: int) -> None:
+    assert resolve_release(text).minor == minor
+    assert names(text) == [f"1.{minor}"]
+
+
+# repro 01 (issue 27): these were taken as ONE release with a pre-release suffix ("1.34" + "-", "-1.35-1.30").
+@pytest.mark.parametrize("text", ["1.34-", "1.34-1.35-1.30", "-1.35", "1.30 - ", "1.33,1.34-", "1.34--1.35",
+                                  "1.34-latest", "1.34.0-", "1.34.0-1.35-1.30"])
+def test_malformed_ranges_are_refused_naming_what_is_accepted(text: str) -> None:
+    with pytest.raises(ValueError, match=r"is not a version, range or list: use a version \(1.33\), a range"):
+        parse_release_matrix(text)
+
+
 @pytest.mark.parametrize(
     ("gate", "expected"),
     [

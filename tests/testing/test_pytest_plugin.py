@@ -34,9 +34,17 @@ def test_a_failing_case_and_a_broken_suite_fail(tmp_path: Path) -> None:
     text = (tmp_path / "widgets.crdtest.yaml").read_text().replace("message: class is immutable}]", "message: nope}]")
     (tmp_path / "widgets.crdtest.yaml").write_text(text)
     (tmp_path / "broken.crdtest.yaml").write_text("crds: [absent.yaml]\ncases: []\n")
+    # a CRD the apiserver refuses (string(int) concatenated: no size estimate, cost over budget): one suite
+    # failure with its errors, none of its cases collected
+    refused = (ROOT / "samples" / "widgets.crdtest.yaml").read_text().replace(
+        "messageExpression: \"'size %d exceeds maxSize %d'.format([self.size, self.maxSize])\"",
+        "messageExpression: \"'size ' + string(self.size)\"")
+    (tmp_path / "refused.crdtest.yaml").write_text(refused)
     done = pytest_run("-k", "class or suite", "--crdtest-kubernetes-version", "1.35-1.36", str(tmp_path), cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "widgets.crdtest.yaml::class cannot change[1.35]" in done.stdout
     assert "expected error not reported: spec.class 'nope'" in done.stdout
     assert "absent.yaml" in done.stdout
-    assert "3 failed" in done.stdout
+    assert "refused by the apiserver of Kubernetes 1.35, 1.36 on create" in done.stdout
+    assert "refused.crdtest.yaml::class" not in done.stdout
+    assert "4 failed" in done.stdout

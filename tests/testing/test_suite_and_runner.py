@@ -209,6 +209,19 @@ def test_a_failure_explains_itself(tmp_path: Path) -> None:
     assert "rule: self.size <= 10" in text and f"{tmp_path / 'crd.yaml'}:{rule_line(tmp_path)}" in text
 
 
+# issue 27, repro 07: before 1.34 the errors are re-rendered for the release (FieldError.at_release: a new object),
+# and the rule that produced one was no longer found -- no "rule: ... (file:line)", no errors[].rule
+@pytest.mark.parametrize("release", ["1.30", "1.33", "1.34", "1.37"])
+def test_a_failure_names_its_rule_on_every_release(tmp_path: Path, release: str) -> None:
+    path = write(tmp_path, [{"name": "big", "object": widget(size=11), "expect": {"valid": True}}])
+    [result] = run([load_suite(str(path))], releases=(release,)).results
+    [err] = result.verdict.errors
+    assert result.rules[id(err)].text == "self.size <= 10"
+    assert [e for _, _, _, e in result.verdict.events if e is not None] == [err]
+    text = result.explain()
+    assert "rule: self.size <= 10" in text and f"{tmp_path / 'crd.yaml'}:{rule_line(tmp_path)}" in text
+
+
 def test_a_release_written_as_a_number_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, [{"name": "c", "object": widget(size=2), "expect": {"valid": True}}])
     path.write_text(path.read_text().replace("cases:", "kubernetesVersions: [1.30]\ncases:"))
@@ -258,3 +271,22 @@ def test_the_python_assertions_take_the_release() -> None:
     assert old_text == ["spec.name: Too long: may not be longer than 3"]
     new_text = [str(e) for e in assert_invalid(obj, SHORT, field="spec.name", kubernetes_version="1.37")]
     assert new_text == ["spec.name: Too long: may not be more than 3 bytes"]
+
+
+def test_crd_refusals_group_the_releases_that_answer_alike(tmp_path: Path) -> None:
+    """A CRD whose rule calls isSemver (the semver library of Kubernetes 1.34, k8s.io/apiserver
+    pkg/cel/environment/base.go @v0.34.0) is refused by 1.33 and earlier, created by 1.34 and later."""
+    from crdtool.testing.runner import Session, crd_refusals
+    from crdtool.testing.suite import load_suite
+
+    crd = (ROOT / "samples" / "crontab-v1.yaml").read_text().replace(
+        "cronSpec:\n", "cronSpec:\n                  x-kubernetes-validations: [{rule: isSemver(self)}]\n", 1)
+    (tmp_path / "crd.yaml").write_text(crd)
+    (tmp_path / "s.crdtest.yaml").write_text("crds: [crd.yaml]\ncases: []\n")
+    suite = load_suite(str(tmp_path / "s.crdtest.yaml"))
+    assert not suite.errors
+    session = Session()
+    refused = crd_refusals(suite, session, ["1.34", "1.32", "1.33"])
+    assert [e.kind for e in refused] == ["crd-invalid"]
+    assert "refused by the apiserver of Kubernetes 1.32, 1.33 on create" in refused[0].message
+    assert crd_refusals(suite, session, ["1.34"]) == []

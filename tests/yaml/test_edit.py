@@ -361,6 +361,52 @@ def test_flow_collections_are_replaced_in_flow_style() -> None:
     assert out.text == "s: {status: {}, scale: {specReplicasPath: .spec.r}}   # flow\nl: [a, b, c]\n"
 
 
+# issue 27, repro 10: a flow-style document was rewritten whole (as JSON) when a key was added deep inside it
+FLOW = """\
+# my comment
+{apiVersion: v1, kind: K, spec: {hosts: {type: array, items: {type: string},
+    x-kubernetes-validations: [{rule: 'self.all(h, h.size() < 9)'}]}, count: 1},
+  list: [{a: 1}, {b: 2}]}
+"""
+
+
+def test_a_flow_document_is_patched_inside_keeping_its_layout() -> None:
+    def change(d: Any) -> None:
+        d["spec"]["hosts"]["maxItems"] = 1675
+        d["spec"]["hosts"]["items"]["maxLength"] = 1675
+        d["spec"]["count"] = 2
+        d["list"][1]["b"] = 3
+
+    out = edited(FLOW, change)
+    assert out.method == "patched"
+    assert out.text == """\
+# my comment
+{apiVersion: v1, kind: K, spec: {hosts: {type: array, items: {type: string, maxLength: 1675},
+    x-kubernetes-validations: [{rule: 'self.all(h, h.size() < 9)'}], maxItems: 1675}, count: 2},
+  list: [{a: 1}, {b: 3}]}
+"""
+
+
+def test_a_json_document_stays_json_with_its_layout() -> None:
+    text = '{\n  "a": {\n    "type": "string"\n  },\n  "b": [1, 2],\n  "c": {"x": "y", "z": 1}\n}\n'
+
+    def change(d: Any) -> None:
+        d["a"]["maxLength"] = 5
+        d["b"][1] = "two"
+        d["c"]["w"] = {"k": [True]}
+
+    out = edited(text, change)
+    assert json.loads(out.text) == {"a": {"type": "string", "maxLength": 5}, "b": [1, "two"],
+                                    "c": {"x": "y", "z": 1, "w": {"k": [True]}}}
+    assert out.text == ('{\n  "a": {\n    "type": "string",\n    "maxLength": 5\n  },\n  "b": [1, "two"],\n'
+                        '  "c": {"x": "y", "z": 1, "w": {"k": [true]}}\n}\n')
+
+
+def test_a_flow_mapping_losing_a_key_is_still_replaced_whole() -> None:
+    out = edited("s: {a: 1, b: 2}\n", lambda d: d["s"].pop("a"))
+    assert out.text == "s: {b: 2}\n"
+
+
 def test_scalar_replaced_by_a_mapping_and_back() -> None:
     text = "a: x   # c\nb:\n  k: v\n"
     out = rewrite(text, {"a": {"k": "v"}, "b": "x"})

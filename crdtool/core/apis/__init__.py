@@ -1,7 +1,12 @@
-"""Built-in kinds' native rules, a folder per API group as kubernetes ``pkg/apis/<group>``.
+"""Built-in kinds' native validation and defaulting, one package per API group.
 
-``crdtool.core.apis.<group>.defaults`` mirrors ``pkg/apis/<group>/<version>/defaults.go`` (and the generated
-``zz_generated.defaults.go``); ``crdtool.core.apis.<group>.validation`` mirrors ``pkg/apis/<group>/validation``.
-The create path (:mod:`crdtool.core.registry.create`) finds them through :mod:`crdtool.core.registry.strategies`.
-Group folders use upstream's names: ``core`` for the core group, ``rbac`` for ``rbac.authorization.k8s.io``.
+Mirrors kubernetes/kubernetes ``pkg/apis/<group>/validation/validation.go`` (``validation.py``) and
+``pkg/apis/<group>/<version>/defaults.go`` (``defaults.py``). Functions work on the *versioned* object as a
+decoded JSON dict (upstream validates the internal type; the conversion is field for field for what is ported
+here): a missing field is Go's zero value; field paths are the same JSON names. The registry strategies
+(:mod:`crdtool.core.registry`) call them on create.
+
+Upstream read: openshift/microshift ``release-4.17`` … ``release-4.23`` (Kubernetes 1.30 … 1.36, the
+kubernetes tree under ``vendor/k8s.io/kubernetes`` or ``deps/github.com/openshift/kubernetes``); 1.37 is
+judged as 1.36 where no table says otherwise.
 """

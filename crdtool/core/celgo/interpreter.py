@@ -998,19 +998,26 @@ class EvalMap(InterpretableConstructor):
 class EvalObj(InterpretableConstructor):
     """``evalObj``: message construction; no message types exist in the Kubernetes environment."""
 
-    __slots__ = ("id", "type_name", "fields", "vals")
+    __slots__ = ("id", "type_name", "fields", "vals", "factory")
 
-    def __init__(self, oid: int, type_name: str, fields: list[str], vals: list[Interpretable]) -> None:
+    def __init__(self, oid: int, type_name: str, fields: list[str], vals: list[Interpretable],
+                 factory: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
         self.id = oid
         self.type_name = type_name
         self.fields = fields
         self.vals = vals
+        #: the host's ``TypeProvider.NewValue`` for its own object types (None: no object types)
+        self.factory = factory
 
     def eval(self, act: Any) -> Any:
-        for v in self.vals:
+        values: dict[str, Any] = {}
+        for name, v in zip(self.fields, self.vals):
             r = v.eval(act)
             if type(r) is Err:
                 return r
+            values[name] = r
+        if self.factory is not None:
+            return self.factory(self.type_name, values)
         return Err(f"unknown type '{self.type_name}'")
 
     def init_vals(self) -> list[Interpretable]:
@@ -1688,8 +1695,10 @@ class _Planner:
                  type_idents: dict[str, Any], optimize: bool = True,
                  regex_optimizations: tuple[str, ...] = ("matches",),
                  panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None,
-                 cel_go: str = DEFAULT_CEL_GO) -> None:
+                 cel_go: str = DEFAULT_CEL_GO,
+                 struct_factory: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
         self.cel_go = cel_go
+        self.struct_factory = struct_factory
         self.ref_map = checked.reference_map
         self.type_map = checked.type_map
         self.disp = dispatcher
@@ -1871,7 +1880,8 @@ class _Planner:
         return EvalMap(e.id, keys, vals, optionals)
 
     def plan_struct(self, e: A.Expr) -> Interpretable:
-        return EvalObj(e.id, e.name, [en.field for en in e.entries], [self.plan(en.value) for en in e.entries])
+        return EvalObj(e.id, e.name, [en.field for en in e.entries], [self.plan(en.value) for en in e.entries],
+                       self.struct_factory)
 
     def plan_comprehension(self, e: A.Expr) -> Interpretable:
         assert e.accu_init is not None and e.iter_range is not None and e.loop_condition is not None
@@ -2033,7 +2043,7 @@ class Program:
 
     __slots__ = ("checked", "dispatcher", "type_idents", "plain", "_observed", "estimator", "overload_trackers",
                  "estimator_functions", "optimize", "regex_optimizations", "presence_test_has_cost",
-                 "panicking_trackers", "cel_go")
+                 "panicking_trackers", "cel_go", "struct_factory")
 
     def __init__(self, checked: CheckedAst, dispatcher: Dispatcher, type_idents: dict[str, Any],
                  estimator: Callable[[str, str, list[Any], Any], int | None] | None,
@@ -2042,8 +2052,10 @@ class Program:
                  regex_optimizations: tuple[str, ...] = ("matches",),
                  presence_test_has_cost: bool = False,
                  panicking_trackers: dict[str, Callable[[list[Any], Any], Any]] | None = None,
-                 cel_go: str = DEFAULT_CEL_GO) -> None:
+                 cel_go: str = DEFAULT_CEL_GO,
+                 struct_factory: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
         self.cel_go = cel_go
+        self.struct_factory = struct_factory
         self.checked = checked
         self.dispatcher = dispatcher
         self.type_idents = type_idents
@@ -2059,7 +2071,8 @@ class Program:
 
     def _plan(self, observe: bool) -> Interpretable:
         return _Planner(self.checked, self.dispatcher, observe, self.type_idents, self.optimize,
-                        self.regex_optimizations, self.panicking_trackers, self.cel_go).plan(self.checked.expr)
+                        self.regex_optimizations, self.panicking_trackers, self.cel_go,
+                        self.struct_factory).plan(self.checked.expr)
 
     def eval(self, variables: dict[str, Any]) -> Any:
         """The value (errors as :class:`Err`), without cost tracking.
@@ -2119,6 +2132,8 @@ class Runtime:
     panicking_trackers: dict[str, Callable[[list[Any], Any], int | None]] = field(default_factory=dict)
     #: the cel-go version whose interpreter this is (:mod:`crdtool.core.celgo.version`)
     cel_go: str = DEFAULT_CEL_GO
+    #: ``TypeProvider.NewValue`` of the host's object types (``Object{...}`` of the mutating policies' environment)
+    struct_factory: Callable[[str, dict[str, Any]], Any] | None = None
 
 
 def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True,
@@ -2146,7 +2161,7 @@ def plan_program(checked: CheckedAst, runtime: Runtime, *, optimize: bool = True
     return Program(checked, rt.dispatcher, rt.type_idents, rt.estimator, rt.overload_trackers,
                    rt.estimator_functions, optimize=optimize, regex_optimizations=regex,
                    presence_test_has_cost=presence_test_has_cost, panicking_trackers=panicking,
-                   cel_go=rt.cel_go)
+                   cel_go=rt.cel_go, struct_factory=rt.struct_factory)
 
 
 STRING_TRAVERSAL_COST_FACTOR = 0.1

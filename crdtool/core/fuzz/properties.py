@@ -690,6 +690,7 @@ def run_pair(
     shrink_seconds: float | None = 30.0,
     batch_size: int = 1,
     before_batch: Callable[[list[dict[str, Any]]], None] | None = None,
+    shrink_steps: int | None = None,
 ) -> PairResult:
     """Property-test ``convert`` on objects generated at ``source`` converted to ``target``.
 
@@ -702,7 +703,11 @@ def run_pair(
     object strategy; ``on_example`` is called after every checked object;
     ``shrink_seconds`` bounds the time spent shrinking a failure (hypothesis's
     own bound is five minutes; None keeps it), after which the smallest
-    failing example found so far is reported. With ``batch_size`` > 1 each
+    failing example found so far is reported: where a time limit cuts the
+    shrinking depends on the machine's load, so a run that must give the
+    same failure for a seed bounds it by ``shrink_steps`` instead (the number
+    of successful shrinks, hypothesis's ``MAX_SHRINKS``, 500 by default)
+    with ``shrink_seconds=None``. With ``batch_size`` > 1 each
     example is a list of 1 to ``batch_size`` objects, handed to
     ``before_batch`` first (a webhook converts them in one ConversionReview)
     and then checked one by one; a failure shows the failing object.
@@ -713,7 +718,7 @@ def run_pair(
     return run_source(
         convert, source, [target], examples=examples, seed=seed, timeout=timeout, database=database,
         replay=replay, key=key, extra=extra, strategy=strategy, on_example=on_example,
-        shrink_seconds=shrink_seconds, batch_size=batch_size, before_batch=before_batch,
+        shrink_seconds=shrink_seconds, batch_size=batch_size, before_batch=before_batch, shrink_steps=shrink_steps,
     )[0]
 
 
@@ -735,6 +740,7 @@ def run_source(
     batch_size: int = 1,
     before_batch: Callable[[list[dict[str, Any]]], None] | None = None,
     per_example: int = 1,
+    shrink_steps: int | None = None,
 ) -> list[PairResult]:
     """Property-test ``convert`` on objects generated at ``source``, each converted to every one of ``targets``.
 
@@ -768,7 +774,7 @@ def run_source(
             convert, source, pending, results, examples=examples - min(before.values()), seed=seed,
             timeout=timeout, database=database, replay=replay, key=key, extra=extra, strategy=strategy,
             on_example=on_example, shrink_seconds=shrink_seconds, batch_size=batch_size,
-            before_batch=before_batch, per_example=per_example if batch_size <= 1 else 1,
+            before_batch=before_batch, per_example=per_example if batch_size <= 1 else 1, shrink_steps=shrink_steps,
         )
         if gave_up is not None:
             for t in pending:
@@ -804,6 +810,7 @@ def _run_once(
     batch_size: int,
     before_batch: Callable[[list[dict[str, Any]]], None] | None,
     per_example: int,
+    shrink_steps: int | None = None,
 ) -> tuple[Failure | None, str | None, list[str]]:
     """One hypothesis run over ``targets``: (the shrunk failure, why nothing could be generated, notes)."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -878,7 +885,7 @@ def _run_once(
         # reproducible generation and replayable failures, so set the seed alone.
         test._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     try:
-        with _shrink_time_limit(shrink_seconds):
+        with _shrink_time_limit(shrink_seconds), engine_constant("MAX_SHRINKS", shrink_steps):
             test()
     except KeyboardInterrupt:
         raise
@@ -916,6 +923,26 @@ def _shrink_time_limit(seconds: float | None) -> Iterator[None]:
         yield
     finally:
         engine.MAX_SHRINKING_SECONDS = previous
+
+
+@contextlib.contextmanager
+def engine_constant(name: str, value: int | None) -> Iterator[None]:
+    """Temporarily set hypothesis's engine constant ``name`` (``MAX_SHRINKS``: how many successful shrinks
+    end the shrinking, a bound that does not depend on time); None, or a hypothesis without it: unchanged."""
+    try:
+        from hypothesis.internal.conjecture import engine
+    except ImportError:  # pragma: no cover - hypothesis reorganised
+        yield
+        return
+    if value is None or not hasattr(engine, name):
+        yield
+        return
+    previous = getattr(engine, name)
+    setattr(engine, name, value)
+    try:
+        yield
+    finally:
+        setattr(engine, name, previous)
 
 
 def _find_failure(exc: BaseException) -> Failure | None:

@@ -86,6 +86,11 @@ def lint_crd(
     code in ``select``/``ignore``; never for a CRD-shaped dict.
     """
     selected = select_codes(select, ignore)
+    if "CRD900" in selected:
+        undecodable = list(_decode_findings(crd))
+        if undecodable:
+            # the rest would check a manifest the apiserver never sees: it refuses it on decoding
+            return LintReport(tuple(undecodable), CostBreakdown(kubernetes_version, ()), selected)
     wants_cost = any(c.startswith("CRD00") for c in selected)
     breakdown = cost_breakdown(crd, kubernetes_version=kubernetes_version, fixes=fixes and wants_cost)
     findings: list[LintFinding] = []
@@ -108,6 +113,28 @@ def lint_crd(
         findings.extend(_schema_findings(schema, path, tuple(names), pruning))
     findings.extend(_version_findings(crd))
     return LintReport(tuple(f for f in findings if f.code in selected), breakdown, selected)
+
+
+def _decode_findings(crd: Mapping[str, Any]) -> Iterator[LintFinding]:
+    """CRD900: the manifest does not decode into ``CustomResourceDefinition`` (a wrong JSON type: the first
+    error, as ``sigs.k8s.io/json`` stops at it), or it has no version to check.
+
+    Unknown fields are not reported here: the apiserver drops them (or refuses them under strict field
+    validation, which is ``validate``'s to say) and decodes the rest.
+    """
+    from crdtool.core.crd.decode import decode_crd
+    from crdtool.core.errors import UNMARSHAL_TYPE
+
+    _, errors = decode_crd(dict(crd))
+    hint = "lint cannot check it; `crdtool validate` gives the apiserver's errors"
+    for e in errors:
+        if e.type == UNMARSHAL_TYPE:
+            yield _finding("CRD900", f"the apiserver cannot decode this CRD ({e}): {hint}", str(e.field))
+            return
+    if not version_schemas(crd):
+        where = "spec.versions" if isinstance(crd.get("spec"), dict) else "spec"
+        yield _finding("CRD900", f"the CRD has no versions ({where} is missing or empty), so no schema to lint: "
+                       f"the apiserver refuses it; `crdtool validate` gives its errors", where)
 
 
 def _finding(code: str, message: str, path: str, versions: tuple[str, ...] = (), details: tuple[str, ...] = (),

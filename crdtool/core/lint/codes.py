@@ -2,7 +2,7 @@
 
 Codes are stable (a code is never reused for another check): ``CRD0xx`` the CEL cost budget,
 ``CRD1xx`` lists and maps under server-side apply, ``CRD2xx`` schema types, formats and pruning,
-``CRD3xx`` versions and subresources. Selection is ruff's: ``--select`` names codes or prefixes
+``CRD3xx`` versions and subresources, ``CRD9xx`` what keeps lint from checking a CRD at all. Selection is ruff's: ``--select`` names codes or prefixes
 (``CRD1``, ``CRD10``, ``ALL``) and replaces the default set; ``--ignore`` removes codes or
 prefixes from it.
 """
@@ -121,6 +121,16 @@ CODES: dict[str, LintCode] = {c.code: c for c in (
              "Objects are stored at the storage version: while it is not the newest served version, what only "
              "newer versions can hold must survive conversion to it, and moving storage later needs a migration.",
              _VERSIONING + "#upgrade-existing-objects-to-a-new-stored-version"),
+    # --- CRD9xx: what keeps lint from checking a CRD at all (ruff's E902/E999) -----------------------
+    LintCode("CRD900", "crd-not-decodable", "error",
+             "A CRD the apiserver cannot decode (spec not an object, versions not a list, a field of the wrong "
+             "type) or without any version has no schema lint could check: it is refused on create, and "
+             "`crdtool validate` gives the apiserver's errors.",
+             "https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/custom-resource-definition-v1/"),
+    LintCode("CRD901", "unused-suppression", "warning",
+             "A `# crdtool: ignore[...]` comment that silences nothing (the finding was fixed, or the code is "
+             "misspelt) hides the next real finding there; remove it (ruff's RUF100 unused-noqa).",
+             "https://docs.astral.sh/ruff/rules/unused-noqa/", default=False),
 )}
 
 

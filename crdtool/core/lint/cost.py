@@ -21,7 +21,8 @@ numbers, computed by the validator's own machinery, not a copy of it:
   ``maxCardinality`` times, also assumed from the request limit);
 * a *fix* is found by editing the schema and running the estimator again: the estimate only grows
   with a bound, so a binary search finds the largest ``maxItems``/``maxProperties``/``maxLength``
-  that brings the rule (or the schema's total) under its limit -- the next larger value does not.
+  that brings the rule (or the schema's total) under 90% of its limit, clear of the near-limit
+  warning -- the next larger value does not (under the limit itself when no bound reaches 90%).
 
 All releases' numbers go through :func:`_schema_costs`, the one function that takes a Kubernetes
 release (ignored until the per-release cost model lands: every release is costed as the default).
@@ -152,13 +153,21 @@ class BoundFix:
 
 @dataclass(frozen=True)
 class FixOption:
-    """Bounds that, applied together, bring a cost under its target; ``cost_after`` is the estimate then."""
+    """Bounds that, applied together, bring a cost under its target; ``cost_after`` is the estimate then.
+
+    ``target``: the estimate the bounds were chosen for (each bound the largest that keeps the cost at or
+    under it): ``headroom`` -- :data:`NEAR_FRACTION` of the limit, so that the fixed CRD is neither over
+    its limit nor near it (``lint`` reports neither CRD001/CRD003 nor CRD002/CRD004 afterwards) -- or
+    ``limit``, only when no bound reaches the headroom (a ``minItems``/``minLength`` keeps the cost above
+    it): the apiserver then accepts the CRD, and the cost stays near its limit.
+    """
 
     bounds: tuple[BoundFix, ...]
     cost_after: int
+    target: str = "headroom"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bounds": [b.to_dict() for b in self.bounds], "costAfter": self.cost_after}
+        return {"bounds": [b.to_dict() for b in self.bounds], "costAfter": self.cost_after, "target": self.target}
 
 
 @dataclass(frozen=True)
@@ -182,8 +191,9 @@ class ExpressionCost:
             is in (when they multiply its cardinality), then the sizes it read, in the order first
             read; the cost drivers are those ``assumed`` (:attr:`assumed_drivers`).
         fixes: when ``estimated`` is over or near the limit: the options that bring it under
-            :data:`RULE_LIMIT` (over) or under :data:`NEAR_FRACTION` of it (near), best first;
-            empty when no bound does (simplify the rule).
+            :data:`NEAR_FRACTION` of :data:`RULE_LIMIT` (:attr:`FixOption.target` ``headroom``; for an
+            over-limit cost no bound brings there, under the limit: ``limit``), best first; empty when
+            no bound does (simplify the rule).
     """
 
     kind: str
@@ -659,7 +669,7 @@ def _measure_expression(
 
 def _options(
     drivers: tuple[SizeDriver, ...], measure: Callable[[Mapping[tuple[Location, str], int]], int | None],
-    target: int, paths: tuple[str, ...],
+    target: int, paths: tuple[str, ...], label: str = "headroom",
 ) -> tuple[FixOption, ...]:
     """The bounds that bring ``measure`` to ``target`` or below: each driver alone, and all of them at one value.
 
@@ -682,7 +692,7 @@ def _options(
         value = _largest(lambda v: passes({key: v}), _start(d), d.minimum)
         if value is not None:
             after = measure({key: value})
-            options.append(FixOption((fix(d, value),), after if after is not None else 0))
+            options.append(FixOption((fix(d, value),), after if after is not None else 0, label))
     if len(drivers) > 1:
         joint = list(drivers)
         floor = max(d.minimum for d in joint)
@@ -698,16 +708,33 @@ def _options(
                 value = _largest(lambda v: passes({(d.location, d.keyword): v for d in joint}),
                                  min(_start(d) for d in joint), max(d.minimum for d in joint)) or value
                 after = measure({(d.location, d.keyword): value for d in joint})
-                options.append(FixOption(tuple(fix(d, value) for d in joint), after if after is not None else 0))
+                options.append(FixOption(tuple(fix(d, value) for d in joint), after if after is not None else 0,
+                                         label))
     return tuple(sorted(options, key=lambda o: -min(b.value for b in o.bounds)))
 
 
-def _target(cost: int, limit: int) -> int | None:
-    """What a fix aims at: the limit when over it, below the near threshold when near it, else None."""
-    if cost > limit:
-        return limit
-    near = math.floor(NEAR_FRACTION * limit)
-    return near if cost > near else None
+def _headroom(limit: int) -> int:
+    """The most a cost may be and not be near ``limit``: :data:`NEAR_FRACTION` of it."""
+    return math.floor(NEAR_FRACTION * limit)
+
+
+def _fix_options(
+    cost: int, limit: int, drivers: tuple[SizeDriver, ...],
+    measure: Callable[[Mapping[tuple[Location, str], int]], int | None], paths: tuple[str, ...],
+) -> tuple[FixOption, ...]:
+    """The options for a cost over or near ``limit`` (none when it is neither, or no bound helps).
+
+    Every option aims under the near threshold (:func:`_headroom`), over the limit as well as near it:
+    a rule brought just under its limit would be near it, and the next ``lint`` would warn (issue 27:
+    ``--fix`` fixes for good). Only when no bound gets there (a ``minItems`` keeps the cost up) are the
+    options those that bring an over-limit cost under the limit itself.
+    """
+    if cost <= _headroom(limit) or not drivers:
+        return ()
+    options = _options(drivers, measure, _headroom(limit), paths)
+    if not options and cost > limit:
+        options = _options(drivers, measure, limit, paths, "limit")
+    return options
 
 
 # --- the breakdown ----------------------------------------------------------------------------------
@@ -749,17 +776,15 @@ def _schema_breakdown(
         ds = drivers.of(e, schema)
         by_expr.append((e, ds))
         options: tuple[FixOption, ...] = ()
-        target = _target(e.estimated, RULE_LIMIT)
-        if fixes and target is not None and ds:
+        if fixes and e.estimated > _headroom(RULE_LIMIT) and ds:
             search = _Search(schema, kubernetes_version, frozenset(d.location for d in ds if d.implicit))
-            options = _options(ds, _measure_expression(search, e), target, paths)
+            options = _fix_options(e.estimated, RULE_LIMIT, ds, _measure_expression(search, e), paths)
         path = node_path(paths[0], e.location).child("x-kubernetes-validations").index(e.index).child(e.kind)
         exprs.append(ExpressionCost(e.kind, str(path), e.location, e.index, e.text, e.result.max_cost
                                     if e.kind == "rule" else e.result.message_expression_max_cost,
                                     e.cardinality, e.cardinality_assumed, e.estimated, ds, options))
     total_options: tuple[FixOption, ...] = ()
-    target = _target(costs.total, CRD_LIMIT)
-    if fixes and target is not None:
+    if fixes and costs.total > _headroom(CRD_LIMIT):
         top = sorted(by_expr, key=lambda pair: -pair[0].estimated)[:_TOTAL_FIX_EXPRESSIONS]
         candidates: dict[tuple[Location, str], SizeDriver] = {}
         for _, ds in top:
@@ -768,7 +793,7 @@ def _schema_breakdown(
         if candidates:
             search = _Search(schema, kubernetes_version,
                              frozenset(d.location for d in candidates.values() if d.implicit))
-            total_options = _options(tuple(candidates.values()), search.total, target, paths)
+            total_options = _fix_options(costs.total, CRD_LIMIT, tuple(candidates.values()), search.total, paths)
     return SchemaCost(versions, paths, tuple(exprs), costs.total, total_options)
 
 
@@ -875,12 +900,13 @@ def apply_fix(crd: Mapping[str, Any], option: FixOption | tuple[BoundFix, ...]) 
 def plan_cost_fixes(
     crd: Mapping[str, Any], *, kubernetes_version: str | None = None, max_steps: int = 20
 ) -> tuple[dict[str, Any], tuple[FixOption, ...]]:
-    """Bounds that bring every over-limit cost of ``crd`` under its limit: what the apiserver refuses, fixed.
+    """Bounds that bring every over- and near-limit cost of ``crd`` under 90% of its limit: fixed for good.
 
     Takes the first over-limit cost of :func:`cost_breakdown` (an expression over its limit, then a
-    schema total), applies its best option (the first, as printed), costs the result again, and
-    repeats while one remains (one bound often fixes several rules). Near-limit costs are left as
-    they are (their options are suggestions; a rule brought just under its limit is near it), so
+    schema total; then the near-limit ones the same way), applies its best option (the first, as
+    printed: each bound the largest that keeps the cost under :data:`NEAR_FRACTION` of its limit), costs
+    the result again, and repeats while one remains (one bound often fixes several rules). So the
+    fixed manifest is neither over nor near a limit (``lint`` reports none of CRD001 … CRD004), and
     fixing a fixed manifest changes nothing. Out: ``(the fixed manifest, the options applied in
     order)``; costs no bound fixes are left as they are.
     """
@@ -900,12 +926,13 @@ def plan_cost_fixes(
 
 
 def _next_problem(breakdown: CostBreakdown, tried: set[tuple[str, str]]) -> tuple[tuple[str, str], FixOption] | None:
-    """The first over-limit cost not tried yet that has an option: expressions, then schema totals."""
+    """The first over- or near-limit cost not tried yet that has an option: expressions over their limit,
+    schema totals over theirs, then the same near them."""
     ranked: list[tuple[int, tuple[str, str], tuple[FixOption, ...]]] = []
     for s in breakdown.schemas:
-        ranked.extend((0, (e.path, e.kind), e.fixes) for e in s.expressions if e.over)
-        if s.over:
-            ranked.append((1, (s.paths[0], "total"), s.fixes))
+        ranked.extend((0 if e.over else 2, (e.path, e.kind), e.fixes) for e in s.expressions if e.over or e.near)
+        if s.over or s.near:
+            ranked.append((1 if s.over else 3, (s.paths[0], "total"), s.fixes))
     for _, key, options in sorted(ranked, key=lambda r: r[0]):
         if key not in tried and options:
             return key, options[0]

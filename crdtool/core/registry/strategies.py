@@ -56,7 +56,33 @@ API_PACKAGES: dict[str, str] = {
 
 #: ``(group, kind)`` → the module of its strategy (``pkg/registry/<group>/<resource>/strategy.go``).
 #: A kind without an entry gets :mod:`crdtool.core.registry.generic` only.
-STRATEGIES: dict[tuple[str, str], str] = {}
+STRATEGIES: dict[tuple[str, str], str] = {
+    ("", "ConfigMap"): "crdtool.core.registry.core.configmap",
+    ("", "Namespace"): "crdtool.core.registry.core.namespace",
+    ("", "PersistentVolumeClaim"): "crdtool.core.registry.core.persistentvolumeclaim",
+    ("", "Pod"): "crdtool.core.registry.core.pod",
+    ("", "Secret"): "crdtool.core.registry.core.secret",
+    ("", "Service"): "crdtool.core.registry.core.service",
+    ("", "ServiceAccount"): "crdtool.core.registry.core.serviceaccount",
+    ("apps", "DaemonSet"): "crdtool.core.registry.apps.daemonset",
+    ("apps", "Deployment"): "crdtool.core.registry.apps.deployment",
+    ("apps", "ReplicaSet"): "crdtool.core.registry.apps.replicaset",
+    ("apps", "StatefulSet"): "crdtool.core.registry.apps.statefulset",
+    ("batch", "CronJob"): "crdtool.core.registry.batch.cronjob",
+    ("batch", "Job"): "crdtool.core.registry.batch.job",
+    ("rbac.authorization.k8s.io", "ClusterRole"): "crdtool.core.registry.rbac.clusterrole",
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): "crdtool.core.registry.rbac.clusterrolebinding",
+    ("rbac.authorization.k8s.io", "Role"): "crdtool.core.registry.rbac.role",
+    ("rbac.authorization.k8s.io", "RoleBinding"): "crdtool.core.registry.rbac.rolebinding",
+    ("policy", "PodDisruptionBudget"): "crdtool.core.registry.policy.poddisruptionbudget",
+    ("autoscaling", "HorizontalPodAutoscaler"): "crdtool.core.registry.autoscaling.horizontalpodautoscaler",
+    ("networking.k8s.io", "Ingress"): "crdtool.core.registry.networking.ingress",
+    ("networking.k8s.io", "IngressClass"): "crdtool.core.registry.networking.ingressclass",
+    ("networking.k8s.io", "NetworkPolicy"): "crdtool.core.registry.networking.networkpolicy",
+    ("scheduling.k8s.io", "PriorityClass"): "crdtool.core.registry.scheduling.priorityclass",
+    ("coordination.k8s.io", "Lease"): "crdtool.core.registry.coordination.lease",
+    ("apiregistration.k8s.io", "APIService"): "crdtool.core.registry.apiregistration.apiservice",
+}
 
 
 def api_package(group: str) -> str:

@@ -115,11 +115,15 @@ CASES: dict[str, tuple[dict[str, Any], str, dict[str, Any]]] = {
                         {"name": "v1beta1", "deprecated": True, "deprecationWarning": "use v1"})),
     "CRD303": (versions({"name": "v1beta1", "storage": True}, {"name": "v1"}), "spec.versions[0].storage",
                versions({"name": "v1beta1"}, {"name": "v1", "storage": True})),
+    # issue 27, repro 13: versions a mapping (json: cannot unmarshal object ... of type []v1.CustomResourceDefinitionVersion)
+    "CRD900": ({**spec(f=STRINGS), "spec": {**spec(f=STRINGS)["spec"], "versions": {"name": "v1"}}}, "spec.versions",
+               spec(f=STRINGS)),
 }
 
 
 def test_every_code_has_a_case() -> None:
-    assert set(CASES) == set(CODES)
+    # CRD901 (unused suppression) reads the manifest's comments: the CLI's, tests/cli/test_lint_cli.py
+    assert set(CASES) == set(CODES) - {"CRD901"}
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
@@ -143,7 +147,7 @@ def test_the_convention_cases_are_valid_crds(code: str) -> None:
 
     positive, _, negative = CASES[code]
     assert check_crd_manifest(negative).valid, [str(f.error) for f in check_crd_manifest(negative).findings]
-    if code != "CRD102":
+    if code not in ("CRD102", "CRD900"):
         assert check_crd_manifest(positive).valid, [str(f.error) for f in check_crd_manifest(positive).findings]
 
 
@@ -247,3 +251,28 @@ def test_odd_values_never_raise() -> None:
                 {"x-kubernetes-validations": "self.x", "required": "abc", "properties": []},
                 {"x-kubernetes-validations": [{"rule": 5}, "x"], "items": [{"type": "string"}, 3]}):
         lint_crd(spec(f={"type": "array", **odd}), select=["ALL"])
+
+
+# --- issue 27, repro 13: CRDs lint cannot check are a finding, not "0 findings" --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec_value", "path", "text"),
+    [
+        (None, "spec", "the CRD has no versions (spec is missing or empty)"),
+        ([1, 2], "spec", "json: cannot unmarshal array into Go struct field CustomResourceDefinition.spec of type "
+                         "v1.CustomResourceDefinitionSpec"),
+        ({"group": "example.com", "versions": []}, "spec.versions", "the CRD has no versions (spec.versions is"),
+    ],
+)
+def test_a_crd_lint_cannot_check_is_crd900(spec_value: Any, path: str, text: str) -> None:
+    from crdtool.core.crd.manifest import check_crd_manifest
+
+    manifest = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "a.example.com"}}
+    if spec_value is not None:
+        manifest["spec"] = spec_value
+    [f] = lint_crd(manifest, select=["ALL"]).findings
+    assert (f.code, f.severity, f.path) == ("CRD900", "error", path) and text in f.message
+    assert not check_crd_manifest(manifest).valid  # the apiserver refuses each of them
+    assert lint_crd(manifest, select=["CRD1"]).findings == ()  # a code like the others: selected or not

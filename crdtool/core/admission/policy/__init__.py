@@ -1,0 +1,2 @@
+"""The admission policy plugins: ``k8s.io/apiserver/pkg/admission/plugin/policy`` (``matching``,
+``validating``, ``mutating``)."""

@@ -1,0 +1,33 @@
+"""The StatefulSet create strategy: ``pkg/registry/apps/statefulset/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.apps.validation import validate_stateful_set
+from crdtool.core.apis.core.warnings import pod_template_warnings
+from crdtool.core.errors import FieldError, Path
+from crdtool.core.registry._common import rel, reset_status, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: status cleared, generation 1."""
+    reset_status(obj)
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
+    """``Validate``: ``ValidateStatefulSet``."""
+    return validate_stateful_set(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
+    """``WarningsOnCreate``: ``GetWarningsForPodTemplate`` and a negative ``revisionHistoryLimit`` (the claim
+    templates' warnings are not ported)."""
+    spec = obj.get("spec")
+    template = spec.get("template") if isinstance(spec, dict) else None
+    out = pod_template_warnings(template if isinstance(template, dict) else {}, Path("spec", "template"), rel(release))
+    rhl = spec.get("revisionHistoryLimit") if isinstance(spec, dict) else None
+    if isinstance(rhl, int) and rhl < 0:
+        out.append("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
+    return out

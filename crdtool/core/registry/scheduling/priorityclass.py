@@ -1,0 +1,24 @@
+"""The PriorityClass create strategy: ``pkg/registry/scheduling/priorityclass/strategy.go`` (1.30 … 1.36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crdtool.core.apis.scheduling.validation import validate_priority_class
+from crdtool.core.errors import FieldError
+from crdtool.core.registry._common import rel, set_generation
+
+
+def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
+    """``PrepareForCreate``: generation 1."""
+    set_generation(obj)
+
+
+def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
+    """``Validate``: ``ValidatePriorityClass``."""
+    return validate_priority_class(obj, rel(release))
+
+
+def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
+    """``WarningsOnCreate``: none."""
+    return []
