@@ -4,6 +4,8 @@ The inputs are judged as usual, release by release; then the bundle's findings o
 the results of the documents they point at: warnings (``BND004 rbac-unknown-resource: ...``), or with
 ``--strict`` errors whose ``type`` is the code (the reporters' rule id: SARIF ``ruleId``, JUnit ``type``), which
 make the document invalid (exit 1). The matrix then merges the releases' results as for any error or warning.
+A ``# crdtool: ignore[BND004]`` comment silences a finding as it does lint's (:mod:`crdtool.yaml.suppressions`:
+on the finding's line, on the line above it, or on the document's first line for the whole document).
 """
 
 from __future__ import annotations
@@ -59,14 +61,26 @@ def apply(
             if not isinstance(item, Document) or result.status == "error":
                 continue
             text = f"{finding.code} {finding.name}: {finding.message}"
+            line, column = item.position(finding.field) or (item.line, item.column)
+            if _suppressed(item, finding.code, line):
+                continue
             if not options.strict:
                 result.warnings.append(text)
                 continue
-            line, column = item.position(finding.field) or (item.line, item.column)
             result.errors.append({"type": finding.code, "field": finding.field, "detail": finding.message,
                                   "badValue": None, "message": text, "line": line, "column": column})
             if result.status in ("valid", "skipped"):
                 result.status = "invalid"
+
+
+def _suppressed(item: Document, code: str, line: int) -> bool:
+    """Whether a ``# crdtool: ignore[...]`` comment of ``item`` silences ``code`` at file line ``line``."""
+    source = item.source_text()
+    if source is None or "crdtool" not in source[0]:
+        return False
+    from crdtool.yaml.suppressions import find_suppressions
+
+    return any(s.silences(code, line) for s in find_suppressions(source[0], source[1], item.line))
 
 
 def stream_note() -> str:

@@ -129,3 +129,18 @@ def test_sarif_rule_ids_are_the_codes_with_their_descriptions() -> None:
     assert rule["shortDescription"]["text"].startswith("role-missing: A binding whose Role or ClusterRole")
     [result] = run["results"]
     assert result["ruleId"] == "BND008" and result["locations"][0]["physicalLocation"]["region"]["startLine"] == 32
+
+
+def test_inline_suppressions_as_lint_s(tmp_path: Path) -> None:
+    bundle = tmp_path / "rbac.yaml"
+    bundle.write_text(
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: a}\nrules:\n"
+        "- apiGroups: [apps]\n  resources: [deployment]  # crdtool: ignore[BND004]\n  verbs: [get]\n"
+        "- apiGroups: [apps]\n  # crdtool: ignore[BND004]\n  resources: [statefulset]\n  verbs: [get]\n"
+        "- apiGroups: [apps]\n  resources: [daemonset]  # crdtool: ignore[BND008]\n  verbs: [get]\n"
+        "---\n# crdtool: ignore[BND004]\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+        "metadata: {name: b, namespace: ops}\nrules:\n- {apiGroups: [''], resources: [pod], verbs: [get]}\n"
+    )
+    out, code = _invoke([str(bundle), "--strict", "--output", "json"])
+    errors = [(d["name"], e["field"]) for d in json.loads(out)["documents"] for e in d["errors"]]
+    assert (errors, code) == ([("a", "rules[2].resources[0]")], 1)
