@@ -158,7 +158,7 @@ def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "") -> Crd
         name=name, group=group, kind=_str(names.get("kind")), plural=_str(names.get("plural")),
         singular=_str(names.get("singular")), short_names=tuple(_str(s) for s in _list(names.get("shortNames"))),
         categories=tuple(_str(s) for s in _list(names.get("categories"))), scope=_str(spec.get("scope")),
-        versions=tuple(versions), source=source, slug=slug or name,
+        versions=tuple(versions), source=source, slug=slug or _file_stem(name),
     )
 
 
@@ -339,6 +339,12 @@ def _rules(s: Mapping[str, Any], scope: str) -> tuple[RuleDoc, ...]:
 
 def _child(path: str, name: str) -> str:
     return path + (f".{name}" if _SIMPLE.match(name) else f"[{json.dumps(name)}]")
+
+
+def _file_stem(name: str) -> str:
+    """A file name for the page: the CRD's name with anything but letters, digits, ``.``, ``-``, ``_`` as ``_``."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")
+    return stem or "crd"
 
 
 def _anchor(text: str) -> str:
