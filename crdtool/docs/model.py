@@ -163,7 +163,7 @@ def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "") -> Crd
 
 
 def _changes(doc: dict[str, Any], order: list[str]) -> dict[str, tuple[ChangeDoc, ...]]:
-    from crdtool.core.crd.compare import compare_versions
+    from crdtool.core.crd.compare import compare_versions, severity_rank
 
     out: dict[str, tuple[ChangeDoc, ...]] = {}
     for i in range(len(order) - 1):
@@ -172,7 +172,9 @@ def _changes(doc: dict[str, Any], order: list[str]) -> dict[str, tuple[ChangeDoc
             found = compare_versions(doc, old, new)
         except (ValueError, TypeError, KeyError, AttributeError):  # an undecodable CRD: no comparison
             continue
-        out[new] = tuple(ChangeDoc(c.path, c.kind, c.severity, c.message) for c in found)
+        # by field, then severity: the same bytes whatever order the manifest's keys came in
+        ranked = sorted(found, key=lambda c: (c.path, severity_rank(c.severity), c.kind, c.message))
+        out[new] = tuple(ChangeDoc(c.path, c.kind, c.severity, c.message) for c in ranked)
     return out
 
 
