@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "completion default diff docs explain fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -47,6 +47,30 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output --field-validation --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    docs)
+        case "$prev" in
+        --format) COMPREPLY=($(compgen -W "html markdown" -- "$cur")); return ;;
+        --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--format --out -o --output -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    explain)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --api-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --api-version --recursive --extras --no-extras -o --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi
