@@ -114,8 +114,39 @@ def _markdown_html(text: str) -> Any:
     return Markup(_markdown_cached(text))
 
 
+_MARKUP_CHARS = frozenset("\\`*_[]<>!#|~&=")
+_LIST_OR_RULE = re.compile(r"^\s*(?:[-+]|\d{1,9}[.)](?:\s|$))", re.M)  # list items, --- rules and underlines
+
+
+def plain_paragraphs(text: str) -> str | None:
+    """The HTML markdown-it-py gives ``text`` when it is plain prose, without running the parser, else None.
+
+    Plain: none of the characters Markdown's block and inline syntax starts with, no list item, no
+    indented code (a line starting with a tab or four spaces), no hard break (two trailing spaces). Then
+    CommonMark makes a paragraph of each run of non-blank lines, each line stripped, ``"`` escaped.
+    ``tests/docs/test_render_fast_path.py`` checks the equivalence on generated text."""
+    if _MARKUP_CHARS.intersection(text) or _LIST_OR_RULE.search(text):
+        return None
+    if any(c.isspace() and c not in " \n" for c in text):  # tabs, vertical tabs, no-break spaces: the parser's
+        return None
+    paragraphs: list[list[str]] = [[]]
+    for line in text.split("\n"):
+        if line.startswith("    ") or line.endswith("  "):
+            return None
+        stripped = line.strip(" ")
+        if not stripped:
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        paragraphs[-1].append(stripped)
+    return "\n".join("<p>" + "\n".join(p).replace('"', "&quot;") + "</p>" for p in paragraphs if p)
+
+
 @lru_cache(maxsize=8192)
 def _markdown_cached(text: str) -> str:
+    fast = plain_paragraphs(text)
+    if fast is not None:
+        return fast
     md = _markdown()
     html: str = md.render(text)
     # links in descriptions may point anywhere; they never load anything by themselves (no images, no
