@@ -13,7 +13,9 @@ lists and frozen dataclasses out; none mutates its arguments.
 - :func:`convert_crd`, :func:`upgrade_crd` — apiextensions v1beta1 <-> v1 conversion of CRDs.
 - :func:`prune`, :func:`prune_non_nullable_nulls`, :func:`default` — structural-schema pruning and defaulting
   (``default(obj, crd)``: the apiserver's whole request decoding, as :func:`decode_object`).
-- :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource.
+- :func:`validate_object`, :func:`apply_create` — the apiserver's create path for a custom resource;
+  ``validate_object(obj, kubernetes_version="1.33")`` without a CRD, and :func:`create_builtin`
+  (:class:`BuiltinVerdict`: kubectl's ``metav1.Status``, errors, warnings, the stored object) for a built-in kind.
 - :func:`compare_crds` — what changes for clients and stored objects between two CRDs (:class:`Change` records).
 - :func:`validate_object_update`, :func:`apply_update` — the apiserver's update path for a custom resource,
   with validation ratcheting.
@@ -75,7 +77,9 @@ _EXPORTS = {
     "prepare_crd": "crdtool.core.customresource",
     "prune": "crdtool.core.customresource",
     "prune_non_nullable_nulls": "crdtool.core.customresource",
-    "validate_object": "crdtool.core.customresource",
+    "validate_object": "crdtool.core.registry.objects",
+    "BuiltinVerdict": "crdtool.core.registry.create",
+    "create_builtin": "crdtool.core.registry.create",
     "UpdateResult": "crdtool.core.customresource",
     "apply_update": "crdtool.core.customresource",
     "validate_object_update": "crdtool.core.customresource",

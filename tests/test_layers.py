@@ -21,13 +21,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # Go's standard library and apimachinery, ported
     ("crdtool.core.gojson", "crdtool.core.gotime", "crdtool.core.gostd", "crdtool.core.errors", "crdtool.core.gourl",
      "crdtool.core.snapshot", "crdtool.core._snapshot", "crdtool.core.content_memo", "crdtool.core.versions", "crdtool.core.validation_util",
-     "crdtool.core.objectmeta", "crdtool.core.webhook", "crdtool.core.storage"),
+     "crdtool.core.objectmeta", "crdtool.core.webhook", "crdtool.core.storage", "crdtool.core.apistatus",
+     "crdtool.core.quantity"),
     ("crdtool.core.celgo",),  # github.com/google/cel-go
     ("crdtool.core.schema",),  # apiextensions pkg/apiserver/schema: structural schemas
     ("crdtool.core.kubecel",),  # k8s.io/apiserver/pkg/cel
     ("crdtool.core.crdcel", "crdtool.core.validation"),  # apiextensions schema/cel and pkg/apiserver/validation
     ("crdtool.core.crd",),  # CustomResourceDefinitions
     ("crdtool.core.customresource",),  # custom resources
+    ("crdtool.core.builtin",),  # built-in kinds: schema data per release, strict decoding, serving
+    ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
+    ("crdtool.core.registry",),  # built-in kinds: pkg/registry strategies and the create path
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
     ("crdtool.docs",),  # API references: docs pages and explain (Jinja2, markdown-it-py)

@@ -443,7 +443,7 @@ class DefaultOutput(str, enum.Enum):
 @handled
 def default(
     objects: list[str] = typer.Argument(..., metavar="OBJECT...", help="Custom resources: files, directories or - for stdin.", show_default=False),
-    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s) whose schemas apply, matched by group and kind (repeatable)."),
+    crd: list[str] = typer.Option([], "--crd", metavar="FILE", help="CRD manifest(s) whose schemas apply, matched by group and kind (repeatable)."),
     version: Optional[str] = typer.Option(None, "--version", help="CRD version to use (default: each object's apiVersion)."),
     output: DefaultOutput = typer.Option(DefaultOutput.yaml, "--output", help="yaml (default) or json (a JSON list)."),
     no_prune: bool = typer.Option(False, "--no-prune", help="Apply defaults only; do not prune unknown fields."),
@@ -460,7 +460,8 @@ def default(
 ) -> int:
     """Print objects as the apiserver would store them: pruned and defaulted by the CRD's structural schema.
 
-    Documents that are not custom resources of the given CRDs pass through unchanged. Exit 0 on success, 2 on
+    Built-in kinds are decoded and defaulted as the release's apiserver does; other documents that are not custom
+    resources of the given CRDs pass through unchanged. Exit 0 on success, 2 on
     usage or input errors (objects of versions the CRD does not define or serve); the other objects are still
     printed.
     """

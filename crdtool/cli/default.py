@@ -54,6 +54,7 @@ class _Output:
     result: dict[str, Any]
     pruned: list[str] = field(default_factory=list)  # paths within the document
     defaulted: bool = True  # False: passed through unchanged (not a custom resource of a given CRD)
+    builtin: bool = False  # a built-in kind's object, decoded and defaulted as its release's apiserver does
 
 
 def run(
@@ -87,16 +88,17 @@ def run(
         print(f"crdtool default: {no_input_message(objects)}", file=sys.stderr)
         return 2
     try:
-        crds = _load_crds(crd_paths, kubernetes_version)
+        crds = _load_crds(crd_paths, kubernetes_version) if crd_paths else []
     except _UsageError as exc:
         print(f"crdtool default: {exc}", file=sys.stderr)
         return 2
-    outputs, errors, notes = _process(objects, crds, version=version, prune=not no_prune, jobs=jobs)
+    outputs, errors, notes = _process(objects, crds, version=version, prune=not no_prune, jobs=jobs,
+                                      kubernetes_version=kubernetes_version)
     for message in notes:
         print(message, file=sys.stderr)
     for _, message in errors:
         print(message, file=sys.stderr)
-    if outputs and not any(o.defaulted for o in outputs) and not errors:
+    if crds and outputs and not any(o.defaulted and not o.builtin for o in outputs) and not errors:
         print(f"crdtool default: no custom resource of {_crd_names(crds)} among the inputs; "
               "every document is passed through unchanged", file=sys.stderr)
     if show_pruned:
@@ -105,7 +107,7 @@ def run(
     if in_place:
         failed_files = {file for file, _ in errors}
         return max(status, _write_in_place([o for o in outputs if o.doc.file not in failed_files]))
-    shown = [o for o in outputs if o.defaulted or not only_custom_resources]
+    shown = [o for o in outputs if (o.defaulted and not o.builtin) or not only_custom_resources]
     if output == "json":
         text = go_json_dumps([o.result for o in shown], indent=2) + "\n"
     else:
@@ -166,6 +168,7 @@ def _process(
     version: str | None,
     prune: bool,
     jobs: int | None = None,
+    kubernetes_version: str | None = None,
 ) -> tuple[list[_Output], list[tuple[str, str]], list[str]]:
     """``(outputs, errors, notes)``: every document's result; ``(file, one-line message)`` errors; notes.
 
@@ -187,11 +190,12 @@ def _process(
         out: list[tuple[Any, list[str], bool] | str] = []
         for i in numbers:
             try:
-                done = _process_document(documents[i], crds, version=version, prune=prune)
+                done = _process_document(documents[i], crds, version=version, prune=prune,
+                                         kubernetes_version=kubernetes_version)
             except CustomResourceError as exc:
                 out.append(str(exc))
                 continue
-            out.append((done.result, done.pruned, done.defaulted))
+            out.append((done.result, done.pruned, done.defaulted, done.builtin))
         return out
 
     results = (r for part in ordered_map(default_range, index_ranges(len(documents), workers, per_worker=8), workers)
@@ -204,8 +208,8 @@ def _process(
         if isinstance(got, str):
             errors.append((item.file, got))
             continue
-        result, pruned, defaulted = got
-        out = _Output(item, item.data if not defaulted and result == item.data else result, pruned, defaulted)
+        result, pruned, defaulted, builtin = got
+        out = _Output(item, item.data if not defaulted and result == item.data else result, pruned, defaulted, builtin)
         outputs.append(out)
         if not out.defaulted:
             note = _passthrough_note(item, item.data, "", crds)
@@ -232,12 +236,17 @@ def _is_list(data: dict[str, Any]) -> bool:
 
 
 def _process_document(
-    doc: Document, crds: Sequence[tuple[Document, PreparedCrd]], *, version: str | None, prune: bool
+    doc: Document, crds: Sequence[tuple[Document, PreparedCrd]], *, version: str | None, prune: bool,
+    kubernetes_version: str | None = None,
 ) -> _Output:
-    """Default one document (a custom resource, or a ``v1`` ``List`` of them); others pass through."""
+    """Default one document (a custom resource or a built-in kind's object, or a ``v1`` ``List`` of them);
+    others pass through."""
     if not _is_list(doc.data):
         prepared = _pick_crd(doc.data, crds)
         if prepared is None:
+            stored = _default_builtin(doc, doc.data, "", kubernetes_version)
+            if stored is not None:
+                return _Output(doc, stored, builtin=True)
             return _Output(doc, doc.data, defaulted=False)
         stored, pruned = _default_one(doc, doc.data, "", prepared, version=version, prune=prune)
         return _Output(doc, stored, pruned)
@@ -257,6 +266,16 @@ def _process_document(
     result = dict(doc.data)
     result["items"] = items
     return _Output(doc, result, pruned_all, defaulted=defaulted)
+
+
+def _default_builtin(doc: Document, obj: dict[str, Any], prefix: str, kubernetes_version: str | None) -> dict[str, Any] | None:
+    """A built-in kind's object decoded and defaulted (:func:`crdtool.core.registry.create.default_builtin`)."""
+    from crdtool.core.registry.create import default_builtin
+
+    stored, problem = default_builtin(obj, kubernetes_version)
+    if problem:
+        raise CustomResourceError(f"{doc.file}:{_line(doc, prefix)}: {problem}", "decode")
+    return stored
 
 
 def _default_one(

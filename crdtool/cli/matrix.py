@@ -66,5 +66,6 @@ def combine(releases: Sequence[Release], per_release: Sequence[Sequence[Document
             first.file, first.index, first.line, first.api_version, first.kind, first.name, status,
             errors=list(errors.values()), warnings=merged_warnings, note=notes[0] if notes else None,
             versions=dict(zip(names, row)), item_statuses=_item_statuses(row),
+            api_status=next((r.api_status for r in row if r.status == status), first.api_status),
         ))
     return out

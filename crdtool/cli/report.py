@@ -67,6 +67,9 @@ class DocumentResult:
     versions: dict[str, DocumentResult] | None = None
     #: a ``v1`` ``List``: the status of each item (the summary and the progress bar count items as documents)
     item_statuses: list[str] | None = None
+    #: the ``metav1.Status`` kubectl would get creating the document (``--output json``'s ``apiStatus``);
+    #: None when it was not judged
+    api_status: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -80,9 +83,13 @@ class DocumentResult:
             "errors": self.errors,
             "warnings": self.warnings,
         }
+        if self.api_status is not None:
+            out["apiStatus"] = self.api_status
         if self.versions is not None:
             out["kubernetesVersions"] = {
-                name: {"status": r.status, "errors": r.errors, "warnings": r.warnings} for name, r in self.versions.items()
+                name: {"status": r.status, "errors": r.errors, "warnings": r.warnings,
+                       **({"apiStatus": r.api_status} if r.api_status is not None else {})}
+                for name, r in self.versions.items()
             }
         return out
 

@@ -88,9 +88,13 @@ def judge_document(doc: Document, field_validation: str = "Strict", release: Rel
         verdicts = [(f"items[{i}]", _crd_verdict(doc, item, f"items[{i}]", field_validation, release)) for i, item in list_crds]
         _prefetch_all(doc, [(prefix, f.error) for prefix, verdict in verdicts for f in verdict.findings])
         statuses: list[str | None] = [None] * len(doc.data["items"])
-        for (i, _), (prefix, verdict) in zip(list_crds, verdicts):
+        for (i, item), (prefix, verdict) in zip(list_crds, verdicts):
             _add_crd_findings(doc, verdict, prefix, result)
             statuses[i] = "invalid" if verdict.findings else "valid"
+            if verdict.findings and result.api_status is None:
+                result.api_status = _crd_api_status(item, verdict)
+        if result.api_status is None:
+            result.api_status = _crd_api_status({}, verdicts[0][1])
         result.item_statuses = statuses  # type: ignore[assignment] # the other items: judge_custom_resource's
         result.status = "invalid" if result.errors else "valid"
         return result
@@ -103,6 +107,7 @@ def judge_document(doc: Document, field_validation: str = "Strict", release: Rel
     verdict = _crd_verdict(doc, doc.data, "", field_validation, release)
     _prefetch_all(doc, [("", f.error) for f in verdict.findings])
     _add_crd_findings(doc, verdict, "", result)
+    result.api_status = _crd_api_status(doc.data, verdict)
     result.status = "invalid" if result.errors else "valid"
     return result
 
@@ -115,6 +120,17 @@ def _crd_verdict(
     return check_crd_manifest(
         crd, field_validation=field_validation, duplicate_fields=dups, kubernetes_version=release.name
     )
+
+
+def _crd_api_status(crd: dict[str, Any], verdict: Any) -> dict[str, Any]:
+    """The ``metav1.Status`` of creating the CRD ``crd`` with ``verdict``'s findings."""
+    from crdtool.core.apistatus import for_create
+
+    api_version = crd.get("apiVersion") if isinstance(crd.get("apiVersion"), str) else "apiextensions.k8s.io/v1"
+    meta = crd.get("metadata") if isinstance(crd.get("metadata"), dict) else {}
+    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+    errors = [replace(f.error, field=f.upstream_field) if f.upstream_field else f.error for f in verdict.findings]
+    return for_create("apiextensions.k8s.io", api_version.rpartition("/")[2], "CustomResourceDefinition", name, errors)
 
 
 def _add_crd_findings(doc: Document, verdict: Any, prefix: str, result: DocumentResult) -> None:
@@ -1252,6 +1268,7 @@ class _Outcome:
     warnings: list[str]
     problem: str | None = None  # why it could not be checked (it counts as skipped)
     note: str | None = None  # several CRDs define its kind: which one it was checked against
+    api_status: dict[str, Any] | None = None  # the metav1.Status kubectl would get
 
 
 def judge_custom_resource(
@@ -1296,6 +1313,9 @@ def judge_custom_resource(
             notes.append(outcome.problem)
             continue
         checked += 1
+        if outcome.api_status is not None and (result.api_status is None or (
+                result.api_status.get("status") == "Success" and outcome.api_status.get("status") != "Success")):
+            result.api_status = outcome.api_status
         if outcome.note:
             notes.append(outcome.note)
         if is_list:
@@ -1356,8 +1376,12 @@ def _skip_note(data: dict[str, Any], kind: str | None) -> str:
     api_version = data.get("apiVersion")
     if isinstance(api_version, str) and "/" in api_version and kind:
         group = api_version.rpartition("/")[0]
-        return f"no CRD for {kind}.{group} among the inputs (give it with --crd)"
-    return "not a CustomResourceDefinition"
+        return f"no CRD for {kind}.{group} among the inputs, and no Kubernetes release defines it (give it with --crd)"
+    if not isinstance(api_version, str) or not api_version:
+        return "no apiVersion: not a Kubernetes object"
+    if not kind:
+        return "no kind: not a Kubernetes object"
+    return f"no Kubernetes release defines {kind} in {api_version}, nor a CRD among the inputs (give it with --crd)"
 
 
 def _judge_object(
@@ -1380,24 +1404,50 @@ def _judge_object(
 
     source, count = catalog.find(obj, doc.file)
     if source is None:
-        return None
+        return _judge_builtin(doc, prefix, obj, catalog.release, field_validation)
     prepared = source.prepare()
     if prepared is None:
         return _Outcome(prefix, [], [], f"CRD {source.name} ({source.where}) cannot be used: {source.error}")
     dups = _duplicates_under(doc.duplicate_keys, prefix)
+    from crdtool.core import apistatus
+
     try:
         outcome = apply_create(obj, prepared, duplicate_fields=dups, field_validation=field_validation)
         errors, warnings = list(outcome.errors), list(outcome.warnings)
+        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+        status = apistatus.for_create(source.group, str(obj.get("apiVersion", "")).rpartition("/")[2],
+                                      str(obj.get("kind", "")), name, errors)
     except CustomResourceError as exc:
         if exc.reason not in ("unknown-version", "not-served"):
             return _Outcome(prefix, [], [], f"cannot be checked against CRD {source.name} ({source.where}): {exc}")
         errors, warnings = [invalid(Path("apiVersion"), obj.get("apiVersion"), str(exc))], []
+        status = apistatus.not_found(str(exc))
     if defer_validity and not source.knows_validity(at):
         warnings.append(_InvalidCrdWarning(source.number, (-1, -1) if at is None else at))  # type: ignore[arg-type]
     elif not source.is_valid(at):
         warnings.append(_invalid_crd_warning(source))
     note = f"{count} CRDs define {obj.get('kind')}.{source.group}; checked against {source.where}" if count > 1 else None
-    return _Outcome(prefix, errors, warnings, None, note)
+    return _Outcome(prefix, errors, warnings, None, note, status)
+
+
+def _judge_builtin(doc: Document, prefix: str, obj: dict[str, Any], release: Release, field_validation: str) -> _Outcome | None:
+    """A built-in kind's create (:func:`crdtool.core.registry.create.create_builtin`); None for a kind no
+    Kubernetes release defines in a group-version none has (a custom resource without its CRD: skipped)."""
+    from crdtool.core.registry import create as builtin
+
+    verdict = builtin.create_builtin(obj, release, field_validation=field_validation,
+                                     duplicate_fields=_duplicates_under(doc.duplicate_keys, prefix))
+    if verdict.outcome == builtin.NOT_A_KIND:
+        return None
+    errors = list(verdict.errors)
+    if verdict.outcome == builtin.NOT_SERVED:
+        hint = f" ({verdict.warnings[0]})" if verdict.warnings else ""
+        errors = [invalid(Path("apiVersion"), obj.get("apiVersion"), verdict.status["message"] + hint)]
+        return _Outcome(prefix, errors, [], None, None, verdict.status)
+    if verdict.outcome == builtin.UNKNOWN_KIND:
+        errors = [invalid(Path("kind"), obj.get("kind"), verdict.status["message"])]
+    return _Outcome(prefix, errors, list(verdict.warnings), None, None, verdict.status)
 
 
 def _duplicates_under(paths: list[str], prefix: str) -> list[str]:

@@ -83,6 +83,7 @@ def test_valid_cr_against_crd_flag() -> None:
         "status": "valid",
         "errors": [],
         "warnings": [],
+        "apiStatus": {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201},
     }
     assert data["summary"] == {"documents": 1, "valid": 1, "invalid": 0, "skipped": 0, "errors": 0}
 

@@ -54,7 +54,7 @@ def test_quiet_shows_only_failures_and_the_summary(project: Path) -> None:
         "    crds/broken.yaml:23:13: spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: "
         "must not be empty for specified object fields\n"
         "\n"
-        "4 documents: 2 valid, 1 invalid, 1 skipped, 0 input errors\n"
+        "4 documents: 3 valid, 1 invalid, 0 skipped, 0 input errors\n"  # the ConfigMap is judged (valid)
     )
     short = crdtool("validate", "-q", "crds/crontab.yaml", cwd=project)
     assert short.returncode == 0
@@ -69,7 +69,7 @@ def test_exclude_drops_helm_templates_like_a_gitignore_line(project: Path) -> No
         out = crdtool("validate", ".", "--exclude", glob, "--exclude", "broken.yaml", cwd=project)
         assert out.returncode == 0, (glob, out.stdout)
         assert "templates" not in out.stdout and "broken" not in out.stdout
-        assert out.stdout.endswith("3 documents: 2 valid, 0 invalid, 1 skipped, 0 input errors\n")
+        assert out.stdout.endswith("3 documents: 3 valid, 0 invalid, 0 skipped, 0 input errors\n")
 
 
 def test_skip_kind_by_kind_or_api_version_and_kind(project: Path) -> None:
@@ -78,7 +78,7 @@ def test_skip_kind_by_kind_or_api_version_and_kind(project: Path) -> None:
     docs = json.loads(out.stdout)["documents"]
     assert [(d["kind"], d["status"]) for d in docs] == [
         ("CustomResourceDefinition", "skipped"), ("CustomResourceDefinition", "skipped"),
-        ("ConfigMap", "skipped"), ("CronTab", "valid"),
+        ("ConfigMap", "valid"), ("CronTab", "valid"),
     ]
     text = crdtool("validate", "--skip-kind", "stable.example.com/v1/CronTab", "examples/cr.yaml",
                    "--crd", "crds/crontab.yaml", cwd=project)
@@ -138,7 +138,7 @@ def test_pyproject_configuration_and_command_line_winning(project: Path) -> None
     loud = crdtool("validate", ".", "--no-quiet", "--no-exit-zero", "--skip-kind", "CronTab", cwd=project)
     assert loud.returncode == 1
     assert "valid: CustomResourceDefinition crontabs" in loud.stdout
-    assert "skipped: ConfigMap settings (v1): not a CustomResourceDefinition" in loud.stdout
+    assert "valid: ConfigMap settings (v1)" in loud.stdout  # a built-in kind: judged (the file's skip-kind replaced)
     assert "skipped by --skip-kind" in loud.stdout  # the CronTab
     assert crdtool("validate", ".", "--output", "json", cwd=project).stdout.startswith("{")
 

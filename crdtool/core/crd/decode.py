@@ -547,11 +547,73 @@ class _Decoder:
                     self.bad_number(val, t.go, path, est, efs, scope)
                     return False
                 return True
+        elif kind == T.INT_OR_STRING:
+            return self.int_or_string(val, holder, slot, path, est, efs, scope, cdepth, push)
+        elif kind == T.QUANTITY:
+            return self.quantity(val, holder, slot, path, scope, cdepth, push)
         else:  # a kind we do not know: keep the value as JSON
             holder[slot] = normalize_json(val)
             return True
         self.mismatch(val, t, path, est, efs, scope, cdepth, push)
         return False
+
+    def int_or_string(
+        self, val: Any, holder: Any, slot: Any, path: _P, est: str, efs: _P, scope: _Scope | None, cdepth: int, push: Any
+    ) -> bool:
+        """``intstr.IntOrString.UnmarshalJSON``: a JSON string, else ``json.Unmarshal`` into its ``int32``.
+
+        The inner error comes back up and aborts decoding; the top-level ``addErrorContext`` names the
+        IntOrString field (``json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort
+        of type int32``). Mirrors ``k8s.io/apimachinery/pkg/util/intstr/intstr.go``.
+        """
+        if isinstance(val, str):
+            holder[slot] = val
+            return True
+        if isinstance(val, (_dt.datetime, _dt.date)):
+            holder[slot] = _as_string(val)
+            return True
+        if not isinstance(val, bool) and isinstance(val, (int, float)):
+            n = _as_int(val, _INT32_MIN, _INT32_MAX)
+            if n is not None:
+                holder[slot] = n
+                return True
+            lit = _number_text(val)
+            if lit is None:
+                self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+            else:
+                self.fatal(scope, _Err(path, val, f"number {lit}", "int32", est, efs))
+            return False
+        self.fatal(scope, _Err(path, val, _desc(val), "int32", est, efs))
+        _push_skip(push, val, cdepth)
+        return False
+
+    def quantity(self, val: Any, holder: Any, slot: Any, path: _P, scope: _Scope | None, cdepth: int, push: Any) -> bool:
+        """``resource.Quantity.UnmarshalJSON``: ``ParseQuantity`` of the JSON text (a string's without quotes).
+
+        Its error (``quantities must match the regular expression ...``) is not an ``UnmarshalTypeError``: it
+        aborts decoding and is reported as it is. Mirrors ``k8s.io/apimachinery/pkg/api/resource/quantity.go``.
+        """
+        from crdtool.core.gojson import go_json_marshal
+        from crdtool.core.quantity import parse_quantity_error
+
+        if isinstance(val, (_dt.datetime, _dt.date)):
+            val = _as_string(val)
+        if isinstance(val, str):
+            text = val
+        elif isinstance(val, float) and not math.isfinite(val):
+            self.fatal(scope, _Err(path, val, plain=_unsupported(val)))
+            return False
+        elif not isinstance(val, bool) and isinstance(val, (int, float)):
+            text = _number_text(val) or str(val)
+        else:
+            text = go_json_marshal(normalize_json(val))
+        problem = parse_quantity_error(text.strip(" \t\n\r\v\f"))
+        if problem:
+            self.fatal(scope, _Err(path, val, plain=problem))
+            _push_skip(push, val, cdepth)
+            return False
+        holder[slot] = val if isinstance(val, str) else text
+        return True
 
 
 _SCHEMA_SLICES: dict[int, T.GoType] = {}

@@ -55,6 +55,8 @@ TIME = "time"  # metav1.Time: RFC 3339 string or null (custom UnmarshalJSON)
 OR_ARRAY = "orarray"  # JSONSchemaPropsOrArray
 OR_BOOL = "orbool"  # JSONSchemaPropsOrBool
 OR_STRING_ARRAY = "orstringarray"  # JSONSchemaPropsOrStringArray
+INT_OR_STRING = "intorstring"  # intstr.IntOrString (custom UnmarshalJSON: a string, else an int32)
+QUANTITY = "quantity"  # resource.Quantity (custom UnmarshalJSON: resource.ParseQuantity of the text)
 
 SCALAR_KINDS = frozenset({STRING, BOOL, INT32, INT64, FLOAT64, BYTES})
 

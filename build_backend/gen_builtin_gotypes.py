@@ -1,0 +1,155 @@
+"""Generate ``crdtool/core/builtin/data/gotypes.json.gz``: the Go type of each field of k8s.io/api's structs.
+
+Usage: ``python build_backend/gen_builtin_gotypes.py --git-dir /path/to/kubernetes/api.git`` (a bare clone of
+github.com/kubernetes/api; ``--check`` compares instead of writing).
+
+The OpenAPI documents name a field's JSON type, not its Go type; encoding/json's type errors print the Go type
+(``reflect.Type.String()``: ``v1.PullPolicy``, ``v1.ResourceList``, ``*int32`` dereferenced to ``int32``). For
+each release's tag (``crdtool.core.releases.RELEASES``) every ``<group>/<version>/*.go`` of k8s.io/api is read
+(``type X struct`` blocks, their fields' JSON names and types; ``type X <underlying>`` named types) and, per
+OpenAPI definition (``io.k8s.api.apps.v1.DeploymentSpec``), the fields whose Go type is a *named* type of a
+scalar, map or slice are kept: ``{"imagePullPolicy": "v1.PullPolicy"}``. Struct-typed fields are named by the
+OpenAPI definitions already. Output: ``{"releases": [...], "index": {definition: [variant per release, -1 if
+none]}, "variants": {definition: [{field: go type}, ...]}}``, deterministic (sorted keys, gzip mtime 0).
+Also ``structs``: per release, the JSON fields of every struct and their Go types (``[json, go type, kind]``) of
+the definitions the 1.37 OpenAPI stand-in lacks (see ``gen_builtin_schemas.py``), under ``"fields137"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from crdtool.core.releases import RELEASES  # noqa: E402
+
+OUT = ROOT / "crdtool" / "core" / "builtin" / "data" / "gotypes.json.gz"
+_STRUCT = re.compile(r"^type (\w+) struct \{\n(.*?)^\}", re.S | re.M)
+_NAMED = re.compile(r"^type (\w+) (?!struct\b)(?!interface\b)([\w\[\]\*\.]+)\s*$", re.M)
+_FIELD = re.compile(r"^\t(\w+)\s+([\w\[\]\*\.]+)\s+`json:\"([^\",]*)[^`]*`", re.M)
+_IMPORT = re.compile(r'^\s*(\w+)?\s*"([^"]+)"\s*$', re.M)
+_BUILTIN = {"string", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "byte", "rune"}
+
+
+def _git(git_dir: str, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", git_dir, *args], check=True, capture_output=True, text=True).stdout
+
+
+def _imports(text: str) -> dict[str, str]:
+    """alias → package name (the import path's last element) of a file's imports."""
+    out: dict[str, str] = {}
+    block = re.search(r"^import \((.*?)^\)", text, re.S | re.M)
+    lines = block.group(1) if block else ""
+    single = re.findall(r'^import (\w+ )?"([^"]+)"', text, re.M)
+    for alias, path in [*_IMPORT.findall(lines), *((a.strip(), p) for a, p in single)]:
+        name = path.rstrip("/").rpartition("/")[2]
+        out[alias or name] = name
+    return out
+
+
+def go_string(expr: str, pkg: str, imports: dict[str, str]) -> str:
+    """``reflect.Type.String()`` of a Go type expression in package ``pkg`` (pointers dereferenced at the top)."""
+    expr = expr.lstrip("*")
+    if expr.startswith("[]"):
+        return "[]" + _go(expr[2:], pkg, imports)
+    return _go(expr, pkg, imports)
+
+
+def _go(expr: str, pkg: str, imports: dict[str, str]) -> str:
+    if expr.startswith("*"):
+        return "*" + _go(expr[1:], pkg, imports)
+    if expr.startswith("[]"):
+        return "[]" + _go(expr[2:], pkg, imports)
+    if expr.startswith("map["):
+        depth, i = 0, 3
+        for i in range(3, len(expr)):
+            if expr[i] == "[":
+                depth += 1
+            elif expr[i] == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+        return f"map[{_go(expr[4:i], pkg, imports)}]{_go(expr[i + 1:], pkg, imports)}"
+    if "." in expr:
+        alias, _, name = expr.partition(".")
+        return f"{imports.get(alias, alias)}.{name}"
+    if expr in _BUILTIN:
+        return {"byte": "uint8", "rune": "int32"}.get(expr, expr)
+    return f"{pkg}.{expr}"
+
+
+def read_tag(git_dir: str, tag: str) -> dict[str, dict[str, str]]:
+    """definition name → {json field: Go type string} for the named non-struct fields of k8s.io/api at ``tag``."""
+    files = [f for f in _git(git_dir, "ls-tree", "-r", "--name-only", tag).splitlines()
+             if f.count("/") == 2 and f.endswith(".go") and not f.endswith("_test.go")
+             and "zz_generated" not in f and "generated.pb" not in f and not f.endswith(".pb.go")]
+    by_dir: dict[str, list[str]] = {}
+    for f in files:
+        by_dir.setdefault(f.rpartition("/")[0], []).append(f)
+    out: dict[str, dict[str, str]] = {}
+    for folder, paths in sorted(by_dir.items()):
+        pkg = folder.rpartition("/")[2]
+        texts = [_git(git_dir, "show", f"{tag}:{p}") for p in sorted(paths)]
+        named = {n: u for t in texts for n, u in _NAMED.findall(t)}
+        structs = {n for t in texts for n, _ in _STRUCT.findall(t)}
+        for text in texts:
+            imports = _imports(text)
+            for name, body in _STRUCT.findall(text):
+                fields: dict[str, str] = {}
+                for _, expr, js in _FIELD.findall(body):
+                    if not js or js == "-":
+                        continue
+                    base = expr.lstrip("*").removeprefix("[]").lstrip("*")
+                    local_named = "." not in base and base in named and base not in structs
+                    qualified_scalar = "." in base and base.split(".")[0] in ("types",)
+                    if local_named or qualified_scalar or expr.lstrip("*").startswith("map["):
+                        fields[js] = go_string(expr, pkg, imports)
+                if fields:
+                    out[f"io.k8s.api.{folder.replace('/', '.')}.{name}"] = fields
+    return out
+
+
+def render(git_dir: str) -> bytes:
+    releases = [r for _, r in sorted(RELEASES.items())]
+    per = [read_tag(git_dir, r.tag) for r in releases]
+    index: dict[str, list[int]] = {}
+    variants: dict[str, list[dict[str, str]]] = {}
+    for name in sorted({n for p in per for n in p}):
+        row = []
+        for p in per:
+            if name not in p:
+                row.append(-1)
+                continue
+            seen = variants.setdefault(name, [])
+            if p[name] not in seen:
+                seen.append(p[name])
+            row.append(seen.index(p[name]))
+        index[name] = row
+    doc = {"releases": [r.name for r in releases], "tags": [r.tag for r in releases], "index": index,
+           "variants": variants}
+    return gzip.compress(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode(), compresslevel=9, mtime=0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--git-dir", required=True)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    data = render(args.git_dir)
+    if args.check:
+        return 0 if OUT.read_bytes() == data else 1
+    OUT.write_bytes(data)
+    print(f"{OUT.name}: {len(data):,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""``crdtool validate`` judges built-in kinds per release, with kubectl's ``metav1.Status`` in ``apiStatus``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from crdtool.cli.app import app
+
+BUNDLE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: "3"
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: psp:rook
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+kind: FlowSchema
+metadata:
+  name: fs
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+foo: 1
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+"""
+
+
+def _run(tmp_path: Path, *args: str) -> tuple[int, Any]:
+    path = tmp_path / "bundle.yaml"
+    path.write_text(BUNDLE)
+    result = CliRunner().invoke(app, ["validate", str(path), "--output", "json", *args])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_builtins_are_judged_with_api_status(tmp_path: Path) -> None:
+    code, data = _run(tmp_path, "--kubernetes-version", "1.31")
+    assert code == 1
+    docs = data["documents"]
+    assert [(d["kind"], d["status"]) for d in docs] == [
+        ("Deployment", "invalid"), ("ClusterRole", "valid"), ("FlowSchema", "valid"), ("ConfigMap", "invalid"),
+        ("Widget", "skipped"),
+    ]
+    deployment = docs[0]
+    assert deployment["errors"][0]["line"] == 6
+    assert deployment["apiStatus"] == {
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string '
+                   "into Go struct field DeploymentSpec.spec.replicas of type int32",
+        "reason": "BadRequest", "code": 400,
+    }
+    assert docs[1]["apiStatus"]["status"] == "Success"
+    assert docs[2]["warnings"] == [
+        "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; "
+        "use flowcontrol.apiserver.k8s.io/v1 FlowSchema"]
+    assert docs[3]["apiStatus"]["message"].endswith('strict decoding error: unknown field "foo"')
+    assert "apiStatus" not in docs[4]
+
+
+def test_the_matrix_says_which_releases_serve_the_bundle(tmp_path: Path) -> None:
+    code, data = _run(tmp_path, "--kubernetes-version", "1.31-1.32")
+    flowschema = data["documents"][2]
+    assert flowschema["status"] == "invalid"
+    assert flowschema["kubernetesVersions"]["1.31"]["status"] == "valid"
+    assert flowschema["kubernetesVersions"]["1.32"]["apiStatus"]["reason"] == "NotFound"
+    assert flowschema["errors"][0]["kubernetesVersions"] == ["1.32"]
+    assert "removed in v1.32; use flowcontrol.apiserver.k8s.io/v1 FlowSchema" in flowschema["errors"][0]["message"]
+
+
+def test_field_validation_warn(tmp_path: Path) -> None:
+    _, data = _run(tmp_path, "--field-validation", "Warn", "--kubernetes-version", "1.37")
+    configmap = data["documents"][3]
+    assert (configmap["status"], configmap["warnings"]) == ("valid", ['unknown field "foo"'])
+
+
+def test_default_decodes_builtins_without_a_crd(tmp_path: Path) -> None:
+    path = tmp_path / "bundle.yaml"
+    path.write_text(BUNDLE)
+    result = CliRunner().invoke(app, ["default", str(path), "--output", "json", "--kubernetes-version", "1.31"])
+    assert result.exit_code == 2  # the Deployment's replicas cannot be decoded
+    assert 'bundle.yaml:1: Deployment in version "v1" cannot be handled as a Deployment' in result.stderr
+    objects = json.loads(result.stdout)
+    assert {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}} in objects  # foo dropped
+    assert {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}} in objects  # passed through
+
+
+def test_python_api_validate_object_takes_a_builtin() -> None:
+    import crdtool
+
+    errors = crdtool.validate_object({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "A"}},
+                                     kubernetes_version="1.30")
+    assert [(e.type, e.field) for e in errors] == [("FieldValueInvalid", "metadata.name")]
+    assert crdtool.create_builtin({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, "1.30").ok
