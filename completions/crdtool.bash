@@ -67,10 +67,11 @@ _crdtool() {
         case "$prev" in
         --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --api-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--crd --api-version --recursive --extras --no-extras -o --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--crd --api-version --kubernetes-version --recursive --extras --no-extras -o --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -7,7 +7,7 @@ _crdtool() {
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
         'docs:Write an API reference for every CRD\: fields, defaults, enums, bounds, the CEL rules in words, and what changed between versions.'
-        'explain:Explain a field of a custom resource as kubectl explain does, offline, from the CRD file; with its rules, default and enum.'
+        'explain:Explain a field as kubectl explain does, offline\: of a custom resource from its CRD file (with its rules, default and enum), or of a built-in kind.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'lint:Lint CRD manifests\: what kube-apiserver does not reject but will hurt, and CEL costs explained.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
@@ -67,8 +67,9 @@ _crdtool() {
         ;;
     explain)
         _arguments -s \
-            '(--crd)'--crd'[CRD manifest(s) holding the resource (repeatable).]:file:_files' \
+            '(--crd)'--crd'[CRD manifest(s) holding the resource (repeatable); without, or when none defines it\: the built-in kinds.]:file:_files' \
             '(--api-version)'--api-version'[Explain this version (default\: the preferred one).]:file:_files' \
+            '(--kubernetes-version)'--kubernetes-version'[The release whose built-in kinds are explained, 1.30 … 1.37 (default 1.37).]:file:_files' \
             '(--recursive)'--recursive'[List the fields of the fields, all the way down.]' \
             '(--extras --no-extras)'{--extras,--no-extras}'[Print the field'\''s default and rules after its description (kubectl does not).]' \
             '(-o --output)'{-o,--output}'[Output format\: text for people, json for machines.]:value:(text json)' \

@@ -642,19 +642,24 @@ def docs(
 @handled
 def explain(
     target: str = typer.Argument(..., metavar="RESOURCE[.FIELD...]", help="The resource (plural, singular, short name or kind) and a field path, as kubectl explain takes them.", show_default=False),
-    crd: list[str] = typer.Option(..., "--crd", metavar="FILE", help="CRD manifest(s) holding the resource (repeatable)."),
+    crd: Optional[list[str]] = typer.Option(None, "--crd", metavar="FILE", help="CRD manifest(s) holding the resource (repeatable); without, or when none defines it: the built-in kinds."),
     api_version: Optional[str] = typer.Option(None, "--api-version", metavar="GROUP/VERSION", help="Explain this version (default: the preferred one)."),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help="The release whose built-in kinds are explained, 1.30 … 1.37 (default 1.37).", show_default=False
+    ),
     recursive: bool = typer.Option(False, "--recursive", help="List the fields of the fields, all the way down."),
     extras: bool = typer.Option(True, "--extras/--no-extras", help="Print the field's default and rules after its description (kubectl does not)."),
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help=OUTPUT_HELP),
 ) -> int:
-    """Explain a field of a custom resource as kubectl explain does, offline, from the CRD file; with its rules, default and enum.
+    """Explain a field as kubectl explain does, offline: of a custom resource from its CRD file (with its rules, default and enum), or of a built-in kind.
 
     Exit 0 on success, 2 on usage or input errors (no such resource or field).
     """
     from crdtool.cli import explain as explain_cmd
 
-    return explain_cmd.run(target, crd, api_version=api_version, recursive=recursive, extras=extras, output=output.value)
+    (release,) = _releases(kubernetes_version, None, matrix=False)
+    return explain_cmd.run(target, crd or [], api_version=api_version, recursive=recursive, extras=extras, output=output.value,
+                           kubernetes_version=release.name)
 
 
 @app.command("test", cls=_Command, epilog=EXIT_CODES)

@@ -1,4 +1,5 @@
-"""``crdtool explain``: what ``kubectl explain RESOURCE.FIELD`` prints, offline, from a CRD file.
+"""``crdtool explain``: what ``kubectl explain RESOURCE.FIELD`` prints, offline, from a CRD file or for a
+built-in kind of a Kubernetes release (``--kubernetes-version``; any resource no ``--crd`` file defines).
 
 ``RESOURCE[.FIELD...]`` is split as kubectl splits it (the resource, then the field path); the resource
 is matched against the CRDs of the ``--crd`` files by plural, singular, short name or kind
@@ -18,9 +19,11 @@ from typing import Any
 
 
 def run(
-    target: str, crd_paths: list[str], *, api_version: str | None, recursive: bool, extras: bool, output: str = "text"
+    target: str, crd_paths: list[str], *, api_version: str | None, recursive: bool, extras: bool, output: str = "text",
+    kubernetes_version: str = "1.37",
 ) -> int:
-    """Explain ``target`` (``RESOURCE[.FIELD...]``) from the CRDs of ``crd_paths``; return the exit status."""
+    """Explain ``target`` (``RESOURCE[.FIELD...]``) from the CRDs of ``crd_paths``, else from the built-in kinds
+    of ``kubernetes_version``; return the exit status."""
     from crdtool.cli.inputs import load_inputs
     from crdtool.core.crd.manifest import is_crd
     from crdtool.docs.explain import ExplainError, explain_crd, matches_resource
@@ -41,7 +44,7 @@ def run(
         found = item
         break
     if found is None:
-        return _fail(f"the server doesn't have a resource type \"{resource}\"", prefix="error: ")
+        return _builtin(kubernetes_version, resource, field_path, api_version, recursive, extras, output)
     try:
         text = explain_crd(found.data, field_path, api_version=api_version, recursive=recursive, extras=extras)
     except ExplainError as exc:
@@ -55,6 +58,24 @@ def run(
             "group": spec.get("group"), "version": _header(text, "VERSION"),
             "kind": spec.get("names", {}).get("kind"), "fieldPath": field_path, "recursive": recursive, "text": text,
         }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _builtin(release: str, resource: str, field_path: list[str], api_version: str | None, recursive: bool, extras: bool,
+             output: str) -> int:
+    from crdtool.docs.explain import ExplainError, explain_builtin
+
+    try:
+        text = explain_builtin(release, resource, field_path, api_version=api_version, recursive=recursive, extras=extras)
+    except ExplainError as exc:
+        return _fail(str(exc), prefix="error: ")
+    if output == "json":
+        document = {"crd": None, "kubernetesVersion": release, "group": _header(text, "GROUP"),
+                    "version": _header(text, "VERSION"), "kind": _header(text, "KIND"), "fieldPath": field_path,
+                    "recursive": recursive, "text": text}
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(text)

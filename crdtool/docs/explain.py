@@ -26,9 +26,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["ExplainError", "explain_crd", "find_version", "go_wrap", "matches_resource", "render_explain"]
+__all__ = ["ExplainError", "explain_builtin", "explain_crd", "find_builtin", "find_version", "go_wrap", "matches_resource",
+           "render_explain"]
 
 _OBJECT_META_REF = "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 #: metav1beta1.PartialObjectMetadata{}.SwaggerDoc()["metadata"]
@@ -181,8 +182,12 @@ def render_explain(
     schemas = dict(_object_meta_document()["components"]["schemas"])
     schemas.update(definitions or {})
     doc = {"components": {"schemas": schemas}}
+    return _render(group, version, kind, schema, field_path, _Ctx(lambda ref: _resolve(ref, doc), recursive, extras))
+
+
+def _render(group: str, version: str, kind: str, schema: Mapping[str, Any], field_path: Sequence[str], ctx: _Ctx) -> str:
     head = (f"GROUP:      {group}\n" if group else "") + f"KIND:       {kind}\n" + f"VERSION:    {version}\n" + "\n"
-    body = _output(_Ctx(doc, recursive, extras), dict(schema), {}, list(field_path))
+    body = _output(ctx, dict(schema), {}, list(field_path))
     if not body:
         name = field_path[-1] if field_path else ""
         raise ExplainError(f'field "{name}" does not exist')
@@ -191,9 +196,120 @@ def render_explain(
 
 @dataclass(frozen=True)
 class _Ctx:
-    document: dict[str, Any]
+    resolve: Callable[[Any], dict[str, Any] | None]  # funcs.go resolveRef over the group-version's document
     recursive: bool
     extras: bool
+
+
+# --- built-in kinds --------------------------------------------------------------------------------------
+
+
+def explain_builtin(
+    release: str, resource: str, field_path: Sequence[str], *, api_version: str | None = None, recursive: bool = False,
+    extras: bool = True,
+) -> str:
+    """``kubectl explain`` for a built-in kind of Kubernetes ``release`` (``"1.35"``), from the release's published
+    OpenAPI v3 (:mod:`crdtool.core.builtin.catalog`). ``resource``: the plural resource, the kind or a short name
+    (:data:`BUILTIN_SHORT_NAMES`), case-insensitively; the version is ``api_version``'s, else the served version of the highest priority
+    (the core group first when several groups have the resource, as kubectl's RESTMapper orders them). Raises
+    ExplainError (kubectl's messages) when no served kind matches or the field does not exist."""
+    info = find_builtin(release, resource, api_version)
+    ctx = _Ctx(lambda ref: _builtin_definition(release, ref), recursive, extras)
+    root = _builtin_definition(release, info.definition)
+    if root is None:
+        raise ExplainError(f"GVK {info.api_version} {info.kind} not found in OpenAPI schema")
+    return _render(info.group, info.version, info.kind, root, field_path, ctx)
+
+
+#: Short names kube-apiserver's discovery gives built-in resources: ``ShortNames()`` of
+#: kubernetes ``pkg/registry/<group>/<resource>/storage/storage.go`` (read at openshift/microshift release-4.19,
+#: Kubernetes 1.32; unchanged in the releases since), by ``(group, resource)``.
+BUILTIN_SHORT_NAMES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("apps", "daemonsets"): ("ds",), ("apps", "deployments"): ("deploy",), ("apps", "replicasets"): ("rs",),
+    ("apps", "statefulsets"): ("sts",), ("autoscaling", "horizontalpodautoscalers"): ("hpa",),
+    ("batch", "cronjobs"): ("cj",), ("certificates.k8s.io", "certificatesigningrequests"): ("csr",),
+    ("", "configmaps"): ("cm",), ("", "endpoints"): ("ep",), ("", "events"): ("ev",), ("", "limitranges"): ("limits",),
+    ("", "namespaces"): ("ns",), ("", "nodes"): ("no",), ("", "persistentvolumes"): ("pv",),
+    ("", "persistentvolumeclaims"): ("pvc",), ("", "pods"): ("po",), ("", "replicationcontrollers"): ("rc",),
+    ("", "resourcequotas"): ("quota",), ("", "services"): ("svc",), ("", "serviceaccounts"): ("sa",),
+    ("networking.k8s.io", "ingresses"): ("ing",), ("networking.k8s.io", "ipaddresses"): ("ip",),
+    ("networking.k8s.io", "networkpolicies"): ("netpol",), ("policy", "poddisruptionbudgets"): ("pdb",),
+    ("scheduling.k8s.io", "priorityclasses"): ("pc",), ("storage.k8s.io", "storageclasses"): ("sc",),
+    ("storage.k8s.io", "volumeattributesclasses"): ("vac",),
+}
+
+
+def find_builtin(release: str, resource: str, api_version: str | None) -> Any:
+    """The :class:`~crdtool.core.builtin.catalog.KindInfo` kubectl would explain for ``resource``."""
+    from crdtool.core.builtin import catalog
+    from crdtool.core.versions import sort_versions
+
+    wanted = resource.lower()
+    group = version = None
+    if api_version:
+        group, version = catalog.parse_api_version(api_version)
+    found = [k for k in catalog.kinds(release)
+             if k.served and k.definition
+             and wanted in (k.resource.lower(), k.kind.lower(), *BUILTIN_SHORT_NAMES.get((k.group, k.resource), ()))
+             and (group is None or (k.group, k.version) == (group, version))]
+    if not found:
+        target = f"{api_version}, Resource={resource}" if api_version else resource
+        raise ExplainError(f"the server doesn't have a resource type \"{target}\"")
+    groups = sorted({k.group for k in found}, key=lambda g: (g != "", g))
+    in_group = [k for k in found if k.group == groups[0]]
+    best = sort_versions([k.version for k in in_group])[0]
+    return next(k for k in in_group if k.version == best)
+
+
+def _builtin_definition(release: str, ref: Any) -> dict[str, Any] | None:
+    if not isinstance(ref, str) or not ref:
+        return None
+    return _published_definition(release, ref.rsplit("/", 1)[-1])
+
+
+@lru_cache(maxsize=4096)
+def _published_definition(release: str, name: str) -> dict[str, Any] | None:
+    """A definition as the published document has it: descriptions back, ``$ref`` as ``#/components/schemas/``
+    references, a ``$ref`` beside other keywords inside ``allOf`` (kube-openapi's v3 form)."""
+    from crdtool.core.builtin import catalog
+
+    try:
+        schema = catalog.definition(release, name)
+        docs = catalog.definition_docs(release, name)
+    except KeyError:
+        return None
+    out = _published(schema)
+    if docs.get(""):
+        out["description"] = docs[""]
+    props = out.get("properties")
+    if isinstance(props, dict):
+        for prop, text in docs.items():
+            if prop and isinstance(props.get(prop), dict):
+                props[prop] = _wrap_ref({**props[prop], "description": text})
+    return out
+
+
+def _published(s: Any) -> Any:
+    if isinstance(s, list):
+        return [_published(x) for x in s]
+    if not isinstance(s, dict):
+        return s
+    out = {k: (v if k in ("enum", "default", "example", "required") else _published(v)) for k, v in s.items()}
+    if k_ref := out.get("$ref"):
+        out["$ref"] = k_ref if str(k_ref).startswith("#") else f"#/components/schemas/{k_ref}"
+    if "properties" in s and isinstance(s["properties"], dict):
+        out["properties"] = {k: _wrap_ref(_published(v)) for k, v in s["properties"].items()}
+    for key in ("items", "additionalProperties"):
+        if isinstance(out.get(key), dict):
+            out[key] = _wrap_ref(out[key])
+    return out
+
+
+def _wrap_ref(s: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in s and len(s) > 1:
+        rest = {k: v for k, v in s.items() if k != "$ref"}
+        return {"allOf": [{"$ref": s["$ref"]}], **rest}
+    return s
 
 
 def _resolve(ref: Any, document: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -219,7 +335,7 @@ def _is_map_schema(value: Any) -> bool:
 def _output(ctx: _Ctx, schema: dict[str, Any], history: dict[str, int], path: list[str]) -> str:
     ref = schema.get("$ref") or ""
     handed_down, history = history, {**history, ref: 1}
-    resolved = _resolve(ref, ctx.document) or schema
+    resolved = ctx.resolve(ref) or schema
     if not path:
         out = "DESCRIPTION:\n"
         out += go_indent(4, go_wrap(76, _description(ctx, resolved) or "<empty>")) + "\n"
@@ -256,7 +372,7 @@ def _field_list(ctx: _Ctx, schema: Mapping[str, Any], level: int, history: dict[
     if ref and history.get(ref):
         return ""
     history = {**history, ref: 1}
-    resolved = _resolve(ref, ctx.document) or dict(schema)
+    resolved = ctx.resolve(ref) or dict(schema)
     out = []
     props = resolved.get("properties")
     if isinstance(props, dict):
@@ -289,7 +405,7 @@ def _field_detail(ctx: _Ctx, name: str, schema: Mapping[str, Any], *, short: boo
 
 
 def _description(ctx: _Ctx, schema: Mapping[str, Any]) -> str:
-    s = _resolve(schema.get("$ref"), ctx.document) or schema
+    s = ctx.resolve(schema.get("$ref")) or schema
     out = ""
     if s.get("description"):
         out += str(s["description"]) + "\n"
@@ -312,7 +428,7 @@ def _type_guess(ctx: _Ctx, schema: Mapping[str, Any]) -> str:
         return _type_guess(ctx, all_of[0])
     ref = schema.get("$ref")
     if ref:
-        target = _resolve(ref, ctx.document)
+        target = ctx.resolve(ref)
         if not target or not target.get("type") or target.get("type") == "object":
             name = str(ref).split("/")[-1]
             return name.split(".")[-1] or "Object"

@@ -98,3 +98,16 @@ def test_explain_errors_are_kubectls() -> None:
     assert (out.returncode, out.stderr) == (2, 'error: field "nope" does not exist\n')
     out = _run("explain", "--crd", str(FIXTURE), "widgets..spec")
     assert out.returncode == 2 and "RESOURCE[.FIELD...]" in out.stderr
+
+
+def test_explain_builtin_kinds_of_a_release() -> None:
+    out = _run("explain", "deploy.spec.replicas", "--kubernetes-version", "1.35")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == (GOLDEN / "explain" / "deployment.spec.replicas-1.35.txt").read_text(encoding="utf-8")
+    # a resource no --crd file defines is looked up among the built-ins
+    out = _run("explain", "--crd", str(FIXTURE), "pods.spec.containers.image", "--kubernetes-version", "1.30")
+    assert out.stdout == (GOLDEN / "explain" / "pod.spec.containers.image-1.30.txt").read_text(encoding="utf-8")
+    out = _run("explain", "gadgets", "--kubernetes-version", "1.35")
+    assert (out.returncode, out.stderr) == (2, 'error: the server doesn\'t have a resource type "gadgets"\n')
+    out = _run("explain", "pods", "--kubernetes-version", "1.29")
+    assert out.returncode == 2 and "1.29" in out.stderr

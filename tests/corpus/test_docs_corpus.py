@@ -77,3 +77,31 @@ def test_explain_answers_every_field_path(name: str) -> None:
     for path in paths:
         text = explain_crd(crd, path, api_version=f"{crd['spec']['group']}/{version['name']}")
         assert f"\nFIELD: {path[-1]} <" in text, path
+
+
+@pytest.mark.parametrize("release", ["1.30", "1.35"])
+def test_builtin_explain_is_kubectls_over_the_published_document(release: str) -> None:
+    """explain_builtin (catalog data: descriptions folded out, allOf-$refs folded in) prints exactly what the
+    template prints over the release's published OpenAPI v3 document (../shared/openapi/<release>)."""
+    import json
+
+    from crdtool.docs.explain import explain_builtin, render_explain
+
+    root = SHARED / "openapi" / release
+    cases = [("apis/apps/v1.json", "apps", "v1", "Deployment", "deployments"), ("api/v1.json", "", "v1", "Pod", "pods"),
+             ("api/v1.json", "", "v1", "Service", "services"), ("apis/batch/v1.json", "batch", "v1", "CronJob", "cronjobs")]
+    for file, group, version, kind, resource in cases:
+        schemas = json.loads((root / file).read_text(encoding="utf-8"))["components"]["schemas"]
+        name = next(n for n, s in schemas.items() if {"group": group, "version": version, "kind": kind} in (s.get("x-kubernetes-group-version-kind") or []))
+        deep = {"Deployment": ["spec", "template", "spec", "containers", "ports"], "Pod": ["spec", "volumes", "csi"],
+                "Service": ["spec", "selector"], "CronJob": ["spec", "jobTemplate", "spec"]}[kind]
+        for path, recursive in (([], True), ([], False), (["spec"], False), (["metadata"], False), (deep, False)):
+            expected = render_explain(group, version, kind, schemas[name], path, recursive=recursive, definitions=schemas, extras=False)
+            got = explain_builtin(release, resource, path, api_version=f"{group}/{version}" if group else version,
+                                  recursive=recursive, extras=False)
+            assert got == expected, (kind, path, recursive)
+    golden = Path(__file__).resolve().parents[1] / "golden" / "explain"
+    if release == "1.35":
+        schemas = json.loads((root / "apis/apps/v1.json").read_text(encoding="utf-8"))["components"]["schemas"]
+        text = render_explain("apps", "v1", "Deployment", schemas["io.k8s.api.apps.v1.Deployment"], ["spec", "replicas"], definitions=schemas)
+        assert text == (golden / "deployment.spec.replicas-1.35.txt").read_text(encoding="utf-8")

@@ -125,3 +125,38 @@ def test_every_field_path_of_the_fixture_is_explained() -> None:
     assert len(found) > 10
     for p in found:
         assert f"FIELD: {p[-1]} <" in explain_crd(WIDGETS, p)
+
+
+BUILTIN_GOLDEN = {
+    "deployment.spec.replicas-1.35": ("1.35", "deploy", ["spec", "replicas"], None),
+    "pod.spec.containers.image-1.30": ("1.30", "pods", ["spec", "containers", "image"], None),
+    "cronjob-1.35": ("1.35", "cj", [], None),
+    "hpa-1.35-v1": ("1.35", "horizontalpodautoscalers", [], "autoscaling/v1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GOLDEN))
+def test_explain_builtin_matches_golden(name: str) -> None:
+    """Built-in kinds (the release's published OpenAPI through crdtool.core.builtin.catalog); the corpus tier
+    checks these texts against the published documents of ../shared/openapi (tests/corpus/test_docs_corpus.py)."""
+    from crdtool.docs.explain import explain_builtin
+
+    release, resource, path, api_version = BUILTIN_GOLDEN[name]
+    got = explain_builtin(release, resource, path, api_version=api_version)
+    expected = GOLDEN / f"{name}.txt"
+    if os.environ.get("CRDTOOL_REGEN_GOLDEN") == "1":
+        expected.write_text(got, encoding="utf-8")
+        pytest.skip(f"regenerated {expected.name}: review the diff before committing")
+    assert got == expected.read_text(encoding="utf-8")
+
+
+def test_builtin_resource_names_and_errors() -> None:
+    from crdtool.docs.explain import explain_builtin, find_builtin
+
+    assert (find_builtin("1.35", "hpa", None).version, find_builtin("1.35", "HPA", None).group) == ("v2", "autoscaling")
+    assert find_builtin("1.35", "events", None).group == ""  # the core group before events.k8s.io
+    assert find_builtin("1.35", "Deployment", None).resource == "deployments"
+    with pytest.raises(ExplainError, match='^the server doesn\'t have a resource type "gadgets"$'):
+        find_builtin("1.35", "gadgets", None)
+    with pytest.raises(ExplainError, match='^field "nope" does not exist$'):
+        explain_builtin("1.35", "pods", ["spec", "nope"])
