@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 __all__ = ["CrdPage", "FieldDoc", "RuleDoc", "VersionDoc", "crd_page", "type_text"]
@@ -42,6 +42,9 @@ class RuleDoc:
     idiom_kind: str
     transition: bool
     scope: str = ""
+    index: int = 0
+    #: "estimated cost 2,501,234 per request: 25% of the per-rule limit" when at least :data:`COST_SHARE_SHOWN`
+    cost: str = ""
 
     @property
     def when(self) -> str:
@@ -125,13 +128,14 @@ class CrdPage:
         return next((v.name for v in self.versions if v.storage), "")
 
 
-def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "") -> CrdPage:
+def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "", with_costs: bool = True) -> CrdPage:
     """The page model of one CRD manifest.
 
     In: a CRD manifest (``apiextensions.k8s.io/v1`` or ``v1beta1``, as parsed from YAML), where it came
     from (``source``, shown on the page) and the page's file stem (``slug``, default the CRD's name).
     Out: a :class:`CrdPage`. A CRD the apiserver would reject is still described as written (what
-    decodes of it). Raises ValueError when ``doc`` is not a CRD.
+    decodes of it). ``with_costs``: estimate the rules' CEL costs (as ``lint`` does) to show those close to
+    the budget. Raises ValueError when ``doc`` is not a CRD.
     """
     from crdtool.core.crd.conversion import internal_to_v1, to_internal
     from crdtool.core.crd.decode import decode_crd
@@ -150,10 +154,12 @@ def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "") -> Crd
     entries = {_str(_map(v).get("name")): _map(v) for v in _list(spec.get("versions"))}
     order = sort_versions(list(entries))
     changes = _changes(dict(doc), order)
+    costs = _costs(doc) if with_costs else {}
     versions = []
     for i, vname in enumerate(order):
         previous = order[i + 1] if i + 1 < len(order) else ""
-        versions.append(_version_doc(entries[vname], group, _str(names.get("kind")), previous, changes.get(vname, ())))
+        versions.append(_version_doc(entries[vname], group, _str(names.get("kind")), previous, changes.get(vname, ()),
+                                     costs.get(vname)))
     return CrdPage(
         name=name, group=group, kind=_str(names.get("kind")), plural=_str(names.get("plural")),
         singular=_str(names.get("singular")), short_names=tuple(_str(s) for s in _list(names.get("shortNames"))),
@@ -178,7 +184,10 @@ def _changes(doc: dict[str, Any], order: list[str]) -> dict[str, tuple[ChangeDoc
     return out
 
 
-def _version_doc(v: Mapping[str, Any], group: str, kind: str, previous: str, changes: tuple[ChangeDoc, ...]) -> VersionDoc:
+def _version_doc(
+    v: Mapping[str, Any], group: str, kind: str, previous: str, changes: tuple[ChangeDoc, ...],
+    costs: Mapping[tuple[str, str, int], str] | None = None,
+) -> VersionDoc:
     vname = _str(v.get("name"))
     schema = _map(_map(v.get("schema")).get("openAPIV3Schema"))
     deprecated = v.get("deprecated") is True
@@ -189,6 +198,10 @@ def _version_doc(v: Mapping[str, Any], group: str, kind: str, previous: str, cha
     fields: list[FieldDoc] = []
     anchor_base = _anchor(vname)
     _walk(schema, "", 0, fields, anchor_base, set(_strs(schema.get("required"))))
+    root_rules = _rules(schema, "")
+    if costs:
+        fields = [replace(f, rules=_with_costs(f.path, f.rules, costs)) for f in fields]
+        root_rules = _with_costs("", root_rules, costs)
     sub = _map(v.get("subresources"))
     subresources = tuple(k for k in ("status", "scale") if k in sub)
     columns = tuple(
@@ -198,10 +211,60 @@ def _version_doc(v: Mapping[str, Any], group: str, kind: str, previous: str, cha
     return VersionDoc(
         name=vname, served=v.get("served") is True, storage=v.get("storage") is True, deprecated=deprecated,
         deprecation_warning=warning if isinstance(warning, str) else "", description=_str(schema.get("description")),
-        root_rules=_rules(schema, ""), fields=tuple(fields), subresources=subresources, columns=columns,
+        root_rules=root_rules, fields=tuple(fields), subresources=subresources, columns=columns,
         previous=previous, changes=changes, preserve_unknown_fields=schema.get("x-kubernetes-preserve-unknown-fields") is True,
         has_schema=bool(schema),
     )
+
+
+def _with_costs(path: str, rules: tuple[RuleDoc, ...], costs: Mapping[tuple[str, str, int], str]) -> tuple[RuleDoc, ...]:
+    return tuple(replace(r, cost=costs.get((path, r.scope, r.index), "")) for r in rules)
+
+
+#: A rule's estimated cost is shown from this share of the per-rule limit (lint's CRD002 warns from 90%).
+COST_SHARE_SHOWN = 0.1
+
+
+def _costs(doc: Mapping[str, Any]) -> dict[str, dict[tuple[str, str, int], str]]:
+    """``{version: {(field path, scope, rule index): words}}`` for rules estimated at
+    :data:`COST_SHARE_SHOWN` of the per-rule limit or more (the estimates of ``crdtool lint``, which are
+    CRD validation's: :func:`crdtool.core.lint.cost.cost_breakdown`). Empty for a CRD without rules."""
+    if "x-kubernetes-validations" not in repr(doc):
+        return {}
+    from crdtool.core.lint.cost import cost_breakdown
+
+    try:
+        breakdown = cost_breakdown(doc, fixes=False)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # a CRD too broken to cost
+        return {}
+    out: dict[str, dict[tuple[str, str, int], str]] = {}
+    for schema in breakdown.schemas:
+        for e in schema.expressions:
+            if e.kind != "rule" or e.estimated < COST_SHARE_SHOWN * breakdown.rule_limit:
+                continue
+            path, scope = _location_path(e.location)
+            share = e.estimated / breakdown.rule_limit
+            words = f"estimated cost {e.estimated:,}: {share:.0%} of the per-rule limit ({breakdown.rule_limit:,})"
+            for version in schema.versions:
+                out.setdefault(version, {})[(path, scope, e.index)] = words
+    return out
+
+
+def _location_path(location: Any) -> tuple[str, str]:
+    """A schema location (``(("properties", "spec"), ("items",), ...)``) as this model's ``(path, scope)``."""
+    path, pending = "", []
+    for step in location:
+        if step[0] == "properties":
+            for p in pending:
+                path += "[*]" if p == "items" else ".*"
+            pending = []
+            path = _child(path, str(step[1]))
+        elif step[0] in ("items", "additionalProperties"):
+            pending.append(step[0])
+    scope = ""
+    for i, p in enumerate(pending):
+        scope = ("each item" if p == "items" else "each value") if i == 0 else f"{scope}'s items"
+    return path, scope
 
 
 def _walk(node: Mapping[str, Any], path: str, depth: int, out: list[FieldDoc], anchor: str, required: set[str]) -> None:
@@ -326,7 +389,7 @@ def _rules(s: Mapping[str, Any], scope: str) -> tuple[RuleDoc, ...]:
     from crdtool.core.crdcel.idioms import classify_rule, uses_old_self
 
     out = []
-    for r in _list(s.get("x-kubernetes-validations")):
+    for index, r in enumerate(_list(s.get("x-kubernetes-validations"))):
         r = _map(r)
         text = _str(r.get("rule"))
         idiom = classify_rule(text)
@@ -334,7 +397,7 @@ def _rules(s: Mapping[str, Any], scope: str) -> tuple[RuleDoc, ...]:
             rule=text, message=_str(r.get("message")), message_expression=_str(r.get("messageExpression")),
             reason=_str(r.get("reason")), field_path=_str(r.get("fieldPath")), optional_old_self=r.get("optionalOldSelf") is True,
             idiom=idiom.text if idiom else "", idiom_kind=idiom.kind if idiom else "",
-            transition=idiom.transition if idiom else uses_old_self(text), scope=scope,
+            transition=idiom.transition if idiom else uses_old_self(text), scope=scope, index=index,
         ))
     return tuple(out)
 

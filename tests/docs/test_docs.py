@@ -170,3 +170,26 @@ def test_colours_meet_wcag_aa_in_light_and_dark() -> None:
         var = dict(re.findall(r"--(\w+):(#[0-9a-f]{6})", scheme))
         for fg, bg in (("fg", "bg"), ("muted", "bg"), ("accent", "bg"), ("req", "bg"), ("warn", "warnbg"), ("fg", "code"), ("fg", "rule"), ("accent", "rule")):
             assert _contrast(var[fg], var[bg]) >= 4.5, (fg, bg, scheme)
+
+
+def test_rules_close_to_the_budget_show_lints_estimate() -> None:
+    """A rule over a bounded list of strings: the page shows the estimate crdtool lint computes (the CRD
+    validator's own, crdtool/core/lint/cost.py) once it reaches 10% of the per-rule limit, not below."""
+    from crdtool.core.lint.cost import cost_breakdown
+
+    def with_rule(max_items: int) -> dict:
+        crd = copy.deepcopy(WIDGETS)
+        props = crd["spec"]["versions"][1]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        props["hosts"] = {"type": "array", "maxItems": max_items, "items": {"type": "string", "maxLength": 253},
+                          "x-kubernetes-validations": [{"rule": "self.all(x, x.matches('^[a-z.]+$'))", "message": "hosts"}]}
+        return crd
+
+    for max_items, shown in ((5000, True), (10, False)):
+        crd = with_rule(max_items)
+        (expected,) = [e for e in cost_breakdown(crd, fixes=False).expressions if e.expression.startswith("self.all")]
+        field = next(f for f in crd_page(crd).versions[0].fields if f.path == ".spec.hosts")
+        assert bool(field.rules[0].cost) is shown
+        assert (expected.estimated >= 1_000_000) is shown
+        if shown:
+            assert field.rules[0].cost == f"estimated cost {expected.estimated:,}: {expected.estimated / 10_000_000:.0%} of the per-rule limit (10,000,000)"
+            assert field.rules[0].cost in render_html_page(crd_page(crd))
