@@ -56,9 +56,10 @@ _crdtool() {
         --format) COMPREPLY=($(compgen -W "html markdown" -- "$cur")); return ;;
         --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--format --out -o --output -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--format --out -o --output --examples -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

@@ -43,6 +43,7 @@ complete -c crdtool -n '__fish_seen_subcommand_from docs' -F
 complete -c crdtool -n '__fish_seen_subcommand_from docs' -l format -x -a 'html markdown' -d 'html (self-contained pages, an index with a search box) or markdown (GitHub-flavoured).'
 complete -c crdtool -n '__fish_seen_subcommand_from docs' -l out -r -F -d 'Write DIR/index and one page per CRD (default: the one CRD\'s page on stdout).'
 complete -c crdtool -n '__fish_seen_subcommand_from docs' -s o -l output -x -a 'text json' -d 'text: pages only; json: also list what was written.'
+complete -c crdtool -n '__fish_seen_subcommand_from docs' -l examples -r -F -d 'Custom resources to show on their CRD\'s page, validated and with the defaults applied (repeatable).'
 complete -c crdtool -n '__fish_seen_subcommand_from docs' -s h -l help -d 'Show help and exit.'
 complete -c crdtool -n '__fish_seen_subcommand_from explain' -F
 complete -c crdtool -n '__fish_seen_subcommand_from explain' -l crd -r -F -d 'CRD manifest(s) holding the resource (repeatable); without, or when none defines it: the built-in kinds.'

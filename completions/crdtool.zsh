@@ -62,6 +62,7 @@ _crdtool() {
             '(--format)'--format'[html (self-contained pages, an index with a search box) or markdown (GitHub-flavoured).]:value:(html markdown)' \
             '(--out)'--out'[Write DIR/index and one page per CRD (default\: the one CRD'\''s page on stdout).]:file:_files' \
             '(-o --output)'{-o,--output}'[text\: pages only; json\: also list what was written.]:value:(text json)' \
+            '(--examples)'--examples'[Custom resources to show on their CRD'\''s page, validated and with the defaults applied (repeatable).]:file:_files' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

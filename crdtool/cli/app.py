@@ -628,6 +628,7 @@ def docs(
     fmt: DocsFormat = typer.Option(DocsFormat.html, "--format", help="html (self-contained pages, an index with a search box) or markdown (GitHub-flavoured)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Write DIR/index and one page per CRD (default: the one CRD's page on stdout)."),
     output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text: pages only; json: also list what was written."),
+    examples: Optional[list[str]] = typer.Option(None, "--examples", metavar="PATH", help="Custom resources to show on their CRD's page, validated and with the defaults applied (repeatable)."),
 ) -> int:
     """Write an API reference for every CRD: fields, defaults, enums, bounds, the CEL rules in words, and what changed between versions.
 
@@ -635,7 +636,7 @@ def docs(
     """
     from crdtool.cli import docs as docs_cmd
 
-    return docs_cmd.run(paths, fmt=fmt.value, out=out, output=output.value)
+    return docs_cmd.run(paths, fmt=fmt.value, out=out, output=output.value, examples=examples or [])
 
 
 @app.command("explain", cls=_Command, epilog=EXIT_CODES)

@@ -28,14 +28,16 @@ class _UsageError(Exception):
 FORMATS = ("html", "markdown")
 
 
-def run(paths: list[str], *, fmt: str, out: str | None, output: str = "text") -> int:
-    """Render the pages of every CRD in ``paths`` as ``fmt`` (``html``/``markdown``) into ``out``; return
-    the exit status."""
+def run(paths: list[str], *, fmt: str, out: str | None, output: str = "text", examples: list[str] | None = None) -> int:
+    """Render the pages of every CRD in ``paths`` as ``fmt`` (``html``/``markdown``) into ``out``, with the
+    custom resources of ``examples`` on their version's section; return the exit status."""
     from crdtool.cli.report import console
 
     err = console(stderr=True)
     try:
         pages, problems = _pages(paths)
+        if examples:
+            pages = _with_examples(pages, examples, problems)
         for problem in problems:
             err.print(f"crdtool docs: {problem}", markup=False)
         if not pages:
@@ -86,9 +88,56 @@ def _pages(paths: list[str]) -> tuple[list[tuple[Any, tuple[str, int]]], list[st
         if count > 1:
             from dataclasses import replace
 
-            page = replace(page, slug=f"{page.name}-{count}")
+            page = replace(page, slug=f"{page.slug}-{count}")
+        _MANIFESTS[id(page)] = item.data
         out.append((page, (item.file, item.line)))
     return out, problems
+
+
+def _with_examples(pages: list[tuple[Any, tuple[str, int]]], paths: list[str], problems: list[str]) -> list[tuple[Any, tuple[str, int]]]:
+    """The pages with each example object on its CRD's page, under its version (validated, defaults applied)."""
+    from dataclasses import replace
+
+    from crdtool.cli.inputs import load_inputs
+    from crdtool.docs.model import example_doc
+    from crdtool.yaml.loader import InputError
+
+    by_group_kind: dict[tuple[str, str], int] = {}
+    for i, (page, _) in enumerate(pages):
+        by_group_kind.setdefault((page.group, page.kind), i)
+    found: dict[tuple[int, str], list[Any]] = {}
+    for item in load_inputs(paths, stdin=sys.stdin.buffer):
+        if isinstance(item, InputError):
+            problems.append(str(item))
+            continue
+        obj = item.data
+        if not isinstance(obj, dict):
+            continue
+        group = str(obj.get("apiVersion", "")).rpartition("/")[0]
+        index = by_group_kind.get((group, str(obj.get("kind", ""))))
+        if index is None:
+            problems.append(f"{item.file}:{item.line}: --examples: no CRD among the inputs defines {obj.get('apiVersion')} {obj.get('kind')}")
+            continue
+        page, _ = pages[index]
+        try:
+            version, example = example_doc(_crd_of(page), obj, f"{item.file}:{item.line}")
+        except ValueError as exc:
+            problems.append(f"{item.file}:{item.line}: --examples: {exc}")
+            continue
+        found.setdefault((index, version), []).append(example)
+    out = []
+    for i, (page, where) in enumerate(pages):
+        versions = tuple(replace(v, examples=tuple(found.get((i, v.name), ()))) for v in page.versions)
+        out.append((replace(page, versions=versions), where))
+    return out
+
+
+def _crd_of(page: Any) -> dict[str, Any]:
+    return _MANIFESTS[id(page)]
+
+
+#: The manifest each page was made from, by the page's identity (for --examples).
+_MANIFESTS: dict[int, dict[str, Any]] = {}
 
 
 def _render_page(page: Any, fmt: str) -> str:

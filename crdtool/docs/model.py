@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-__all__ = ["CrdPage", "FieldDoc", "RuleDoc", "VersionDoc", "crd_page", "type_text"]
+__all__ = ["CrdPage", "ExampleDoc", "FieldDoc", "RuleDoc", "VersionDoc", "crd_page", "example_doc", "type_text"]
 
 _SIMPLE = re.compile(r"^[A-Za-z0-9_$@-]+$")
 
@@ -88,6 +88,18 @@ class ChangeDoc:
 
 
 @dataclass(frozen=True)
+class ExampleDoc:
+    """A custom resource given with ``--examples``: where it came from, whether the apiserver would create it
+    (``errors`` as the apiserver words them, ``pruned`` unknown fields) and ``stored``: the object as stored,
+    defaults applied, as YAML."""
+
+    source: str
+    errors: tuple[str, ...]
+    pruned: tuple[str, ...]
+    stored: str
+
+
+@dataclass(frozen=True)
 class VersionDoc:
     """One version of the CRD, its fields and what changed from ``previous`` (the next older version)."""
 
@@ -105,6 +117,7 @@ class VersionDoc:
     changes: tuple[ChangeDoc, ...]
     preserve_unknown_fields: bool
     has_schema: bool
+    examples: tuple[ExampleDoc, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,6 +179,28 @@ def crd_page(doc: Mapping[str, Any], *, source: str = "", slug: str = "", with_c
         categories=tuple(_str(s) for s in _list(names.get("categories"))), scope=_str(spec.get("scope")),
         versions=tuple(versions), source=source, slug=slug or _file_stem(name),
     )
+
+
+def example_doc(crd: Mapping[str, Any], obj: Mapping[str, Any], source: str) -> tuple[str, ExampleDoc]:
+    """``(version, ExampleDoc)`` for a custom resource of ``crd``: the apiserver's create path
+    (:func:`crdtool.core.customresource.apply_create`: decoding, pruning, defaulting, validation) at the
+    object's apiVersion. Raises ValueError when the object is not of this CRD's group and kind, or its
+    version is not one of the CRD's."""
+    import yaml
+
+    from crdtool.core.customresource import CustomResourceError, apply_create
+
+    spec = _map(crd.get("spec"))
+    api_version = _str(obj.get("apiVersion"))
+    group, _, version = api_version.rpartition("/")
+    if group != _str(spec.get("group")) or _str(obj.get("kind")) != _str(_map(spec.get("names")).get("kind")):
+        raise ValueError(f"{api_version} {_str(obj.get('kind'))} is not a {_str(_map(spec.get('names')).get('kind'))} of {_str(spec.get('group'))}")
+    try:
+        result = apply_create(dict(obj), dict(crd), version)
+    except CustomResourceError as exc:
+        raise ValueError(str(exc)) from None
+    stored = yaml.safe_dump(result.stored, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return version, ExampleDoc(source, tuple(str(e) for e in result.errors), tuple(result.pruned), stored)
 
 
 def _changes(doc: dict[str, Any], order: list[str]) -> dict[str, tuple[ChangeDoc, ...]]:

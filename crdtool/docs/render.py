@@ -92,6 +92,7 @@ def _env(html: bool) -> Any:
         env.filters["mdtext_keep_code"] = _md_text_keep_code
         env.filters["mddesc"] = _md_description
         env.filters["gh_anchor"] = _gh_anchor
+        env.filters["fence"] = _fence
     return env
 
 
@@ -221,6 +222,13 @@ def _md_description(text: str) -> str:
             line = "\\" + stripped
         lines.append(line)
     return "\n".join(lines)
+
+
+def _fence(text: str, info: str = "") -> str:
+    """A fenced code block longer than any backtick run in ``text``."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    return f"{fence}{info}\n{text.rstrip()}\n{fence}"
 
 
 def _gh_anchor(text: str) -> str:

@@ -111,3 +111,17 @@ def test_explain_builtin_kinds_of_a_release() -> None:
     assert (out.returncode, out.stderr) == (2, 'error: the server doesn\'t have a resource type "gadgets"\n')
     out = _run("explain", "pods", "--kubernetes-version", "1.29")
     assert out.returncode == 2 and "1.29" in out.stderr
+
+
+def test_examples_are_validated_and_defaulted() -> None:
+    """Expected by reading the fixture: w1 gets color's default "red" and parts[0].count's default 1, its
+    unknown spec.extra is dropped (and, under kubectl's Strict field validation, an error); w2 fails the enum
+    and the required size, as the apiserver words them (validate's texts)."""
+    out = _run("docs", "--format", "markdown", str(FIXTURE), "--examples", "tests/docs/fixtures/widget-examples.yaml")
+    assert out.returncode == 0, out.stderr
+    section = out.stdout[out.stdout.index("### Examples"):out.stdout.index("### What changed")]
+    assert "`tests/docs/fixtures/widget-examples.yaml:3`: **the apiserver refuses it**; unknown fields dropped: `spec.extra`." in section
+    assert "  parts:\n  - name: a\n    count: 1\n  color: red\n" in section
+    assert '- spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"\n- spec.size: Required value\n' in section
+    out = _run("docs", "--format", "markdown", str(FIXTURE), "--examples", str(FIXTURE))
+    assert out.returncode == 2 and "no CRD among the inputs defines apiextensions.k8s.io/v1 CustomResourceDefinition" in out.stderr
