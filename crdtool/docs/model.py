@@ -406,11 +406,13 @@ def _bounds(s: Mapping[str, Any]) -> list[str]:
         out.append(f"maximum {_num(s['maximum'])}{' (exclusive)' if s.get('exclusiveMaximum') is True else ''}")
     if "multipleOf" in s:
         out.append(f"a multiple of {_num(s['multipleOf'])}")
-    for key, words in (("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
-                       ("minItems", "at least {} items"), ("maxItems", "at most {} items"),
-                       ("minProperties", "at least {} entries"), ("maxProperties", "at most {} entries")):
+    for key, words, noun in (("minLength", "at least", "character"), ("maxLength", "at most", "character"),
+                             ("minItems", "at least", "item"), ("maxItems", "at most", "item"),
+                             ("minProperties", "at least", "entry"), ("maxProperties", "at most", "entry")):
         if key in s:
-            out.append(words.format(_num(s[key])))
+            count = _num(s[key])
+            plural = noun if count == "1" else ("entries" if noun == "entry" else noun + "s")
+            out.append(f"{words} {count} {plural}")
     if s.get("uniqueItems") is True:
         out.append("items unique")
     return out
