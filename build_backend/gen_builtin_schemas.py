@@ -6,7 +6,8 @@ Usage: ``python build_backend/gen_builtin_schemas.py [--source ../shared/openapi
 Input: ``<source>/<release>/api/v1.json`` and ``<source>/<release>/apis/<group>/<version>.json``, the
 ``api/openapi-spec/v3`` documents of kubernetes/kubernetes per release (see ``<source>/README.md``).
 A release without a folder (1.37: not published when this was generated) is given the documents of the
-newest release before it, listed in ``index.json.gz`` under ``derived``.
+newest release before it, listed in ``index.json.gz`` under ``derived``, patched with ``builtin_1_37.json``
+(what k8s.io/api v0.37.0-beta.0's Go types add and remove, ``gen_builtin_1_37.py``).
 
 Output (deterministic: sorted keys, gzip with mtime 0):
 
@@ -136,6 +137,32 @@ def _definition_of(gvk: tuple[str, str, str], doc: dict[str, Any]) -> str:
     return (own or found or [""])[0]
 
 
+#: Releases whose documents are derived from the previous release's with a patch of this folder
+#: (``builtin_<major>_<minor>.json``, written by ``gen_builtin_1_37.py`` from k8s.io/api's Go types).
+PATCHES = {"1.37": Path(__file__).resolve().parent / "builtin_1_37.json"}
+
+
+def _patched(
+    base: tuple[dict[str, Any], list[list[Any]], list[str]], release: str
+) -> tuple[dict[str, Any], list[list[Any]], list[str]]:
+    """``base`` (a release's definitions, kinds, group-versions) with ``release``'s patch applied, if any."""
+    path = PATCHES.get(release)
+    if path is None or not path.is_file():
+        return base
+    patch = json.loads(path.read_text(encoding="utf-8"))
+    defs = {n: s for n, s in base[0].items() if n not in set(patch["removed"])}
+    for name, props in patch["properties"].items():
+        if name in defs:
+            schema = dict(defs[name])
+            schema["properties"] = {**schema.get("properties", {}), **props}
+            defs[name] = schema
+    defs.update(patch["definitions"])
+    kinds = [k for k in base[1] if k[5] in defs] + [k for k in patch["kinds"] if k[:3] not in [b[:3] for b in base[1]]]
+    gvs = sorted({f"{k[0]}/{k[1]}" if k[0] else k[1] for k in kinds}
+                 | {gv for gv in base[2] if any((f"{k[0]}/{k[1]}" if k[0] else k[1]) == gv for k in kinds)})
+    return defs, sorted(kinds), gvs
+
+
 def generate(source: Path) -> dict[str, bytes]:
     """The data files by name, as bytes."""
     per_release: dict[str, tuple[dict[str, Any], list[list[Any]], list[str]]] = {}
@@ -147,7 +174,7 @@ def generate(source: Path) -> dict[str, bytes]:
             per_release[release] = read_release(folder)
             last = release
         elif last is not None:
-            per_release[release] = per_release[last]
+            per_release[release] = _patched(per_release[last], release)
             derived[release] = last
     variants: dict[str, list[str]] = {}  # name -> canonical JSON texts
     doc_variants: dict[str, list[str]] = {}

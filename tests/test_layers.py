@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.customresource",),  # custom resources
     ("crdtool.core.builtin",),  # built-in kinds: schema data per release, strict decoding, serving
     ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
-    ("crdtool.core.registry",),  # built-in kinds: pkg/registry strategies and the create path
+    ("crdtool.core.registry", "crdtool.core.bundle"),  # built-ins: strategies, the create path; checks across a bundle
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
     ("crdtool.docs",),  # API references: docs pages and explain (Jinja2, markdown-it-py)

@@ -890,13 +890,49 @@ def _judge_all(
     ctx, flag_errors = _judging_context(len(selected), entries, crd_results, streams, flag_items, field_validation,
                                         skip_kinds, jobs, release)
     yield from flag_errors
+    bundle = _bundle_warnings([item for i in whole for _, item in entries[i]], flag_items, release)
     for i in range(len(selected)):
         if i in streams:
             yield from _judge_stream(streams[i], i, ctx, progress, jobs)
             continue
         for k, item in entries[i]:
-            yield _judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs)
+            yield _with_bundle_warnings(_judge_item(item, ctx, (i, k), crd_results.get(id(item)), progress, jobs),
+                                        bundle)
         entries[i] = []  # judged: its documents can go
+
+
+def _bundle_warnings(
+    items: list[Document | InputError], flag_items: list[Document | InputError], release: Release
+) -> dict[tuple[str, int], list[str]]:
+    """The checks across the bundle (:func:`crdtool.core.bundle.check_bundle`) of the documents loaded whole
+    (and the ``--crd`` files' CRDs), as warnings by (file, document index)."""
+    docs = [d for d in items if isinstance(d, Document) and isinstance(d.data, dict)]
+    if len(docs) < 2:
+        return {}
+    from crdtool.core.bundle import check_bundle
+
+    objects: list[tuple[Any, dict[str, Any]]] = []
+    for d in docs:
+        if _is_list(d.data):
+            objects.extend(((d.file, d.index, f"items[{n}]."), item) for n, item in enumerate(d.data["items"]))
+        else:
+            objects.append(((d.file, d.index, ""), d.data))
+    objects.extend((None, d.data) for d in flag_items if isinstance(d, Document) and isinstance(d.data, dict))
+    out: dict[tuple[str, int], list[str]] = {}
+    for key, findings in check_bundle(objects, release).items():
+        if key is None:
+            continue
+        file, index, prefix = key
+        out.setdefault((file, index), []).extend(
+            f"[{f.rule}] {prefix}{f.field}: {f.message}" for f in findings)
+    return out
+
+
+def _with_bundle_warnings(result: DocumentResult, bundle: dict[tuple[str, int], list[str]]) -> DocumentResult:
+    extra = bundle.get((result.file, result.index))
+    if extra and result.status != "error":
+        result.warnings.extend(extra)
+    return result
 
 
 def _judging_context(
@@ -1004,6 +1040,9 @@ def _judge_matrix(
     else:
         per_release = judge_releases(list(range(len(releases))), jobs, progress)
     items = [item for items in loaded for item in items]
+    for k, release in enumerate(releases):
+        bundle = _bundle_warnings(items, flag_items, release)
+        per_release[k] = [_with_bundle_warnings(r, bundle) for r in per_release[k]]
     return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
 
 

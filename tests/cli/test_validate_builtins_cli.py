@@ -106,3 +106,20 @@ def test_python_api_validate_object_takes_a_builtin() -> None:
                                      kubernetes_version="1.30")
     assert [(e.type, e.field) for e in errors] == [("FieldValueInvalid", "metadata.name")]
     assert crdtool.create_builtin({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, "1.30").ok
+
+
+def test_checks_across_the_bundle_are_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "bundle.yaml"
+    path.write_text(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: hook, namespace: sys}\n"
+        "spec: {selector: {app: ctl}, ports: [{port: 443}]}\n---\n"
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: v}\n"
+        "webhooks:\n- name: a.example.com\n  sideEffects: None\n  admissionReviewVersions: [v1]\n"
+        "  clientConfig: {service: {name: hook, namespace: sys, port: 8443}}\n"
+    )
+    result = CliRunner().invoke(app, ["validate", str(path), "--output", "json"])
+    assert result.exit_code == 0
+    docs = json.loads(result.stdout)["documents"]
+    assert docs[1]["status"] == "valid"
+    assert docs[1]["warnings"] == [
+        "[BND001] webhooks[0].clientConfig.service: Service sys/hook port 8443 is not among the bundle's Services"]

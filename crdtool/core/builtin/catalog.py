@@ -4,8 +4,9 @@ Read from the generated data of :mod:`crdtool.core.builtin.data` (Kubernetes' pu
 ``api/openapi-spec/v3`` of kubernetes/kubernetes per release: a kind is a ``x-kubernetes-group-version-kind``
 of a REST path, namespaced when the path has ``namespaces/{namespace}``, its resource the path's last
 segment; see ``build_backend/gen_builtin_schemas.py``) and the serving rules of
-:mod:`crdtool.core.builtin.serving`. 1.37's documents are 1.36's (no published copy was available when the
-data was generated; ``derived_from``).
+:mod:`crdtool.core.builtin.serving`. 1.37's documents are 1.36's patched with what k8s.io/api v0.37.0-beta.0's
+Go types add and remove (no published copy was available when the data was generated; ``derived_from``,
+``build_backend/gen_builtin_1_37.py``).
 
 Every function takes a release as ``"1.33"``, ``33`` or a :class:`~crdtool.core.releases.Release`.
 Definitions are loaded lazily, one Go package (``io.k8s.api.apps.v1``) at a time.
@@ -125,8 +126,8 @@ def kind_info(release: str | int | Release, api_version: str, kind: str) -> Kind
         return found
     minor = int(name.split(".")[1])
     life = serving.lifecycle(minor, group, version, kind)
-    if life.removed is None and life.introduced is None:
-        return None
+    if life.removed is None or (life.removed[0], life.removed[1]) > (1, minor):
+        return None  # not a REST kind of this release (not yet introduced, or not a resource)
     return KindInfo(group, version, kind, False, "", "", (), False, life.deprecated, life.removed,
                     life.replacement, "")
 

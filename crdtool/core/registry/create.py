@@ -24,7 +24,6 @@ conversion to the internal version (the strategies work on the versioned object)
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,7 +148,7 @@ def _create(
     if strict and field_validation == "Warn":
         warnings.extend(str(e) for e in strict)
 
-    stored = copy.deepcopy(decoded)
+    stored = decoded  # decode_builtin's own new dict: ours to default and prepare
     defaults = strategies.defaults_module(info.group)
     set_defaults = getattr(defaults, "set_object_defaults", None)
     if set_defaults is not None:
@@ -185,7 +184,7 @@ def default_builtin(obj: dict[str, Any], release: str | int | Release | None = N
     decoded, errors = decode_builtin(obj, info, rel)
     if errors and errors[0].type != UNKNOWN_FIELD:
         return None, _bad_request(info, str(errors[0]), errors, []).status["message"]
-    stored = copy.deepcopy(decoded)
+    stored = decoded
     set_defaults = getattr(strategies.defaults_module(info.group), "set_object_defaults", None)
     if set_defaults is not None:
         set_defaults(stored, info.version, info.kind, rel)

@@ -106,7 +106,22 @@ def validate_object_meta(obj: dict[str, Any], group: str, kind: str, namespaced:
 
 
 def validate_object_meta_accessor(obj: dict[str, Any], namespaced: bool, release: Release) -> list[FieldError]:
-    """``BeforeCreate``: ``ValidateObjectMetaAccessor(meta, namespaced, path.ValidatePathSegmentName, "metadata")``."""
+    """``BeforeCreate``: ``ValidateObjectMetaAccessor(meta, namespaced, path.ValidatePathSegmentName, "metadata")``.
+
+    Run only once the strategy's ``Validate`` (which includes ``ValidateObjectMeta`` with the same namespace
+    scope) found nothing: every check but the name function's then passes again, so only the names are
+    checked here (``generateName`` with ``prefix``, then ``name``), in upstream's order and words.
+    """
+    from crdtool.core.errors import invalid
+
     meta = obj.get("metadata")
-    return _validate_object_meta(meta if isinstance(meta, dict) else {}, namespaced, validate_path_segment,
-                                 Path("metadata"), release)
+    meta = meta if isinstance(meta, dict) else {}
+    errs: list[FieldError] = []
+    path = Path("metadata")
+    generate_name = meta.get("generateName")
+    if isinstance(generate_name, str) and generate_name:
+        errs.extend(invalid(path.child("generateName"), generate_name, m) for m in validate_path_segment(generate_name, True))
+    name = meta.get("name")
+    if isinstance(name, str) and name:
+        errs.extend(invalid(path.child("name"), name, m) for m in validate_path_segment(name, False))
+    return errs

@@ -81,3 +81,18 @@ def test_definition_refs_by_name_without_descriptions() -> None:
     assert "replicas" in catalog.definition_docs("1.30", "io.k8s.api.apps.v1.DeploymentSpec")
     with pytest.raises(KeyError):
         catalog.definition("1.30", "io.k8s.api.resource.v1.ResourceClaim")  # resource.k8s.io/v1 is 1.34+
+
+
+def test_1_37_is_1_36_patched_with_k8s_io_api_v0_37_0_beta_0() -> None:
+    # k8s.io/api v0.37.0-beta.0: certificates/v1 ClusterTrustBundle (+genclient:nonNamespaced, introduced=1.37),
+    # storagemigration/v1, resource/v1 DeviceTaintRule; scheduling/v1alpha2 gone (v1alpha3);
+    # autoscaling/v2 HorizontalPodAutoscalerCondition.observedGeneration added
+    assert catalog.derived_from("1.37") == "1.36"
+    ctb = catalog.kind_info("1.37", "certificates.k8s.io/v1", "ClusterTrustBundle")
+    assert ctb is not None and ctb.served and not ctb.namespaced and ctb.resource == "clustertrustbundles"
+    assert catalog.kind_info("1.36", "certificates.k8s.io/v1", "ClusterTrustBundle") is None
+    assert catalog.kind_info("1.37", "scheduling.k8s.io/v1alpha2", "Workload") is None
+    assert catalog.kind_info("1.37", "scheduling.k8s.io/v1alpha3", "Workload").namespaced  # type: ignore[union-attr]
+    hpa = "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition"
+    assert "observedGeneration" in catalog.definition("1.37", hpa)["properties"]
+    assert "observedGeneration" not in catalog.definition("1.36", hpa)["properties"]
