@@ -35,9 +35,9 @@ def run(paths: list[str], *, fmt: str, out: str | None, output: str = "text", ex
 
     err = console(stderr=True)
     try:
-        pages, problems = _pages(paths)
+        pages, problems, manifests = _pages(paths)
         if examples:
-            pages = _with_examples(pages, examples, problems)
+            pages = _with_examples(pages, manifests, examples, problems)
         for problem in problems:
             err.print(f"crdtool docs: {problem}", markup=False)
         if not pages:
@@ -62,8 +62,9 @@ def run(paths: list[str], *, fmt: str, out: str | None, output: str = "text", ex
     return 2 if problems else 0
 
 
-def _pages(paths: list[str]) -> tuple[list[tuple[Any, tuple[str, int]]], list[str]]:
-    """``([(CrdPage, (file, line))], problems)`` in input order, slugs made unique."""
+def _pages(paths: list[str]) -> tuple[list[tuple[Any, tuple[str, int]]], list[str], list[dict[str, Any]]]:
+    """``([(CrdPage, (file, line))], problems, manifests)`` in input order (the manifest of each page at the
+    same index), slugs made unique."""
     from crdtool.cli.inputs import load_inputs
     from crdtool.core.crd.manifest import is_crd
     from crdtool.docs.model import crd_page
@@ -71,6 +72,7 @@ def _pages(paths: list[str]) -> tuple[list[tuple[Any, tuple[str, int]]], list[st
 
     out: list[tuple[Any, tuple[str, int]]] = []
     problems: list[str] = []
+    manifests: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for item in load_inputs(paths, stdin=sys.stdin.buffer):
         if isinstance(item, InputError):
@@ -89,12 +91,14 @@ def _pages(paths: list[str]) -> tuple[list[tuple[Any, tuple[str, int]]], list[st
             from dataclasses import replace
 
             page = replace(page, slug=f"{page.slug}-{count}")
-        _MANIFESTS[id(page)] = item.data
+        manifests.append(item.data)
         out.append((page, (item.file, item.line)))
-    return out, problems
+    return out, problems, manifests
 
 
-def _with_examples(pages: list[tuple[Any, tuple[str, int]]], paths: list[str], problems: list[str]) -> list[tuple[Any, tuple[str, int]]]:
+def _with_examples(
+    pages: list[tuple[Any, tuple[str, int]]], manifests: list[dict[str, Any]], paths: list[str], problems: list[str]
+) -> list[tuple[Any, tuple[str, int]]]:
     """The pages with each example object on its CRD's page, under its version (validated, defaults applied)."""
     from dataclasses import replace
 
@@ -118,9 +122,8 @@ def _with_examples(pages: list[tuple[Any, tuple[str, int]]], paths: list[str], p
         if index is None:
             problems.append(f"{item.file}:{item.line}: --examples: no CRD among the inputs defines {obj.get('apiVersion')} {obj.get('kind')}")
             continue
-        page, _ = pages[index]
         try:
-            version, example = example_doc(_crd_of(page), obj, f"{item.file}:{item.line}")
+            version, example = example_doc(manifests[index], obj, f"{item.file}:{item.line}")
         except ValueError as exc:
             problems.append(f"{item.file}:{item.line}: --examples: {exc}")
             continue
@@ -130,14 +133,6 @@ def _with_examples(pages: list[tuple[Any, tuple[str, int]]], paths: list[str], p
         versions = tuple(replace(v, examples=tuple(found.get((i, v.name), ()))) for v in page.versions)
         out.append((replace(page, versions=versions), where))
     return out
-
-
-def _crd_of(page: Any) -> dict[str, Any]:
-    return _MANIFESTS[id(page)]
-
-
-#: The manifest each page was made from, by the page's identity (for --examples).
-_MANIFESTS: dict[int, dict[str, Any]] = {}
 
 
 def _render_page(page: Any, fmt: str) -> str:
