@@ -5,7 +5,7 @@ _crdtool() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     cmd="${COMP_WORDS[1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "admit completion default diff fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "admit completion default diff docs explain fuzz-roundtrip lint review schema serve sort-versions test upgrade-manifest validate --help" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -66,6 +66,32 @@ _crdtool() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--base --objects --stored-versions --fail-on --output -o --field-validation --kubernetes-version --config --jobs -j -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    docs)
+        case "$prev" in
+        --format) COMPREPLY=($(compgen -W "html markdown" -- "$cur")); return ;;
+        --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --examples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--format --out -o --output --examples -h --help" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        ;;
+    explain)
+        case "$prev" in
+        --crd) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --api-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --kubernetes-version) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--crd --api-version --kubernetes-version --recursive --extras --no-extras -o --output -h --help" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi

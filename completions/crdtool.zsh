@@ -7,6 +7,8 @@ _crdtool() {
         'completion:Print the shell completion script for bash, zsh or fish (see the README for where to put it).'
         'default:Print objects as the apiserver would store them\: pruned and defaulted by the CRD'\''s structural schema.'
         'diff:Check a CRD update as kube-apiserver would\: is it accepted, what breaks for clients, which stored objects stop validating.'
+        'docs:Write an API reference for every CRD\: fields, defaults, enums, bounds, the CEL rules in words, and what changed between versions.'
+        'explain:Explain a field as kubectl explain does, offline\: of a custom resource from its CRD file (with its rules, default and enum), or of a built-in kind.'
         'fuzz-roundtrip:Property-test a conversion function\: round trips between every pair of the CRD'\''s versions.'
         'lint:Lint CRD manifests\: what kube-apiserver does not reject but will hurt, and CEL costs explained.'
         'review:Judge a conversion webhook'\''s answer as kube-apiserver does\: the objects clients get, or kubectl'\''s error.'
@@ -68,6 +70,26 @@ _crdtool() {
             '(--kubernetes-version)'--kubernetes-version'[Judge as the kube-apiserver of this Kubernetes release, 1.30 … 1.37 (default 1.37, or $CRDTOOL_KUBERNETES_VERSION, or kubernetesVersion in the configuration file); a range (1.30-1.37), a comma list or '\''supported'\'' judges under each and shows where the verdicts differ.]:file:_files' \
             '(--config)'--config'[Configuration file (default\: .crdtool.yaml or \[tool.crdtool\] in pyproject.toml, searched upwards).]:file:_files' \
             '(--jobs -j)'{--jobs,-j}'[Worker processes judging the documents (default\: one per core); 1 judges them in this process.]:file:_files' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    docs)
+        _arguments -s \
+            '(--format)'--format'[html (self-contained pages, an index with a search box) or markdown (GitHub-flavoured).]:value:(html markdown)' \
+            '(--out)'--out'[Write DIR/index and one page per CRD (default\: the one CRD'\''s page on stdout).]:file:_files' \
+            '(-o --output)'{-o,--output}'[text\: pages only; json\: also list what was written.]:value:(text json)' \
+            '(--examples)'--examples'[Custom resources to show on their CRD'\''s page, validated and with the defaults applied (repeatable).]:file:_files' \
+            '(-h --help)'{-h,--help}'[Show help and exit.]' \
+            '*:file:_files'
+        ;;
+    explain)
+        _arguments -s \
+            '(--crd)'--crd'[CRD manifest(s) holding the resource (repeatable); without, or when none defines it\: the built-in kinds.]:file:_files' \
+            '(--api-version)'--api-version'[Explain this version (default\: the preferred one).]:file:_files' \
+            '(--kubernetes-version)'--kubernetes-version'[The release whose built-in kinds are explained, 1.30 … 1.37 (default 1.37).]:file:_files' \
+            '(--recursive)'--recursive'[List the fields of the fields, all the way down.]' \
+            '(--extras --no-extras)'{--extras,--no-extras}'[Print the field'\''s default and rules after its description (kubectl does not).]' \
+            '(-o --output)'{-o,--output}'[Output format\: text for people, json for machines.]:value:(text json)' \
             '(-h --help)'{-h,--help}'[Show help and exit.]' \
             '*:file:_files'
         ;;

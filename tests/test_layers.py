@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.admission",),  # the admission chain: policy plugins (k8s.io/apiserver/pkg/admission)
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text
+    ("crdtool.docs",),  # API references: docs pages and explain (Jinja2, markdown-it-py)
     ("crdtool", "crdtool.loading", "crdtool.testing"),  # the public API; test suites of CRD rules
     ("crdtool.server",),
     ("crdtool.cli", "crdtool.__main__"),

@@ -693,6 +693,53 @@ def schema(
     return schema_cmd.run(crd, version=version, output_dir=output_dir, strict=strict, kubernetes_version=release.name)
 
 
+class DocsFormat(str, enum.Enum):
+    html = "html"
+    markdown = "markdown"
+
+
+@app.command("docs", cls=_Command, epilog=EXIT_CODES)
+@handled
+def docs(
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="CRD manifests: files, directories or - for stdin.", show_default=False),
+    fmt: DocsFormat = typer.Option(DocsFormat.html, "--format", help="html (self-contained pages, an index with a search box) or markdown (GitHub-flavoured)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Write DIR/index and one page per CRD (default: the one CRD's page on stdout)."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help="text: pages only; json: also list what was written."),
+    examples: Optional[list[str]] = typer.Option(None, "--examples", metavar="PATH", help="Custom resources to show on their CRD's page, validated and with the defaults applied (repeatable)."),
+) -> int:
+    """Write an API reference for every CRD: fields, defaults, enums, bounds, the CEL rules in words, and what changed between versions.
+
+    Exit 0 on success, 2 on usage or input errors (pages of the readable CRDs are still written).
+    """
+    from crdtool.cli import docs as docs_cmd
+
+    return docs_cmd.run(paths, fmt=fmt.value, out=out, output=output.value, examples=examples or [])
+
+
+@app.command("explain", cls=_Command, epilog=EXIT_CODES)
+@handled
+def explain(
+    target: str = typer.Argument(..., metavar="RESOURCE[.FIELD...]", help="The resource (plural, singular, short name or kind) and a field path, as kubectl explain takes them.", show_default=False),
+    crd: Optional[list[str]] = typer.Option(None, "--crd", metavar="FILE", help="CRD manifest(s) holding the resource (repeatable); without, or when none defines it: the built-in kinds."),
+    api_version: Optional[str] = typer.Option(None, "--api-version", metavar="GROUP/VERSION", help="Explain this version (default: the preferred one)."),
+    kubernetes_version: Optional[str] = typer.Option(
+        None, "--kubernetes-version", metavar="VERSION", help="The release whose built-in kinds are explained, 1.30 … 1.37 (default 1.37).", show_default=False
+    ),
+    recursive: bool = typer.Option(False, "--recursive", help="List the fields of the fields, all the way down."),
+    extras: bool = typer.Option(True, "--extras/--no-extras", help="Print the field's default and rules after its description (kubectl does not)."),
+    output: OutputFormat = typer.Option(OutputFormat.text, "-o", "--output", help=OUTPUT_HELP),
+) -> int:
+    """Explain a field as kubectl explain does, offline: of a custom resource from its CRD file (with its rules, default and enum), or of a built-in kind.
+
+    Exit 0 on success, 2 on usage or input errors (no such resource or field).
+    """
+    from crdtool.cli import explain as explain_cmd
+
+    (release,) = _releases(kubernetes_version, None, matrix=False)
+    return explain_cmd.run(target, crd or [], api_version=api_version, recursive=recursive, extras=extras, output=output.value,
+                           kubernetes_version=release.name)
+
+
 @app.command("test", cls=_Command, epilog=EXIT_CODES)
 @handled
 def test(

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Change", "SEVERITIES", "compare_crds", "match_crds", "severity_rank"]
+__all__ = ["Change", "SEVERITIES", "compare_crds", "compare_versions", "match_crds", "severity_rank"]
 
 #: Severities, most severe first.
 SEVERITIES = ("error", "breaking", "warning", "info")
@@ -113,6 +113,37 @@ def compare_crds(old: dict[str, Any], new: dict[str, Any], *, stored_versions: S
             out.extend(_subresource_changes(old_i, new_i, name))
             out.extend(_column_changes(old_i, new_i, name))
             out.extend(_selectable_field_changes(old_i, new_i, name))
+    return out
+
+
+def compare_versions(crd: dict[str, Any], old_version: str, new_version: str) -> list[Change]:
+    """What changes for a client moving from ``old_version`` to ``new_version`` of one CRD.
+
+    In: a CRD manifest (``apiextensions.k8s.io/v1`` or ``v1beta1``) and the names of two of its versions.
+    Out: the per-version changes :func:`compare_crds` reports for a version present in both manifests
+    (schema changes in field order, subresources, printer columns, selectable fields), as if the
+    CRD's ``old_version`` had been rewritten into ``new_version``; each :class:`Change` has
+    ``version`` = ``new_version``. The severities read as for a CRD update (``breaking``: a value of
+    ``old_version`` may fail under ``new_version``). Raises ValueError when the manifest is not a CRD
+    or lacks either version. Used by ``crdtool docs`` ("what changed between versions").
+    """
+    from crdtool.core.crd.manifest import is_crd
+
+    if not is_crd(crd):
+        raise ValueError("not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition")
+    new_i = _internal(crd)
+    old_entry, new_entry = _version(new_i, old_version), _version(new_i, new_version)
+    if not old_entry or not new_entry:
+        missing = old_version if not old_entry else new_version
+        raise ValueError(f"the CRD has no version {missing!r}")
+    spec = dict(_map(new_i.get("spec")))
+    spec["versions"] = [{**old_entry, "name": new_version}]
+    old_i = {**new_i, "spec": spec}
+    out: list[Change] = []
+    out.extend(_schema_changes(old_i, new_i, new_version))
+    out.extend(_subresource_changes(old_i, new_i, new_version))
+    out.extend(_column_changes(old_i, new_i, new_version))
+    out.extend(_selectable_field_changes(old_i, new_i, new_version))
     return out
 
 
@@ -739,27 +770,11 @@ def _message(rule: Obj) -> str:
 
 
 def _mentions_old_self(text: str) -> bool:
-    """Does the parsed rule reference the variable ``oldSelf`` (a transition rule)?
+    """Does the parsed rule reference the variable ``oldSelf`` (a transition rule)? The one test
+    ``docs``, ``explain`` and ``lint`` use too (:func:`crdtool.core.crdcel.idioms.uses_old_self`)."""
+    from crdtool.core.crdcel.idioms import uses_old_self
 
-    Upstream decides ``UsesOldSelf`` from the type-checked reference map; the
-    parse tree names the same identifier for a rule that compiles.
-    """
-    from crdtool.core.celgo import ast as A
-    from crdtool.core.celgo.parser import parse
-
-    expr = parse(text).expr
-    stack = [expr] if expr is not None else []
-    while stack:
-        node = stack.pop()
-        if node.kind == A.IDENT and node.name == "oldSelf":
-            return True
-        for child in (node.operand, node.target, node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result):
-            if child is not None:
-                stack.append(child)
-        stack.extend(node.args)
-        for entry in node.entries:
-            stack.extend(x for x in (getattr(entry, "key", None), getattr(entry, "value", None)) if isinstance(x, A.Expr))
-    return False
+    return uses_old_self(text)
 
 
 def _transition(rule: Obj) -> str:

@@ -10,10 +10,12 @@ openshift/crd-schema-checker (each code's ``url``); the costs are the apiserver'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from crdtool.core.crdcel.idioms import Idiom, classify_rule
 from crdtool.core.lint.codes import CODES, select_codes
 from crdtool.core.lint.cost import (
     CRD_LIMIT,
@@ -306,7 +308,40 @@ def _schema_findings(  # noqa: C901 - one branch per check
                                versions)
         if pruning and node.get("required"):
             yield from _required_findings(loc, node, here(), versions)
+        if isinstance(node.get("properties"), dict):
+            yield from _removable_immutable_findings(loc, node, ancestors, base, versions)
     yield from _top_level_findings(schema, base, versions)
+
+
+def _idioms(node: Mapping[str, Any]) -> list[Idiom]:
+    out = []
+    for r in _list(node.get("x-kubernetes-validations")):
+        rule = r.get("rule") if isinstance(r, dict) else None
+        idiom = classify_rule(rule) if isinstance(rule, str) else None
+        if idiom is not None:
+            out.append(idiom)
+    return out
+
+
+def _removable_immutable_findings(loc: Location, node: Mapping[str, Any], ancestors: tuple[dict[str, Any], ...],
+                                  base: str, versions: tuple[str, ...]) -> Iterator[LintFinding]:
+    """CRD401: an optional property whose rule is ``self == oldSelf`` ("immutable once set") while nothing
+    above it keeps it from being removed: the parent has no ``!has(oldSelf.f) || has(self.f)`` (or
+    ``has(self.f) == has(oldSelf.f)``, or ``has(self.f)``), and neither the parent nor an ancestor is itself
+    immutable as a whole. A property with a default is not removable (defaulting refills it before validation)."""
+    if any(i.kind == "immutable" and i.text == "immutable once set" for a in (*ancestors, node) for i in _idioms(a)):
+        return
+    required = {r for r in _list(node.get("required")) if isinstance(r, str)}
+    kept = {name for i in _idioms(node) if i.kind in ("may-not-be-removed", "presence-immutable", "required")
+            for name in re.findall(r"`([^`]*)`", i.text)}
+    for name, prop in as_dict(node.get("properties")).items():
+        if name in required or name in kept or not isinstance(prop, dict) or "default" in prop:
+            continue  # a defaulted field comes back with its default when removed: the rule then runs
+        if any(i.kind == "immutable" and i.text == "immutable once set" for i in _idioms(prop)):
+            yield _finding("CRD401", f"{name!r} is immutable once set (self == oldSelf) but optional: it can be removed and "
+                           f"set again to another value; add the rule !has(oldSelf.{name}) || has(self.{name}) to the "
+                           f"parent ({name} may not be removed once set)", str(node_path(base, (*loc, ("properties", name)))),
+                           versions)
 
 
 def _required_findings(loc: Location, node: Mapping[str, Any], path: str,

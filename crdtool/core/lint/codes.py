@@ -2,7 +2,8 @@
 
 Codes are stable (a code is never reused for another check): ``CRD0xx`` the CEL cost budget,
 ``CRD1xx`` lists and maps under server-side apply, ``CRD2xx`` schema types, formats and pruning,
-``CRD3xx`` versions and subresources, ``CRD9xx`` what keeps lint from checking a CRD at all. Selection is ruff's: ``--select`` names codes or prefixes
+``CRD3xx`` versions and subresources, ``CRD4xx`` CEL rules, ``CRD9xx`` what keeps lint from checking a CRD at
+all. Selection is ruff's: ``--select`` names codes or prefixes
 (``CRD1``, ``CRD10``, ``ALL``) and replaces the default set; ``--ignore`` removes codes or
 prefixes from it.
 """
@@ -121,6 +122,12 @@ CODES: dict[str, LintCode] = {c.code: c for c in (
              "Objects are stored at the storage version: while it is not the newest served version, what only "
              "newer versions can hold must survive conversion to it, and moving storage later needs a migration.",
              _VERSIONING + "#upgrade-existing-objects-to-a-new-stored-version"),
+    # --- CRD4xx: CEL rules ---------------------------------------------------------------------------------
+    LintCode("CRD401", "immutable-but-removable", "warning",
+             "A transition rule runs only when the old and the new object both have the field, so an optional "
+             "field that is immutable once set (self == oldSelf) can still be removed and then set to anything; "
+             "the parent needs !has(oldSelf.f) || has(self.f) (the field may not be removed once set).",
+             _CRD_DOCS + "#transition-rules"),
     # --- CRD9xx: what keeps lint from checking a CRD at all (ruff's E902/E999) -----------------------
     LintCode("CRD900", "crd-not-decodable", "error",
              "A CRD the apiserver cannot decode (spec not an object, versions not a list, a field of the wrong "

@@ -115,6 +115,11 @@ CASES: dict[str, tuple[dict[str, Any], str, dict[str, Any]]] = {
                         {"name": "v1beta1", "deprecated": True, "deprecationWarning": "use v1"})),
     "CRD303": (versions({"name": "v1beta1", "storage": True}, {"name": "v1"}), "spec.versions[0].storage",
                versions({"name": "v1beta1"}, {"name": "v1", "storage": True})),
+    # the Kubernetes documentation's "immutable once set" field, then with the parent's guard it recommends
+    "CRD401": (spec(f={"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}), at("f"),
+               crd({"type": "object", "properties": {"spec": {
+                   "type": "object", "x-kubernetes-validations": [{"rule": "!has(oldSelf.f) || has(self.f)"}],
+                   "properties": {"f": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}}})),
     # issue 27, repro 13: versions a mapping (json: cannot unmarshal object ... of type []v1.CustomResourceDefinitionVersion)
     "CRD900": ({**spec(f=STRINGS), "spec": {**spec(f=STRINGS)["spec"], "versions": {"name": "v1"}}}, "spec.versions",
                spec(f=STRINGS)),
