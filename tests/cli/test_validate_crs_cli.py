@@ -149,7 +149,11 @@ def test_built_in_kinds_are_not_custom_resources(tmp_path: Path) -> None:
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\n",
             "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\n"]
     code, data = run_json(write(tmp_path, "builtin.yaml", "---\n".join(docs)))
-    assert code == 0 and [d["status"] for d in data["documents"]] == ["skipped"] * 3
+    # judged as the built-in kinds they are (#29, #30), never as custom resources missing their CRD
+    assert code == 1 and [d["status"] for d in data["documents"]] == ["valid", "invalid", "invalid"]
+    messages = [e["message"] for d in data["documents"] for e in d["errors"]]
+    assert not any("no matches for kind" in m for m in messages), messages
+    assert "spec.selector: Required value" in messages
 
 
 def test_the_crd_catalog_of_the_configuration_file(tmp_path: Path) -> None:

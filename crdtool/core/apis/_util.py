@@ -101,7 +101,11 @@ def selector_ok(ps: Any, release: Release) -> bool:
 
 
 def selector_empty(ps: Any) -> bool:
-    """Whether the selector has no terms (``labels.Everything()``; a nil selector is ``Nothing()``)."""
+    """``LabelSelectorAsSelector(ps).Empty()``: a selector with no terms is ``labels.Everything()`` (empty); a nil
+    one is ``labels.Nothing()``, which is not empty (apimachinery pkg/apis/meta/v1/helpers.go, pkg/labels
+    ``nothingSelector.Empty``), so a nil selector still checks the template's labels, and matches none."""
+    if ps is None:
+        return False
     ps = m(ps)
     return not ps.get("matchLabels") and not ps.get("matchExpressions")
 

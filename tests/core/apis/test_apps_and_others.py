@@ -52,6 +52,19 @@ def test_deployment_success_and_name_warning() -> None:
     assert errs == [] and warnings == ["metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"]
 
 
+@pytest.mark.parametrize("release", ["1.33", "1.36"])
+def test_a_deployment_without_selector_checks_the_template_labels_against_nothing(release: str) -> None:
+    """ValidateDeploymentSpec: a nil selector is Required, and LabelSelectorAsSelector(nil) is labels.Nothing(),
+    which is not Empty() and matches no labels, so ValidatePodTemplateSpecForReplicaSet also reports the template's
+    labels (kubernetes pkg/apis/apps/validation/validation.go; apimachinery pkg/apis/meta/v1/helpers.go,
+    pkg/labels/selector.go nothingSelector, v0.36.0)."""
+    obj = deployment()
+    del obj["spec"]["selector"]
+    errs = create(obj, release)[0]
+    assert pairs(errs) == [("FieldValueRequired", "spec.selector"), ("FieldValueInvalid", "spec.template.metadata.labels")]
+    assert errs[1].detail == "`selector` does not match template `labels`"
+
+
 def daemon_set(**spec: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"selector": {"matchLabels": {"a": "b"}}, "template": pod_template(labels={"a": "b"})}
     body.update(spec)
