@@ -14,7 +14,8 @@ compare medians when the load is high):
    targets: prepared >= 1,500/s HTTPRoute and >= 6,000/s Prometheus; plain dict >= 40% of prepared;
 2. defaulting time / ``copy.deepcopy`` time: structural defaulting of each real (sparse) Prometheus
    object, and of 2,000 dense generated ones (``bench_customresource.Generator``), through the
-   prepared defaulter and through ``default(obj, schema_dict)``; target <= 0.6 on the sparse objects;
+   public ``default(obj, schema_dict)`` (the target's figure: <= 0.6 on the sparse objects, issue #28) and
+   through the prepared defaulter inside (for comparison);
 3. ``crdtool fuzz-roundtrip samples/crontab_conversion.py:convert_lossless --crd
    samples/crontab-multiversion-v1.yaml --examples 1000 --seed 1`` as a whole process: checked
    round trips (examples over all ordered version pairs) / wall time, cold (a fresh cache directory,
@@ -173,19 +174,25 @@ def bench_defaulting(repeat: int) -> None:
     ]
     rows.append((f"dense generated x{COPIES}", dense))
     worst_sparse = 0.0
+    worst_compiled = 0.0
     for label, objs in rows:
         t_copy, _ = passes(copy.deepcopy, objs, repeat)
+        cpu_copy = CPU[-1]
         t_plain, _ = passes(lambda o: default(o, schema), objs, repeat)
-        line = f"  {label:<34} default(obj, schema_dict) {t_plain / t_copy:5.2f}x"
+        cpu_plain = CPU[-1]
         ratio = t_plain / t_copy
+        line = f"  {label:<34} default(obj, schema_dict) {ratio:5.2f}x (CPU {cpu_plain / cpu_copy:4.2f}x)"
         if compiled is not None:
             t_comp, _ = passes(compiled, objs, repeat)
-            ratio = t_comp / t_copy
-            line += f"   prepared defaulter {ratio:5.2f}x"
+            line += f"   prepared defaulter {t_comp / t_copy:5.2f}x"
+            if label.startswith("sparse"):
+                worst_compiled = max(worst_compiled, t_comp / t_copy)
         print(line + f"   (deepcopy {t_copy * 1e6:.0f} us/object)")
         if label.startswith("sparse"):
             worst_sparse = max(worst_sparse, ratio)
-    print(f"  worst sparse ratio {worst_sparse:.2f} (target <= 0.6: {verdict(worst_sparse <= 0.6)})  [{load()}]")
+    # issue #28's target is the public API's figure; the prepared defaulter inside is printed for comparison
+    print(f"  worst sparse ratio, public default(obj, schema_dict): {worst_sparse:.2f} (target <= 0.6: "
+          f"{verdict(worst_sparse <= 0.6)}); the prepared defaulter's: {worst_compiled:.2f}  [{load()}]")
 
 
 def crdtool_cmd() -> list[str]:

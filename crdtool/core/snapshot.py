@@ -226,6 +226,18 @@ class _VersionWalk(Snapshot):
 
 
 ViewsOf = Callable[[list[dict[Any, Any]]], "list[memoryview] | None"]
+
+
+def dict_versions(dicts: list[dict[Any, Any]]) -> list[memoryview] | None:
+    """The PEP 509 version of each dict as an 8-byte memoryview over the dict's memory, read afresh by
+    ``b"".join(views)``; None where versions cannot be read (not CPython 3.11, the self-test failed, or a
+    split-table dict among them).
+
+    A dict holds the same keys and values in the same order while its version is unchanged. The caller
+    must keep the dicts alive while it reads the views (they point into them).
+    """
+    views_of = _version_views()
+    return views_of(dicts) if views_of is not None else None
 #: the self-test's answer, once it ran: ``[views_of]`` or ``[None]`` (a fact about this interpreter)
 _VIEWS_OF: list[ViewsOf | None] = []
 
