@@ -1,6 +1,6 @@
 """Issue #9's figures, all in one run: library throughput, defaulting cost, fuzzing, corpus, start-up.
 
-Run: python benchmarks/bench_speed.py [--repeat R] [--quick]
+Run: python benchmarks/bench_speed.py [--repeat R] [--quick] [--only 1,2,...] [--baseline REF]
 
 Prints, each with the machine's load average before and after (the machine is shared: rerun and
 compare medians when the load is high):
@@ -25,7 +25,8 @@ compare medians when the load is high):
    of the same files (medians of R); target <= 1.0;
 5. start-up: median of 15 runs of ``crdtool sort-versions v1 v2``; target <= 100 ms.
 
-``--quick`` runs fewer repetitions (for a smoke test); ``--only 1,2`` runs only those sections. Nothing here is asserted: the script
+``--quick`` runs fewer repetitions (for a smoke test); ``--only 1,2`` runs only those sections;
+``--baseline REF`` adds section 4 run against commit REF, interleaved with this checkout (issue #28). Nothing here is asserted: the script
 prints figures and says which targets were met; the exit status is 0 either way.
 """
 
@@ -288,6 +289,43 @@ def bench_corpus(repeat: int) -> None:
               f"{with_bytecode * 1000:.0f} ms, ratio {with_bytecode / parse:.2f}; for comparison only)")
 
 
+def bench_corpus_baseline(ref: str, repeat: int) -> None:
+    """Section 4 against an earlier commit: parse, ``ref``'s validate and this checkout's, interleaved.
+
+    ``ref`` runs from a temporary worktree through ``PYTHONPATH`` (from a neutral directory, so that the
+    current one does not come first on the path); both get bytecode (PYTHONDONTWRITEBYTECODE unset, a
+    warm-up run each). Prints each round and the medians, with the load.
+    """
+    section(f"4b. corpus validation: this checkout against {ref}, interleaved (median of {repeat})")
+    crds = CORPUS / "crds"
+    files = sorted(p for p in crds.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), ref], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            plain = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+            envs = {"then": {**plain, "PYTHONPATH": str(tree)}, "now": plain}
+            cmd = crdtool_cmd() + ["validate", str(crds), "--output", "json"]
+            for env in envs.values():
+                wall(cmd, env=env, cwd=tmp)  # bytecode, page cache
+            rows: dict[str, list[float]] = {"parse": [], "then": [], "now": []}
+            for i in range(repeat):
+                rows["parse"].append(parse_only(files))
+                for name, env in envs.items():
+                    rows[name].append(wall(cmd, env=env, cwd=tmp)[0])
+                print(f"  round {i}: parse {rows['parse'][-1]:.2f} s, {ref} {rows['then'][-1]:.2f} s "
+                      f"({rows['then'][-1] / rows['parse'][-1]:.2f}x), now {rows['now'][-1]:.2f} s "
+                      f"({rows['now'][-1] / rows['parse'][-1]:.2f}x)  [{load()}]")
+            m = {k: statistics.median(v) for k, v in rows.items()}
+            print(f"  medians: parse {m['parse']:.2f} s, {ref} {m['then'] / m['parse']:.2f}x, now "
+                  f"{m['now'] / m['parse']:.2f}x (target <= 1.0: {verdict(m['now'] <= m['parse'])}); "
+                  f"now / {ref} {m['now'] / m['then']:.3f}  [{load()}]")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def bench_startup(runs: int) -> None:
     section(f"5. start-up: crdtool sort-versions v1 v2, median of {runs}")
     cmd = crdtool_cmd() + ["sort-versions", "v1", "v2"]
@@ -311,6 +349,8 @@ def main() -> int:
         bench_fuzz(repeat)
     if "4" in only:
         bench_corpus(repeat)
+        if "--baseline" in sys.argv:
+            bench_corpus_baseline(sys.argv[sys.argv.index("--baseline") + 1], repeat)
     if "5" in only:
         bench_startup(5 if quick else 15)
     print(f"\ndone  [{load()}]")
