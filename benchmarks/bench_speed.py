@@ -320,7 +320,8 @@ def bench_corpus_baseline(ref: str, repeat: int) -> None:
             m = {k: statistics.median(v) for k, v in rows.items()}
             print(f"  medians: parse {m['parse']:.2f} s, {ref} {m['then'] / m['parse']:.2f}x, now "
                   f"{m['now'] / m['parse']:.2f}x (target <= 1.0: {verdict(m['now'] <= m['parse'])}); "
-                  f"now / {ref} {m['now'] / m['then']:.3f}  [{load()}]")
+                  f"now / {ref}: median of the rounds' ratios "
+                  f"{statistics.median(n / t for n, t in zip(rows['now'], rows['then'])):.3f}  [{load()}]")
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
