@@ -25,7 +25,7 @@ import math
 from decimal import Decimal
 from typing import Any, Callable
 
-__all__ = ["GoStruct", "go_json_dumps", "go_json_float", "go_json_marshal", "json_number"]
+__all__ = ["GoStruct", "go_json_dumps", "go_json_float", "go_json_marshal", "go_json_size", "json_number"]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -215,3 +215,55 @@ def go_json_marshal(value: Any) -> str:
         else:
             out.append(_scalar(item))
     return "".join(out)
+
+
+def go_json_size(value: Any) -> int:
+    """``len(go_json_marshal(value).encode("utf-8", "surrogatepass"))``, mostly computed by C code.
+
+    In: plain JSON data. Out: the byte length of Go's compact JSON of ``value``. For dicts with
+    ``str`` keys, lists, tuples, ``str``, ``int``, ``bool``, ``None`` and finite floats (the common case),
+    that is the length of Python's compact ``json.dumps`` (the same string escapes as
+    :func:`go_json_marshal`, key order aside, which does not change the length) plus Go's HTML escapes
+    (``<``, ``>``, ``&``: 1 byte to 6; U+2028, U+2029: 3 bytes to 6; these characters only occur inside
+    strings) and each float's text as Go writes it (:func:`go_json_float`) instead of ``repr``. Anything
+    else is measured by :func:`go_json_marshal` itself. Raises nothing more than it does.
+    """
+    floats: list[float] = []
+    stack: list[Any] = [value]
+    plain = True
+    while stack and plain:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            for k, v in item.items():
+                tv = type(v)
+                if type(k) is not str:
+                    plain = False
+                    break
+                if tv is dict or tv is list or tv is tuple:
+                    stack.append(v)
+                elif tv is float:
+                    floats.append(v)
+                elif not (tv is str or tv is int or tv is bool or v is None):
+                    plain = False
+                    break
+        elif kind is list or kind is tuple:
+            for v in item:
+                tv = type(v)
+                if tv is dict or tv is list or tv is tuple:
+                    stack.append(v)
+                elif tv is float:
+                    floats.append(v)
+                elif not (tv is str or tv is int or tv is bool or v is None):
+                    plain = False
+                    break
+        elif kind is float:
+            floats.append(item)
+        elif not (kind is str or kind is int or kind is bool or item is None):
+            plain = False
+    if not plain or not all(map(math.isfinite, floats)):
+        return len(go_json_marshal(value).encode("utf-8", "surrogatepass"))
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    size = len(text.encode("utf-8", "surrogatepass"))
+    size += 5 * (text.count("<") + text.count(">") + text.count("&")) + 3 * (text.count("\u2028") + text.count("\u2029"))
+    return size + sum(len(go_json_float(f)) - len(repr(f)) for f in floats)

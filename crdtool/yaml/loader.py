@@ -581,7 +581,7 @@ def _last_applied_warning(obj: dict[str, Any], json_size: int | None = None) -> 
     ``json_size``: the object's own JSON size when already known (it bounds the applied JSON's,
     which leaves out the old last-applied annotation and adds at most ``"annotations":{},``).
     """
-    from crdtool.core.gojson import go_json_marshal
+    from crdtool.core.gojson import go_json_size
 
     meta = obj.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
@@ -596,7 +596,7 @@ def _last_applied_warning(obj: dict[str, Any], json_size: int | None = None) -> 
     estimate = json_size + 17 if json_size is not None else _json_size(applied)
     if fixed + estimate <= TOTAL_ANNOTATION_SIZE_LIMIT * 9 // 10:
         return ()  # far below: Go's JSON differs from Python's by a few escapes and float texts
-    total = fixed + len(go_json_marshal(applied).encode("utf-8", "surrogatepass"))
+    total = fixed + go_json_size(applied)
     if total <= TOTAL_ANNOTATION_SIZE_LIMIT:
         return ()
     return (

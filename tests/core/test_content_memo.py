@@ -22,6 +22,7 @@ def _clear() -> None:
     schema_validation._STRUCTURAL.clear()
     prepared_module._SERVING.clear()
     prepared_module._PREPARED._entries.clear()
+    prepared_module._BY_CONTENT.clear()
 
 
 def test_content_key_tells_apart_what_json_tells_apart() -> None:

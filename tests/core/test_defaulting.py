@@ -388,3 +388,59 @@ def test_copy_json_shares_nothing() -> None:
     copied = defaulting.copy_json(value)
     assert copied == {"a": [{"b": "c"}, [1, 2]], "d": {"e": None}}
     assert copied["a"] is not value["a"] and copied["a"][0] is not value["a"][0] and copied["d"] is not value["d"]
+
+
+def _wide_schema() -> dict[str, Any]:
+    """An object with enough properties that the scan for defaults is remembered (``_SCAN_MEMO_MIN``)."""
+    props: dict[str, Any] = {f"p{i}": {"type": "string"} for i in range(12)}
+    props["p3"]["default"] = "three"
+    return {"type": "object", "properties": props}
+
+
+def test_the_remembered_scan_for_defaults_follows_every_change_of_the_schema() -> None:
+    """default() remembers which properties have defaults only while none of the dicts it read changed."""
+    schema = _wide_schema()
+    props = schema["properties"]
+    assert default({}, schema) == {"p3": "three"}
+    props["p7"]["default"] = "seven"  # a property schema changed in place
+    assert default({}, schema) == {"p3": "three", "p7": "seven"}
+    del props["p3"]["default"]
+    assert default({}, schema) == {"p7": "seven"}
+    props["p7"] = {"type": "string"}  # the properties map changed
+    assert default({}, schema) == {}
+    props["new"] = {"default": [1]}
+    out = default({}, schema)
+    assert out == {"new": [1]}
+    props["new"]["default"].append(2)  # a default value changed inside: read afresh
+    assert default({}, schema) == {"new": [1, 2]}
+    for value in ({}, {"p1": None}, {"new": None}):
+        assert repr(default(value, schema)) == repr(defaulting._default_iter(value, schema))
+
+
+_WIDE_CHANGES = st.lists(
+    st.tuples(st.integers(0, 11), st.sampled_from(["add", "drop", "null", "nullable", "replace"]), VALUES),
+    max_size=4,
+)
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.dictionaries(st.sampled_from([f"p{i}" for i in range(12)] + ["x"]), VALUES, max_size=5),
+       changes=_WIDE_CHANGES)
+def test_the_remembered_scan_matches_the_plain_loop_after_changes(value: Any, changes: Any) -> None:
+    schema = _wide_schema()
+    default(value, schema)  # remembered now
+    for i, op, new in changes:
+        p = schema["properties"][f"p{i}"]
+        if op == "add":
+            p["default"] = new
+        elif op == "drop":
+            p.pop("default", None)
+        elif op == "null":
+            p["default"] = None
+        elif op == "nullable":
+            p["nullable"] = True
+        else:
+            schema["properties"][f"p{i}"] = {"default": new}
+        # the explicit-stack walk scans every property every time: the exact reference (repr: types and key
+        # order too)
+        assert repr(default(value, schema)) == repr(defaulting._default_iter(value, schema))

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crdtool.core.gojson import go_json_dumps, go_json_float, json_number
+from crdtool.core.gojson import go_json_dumps, go_json_float, go_json_marshal, go_json_size, json_number
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,24 @@ def test_go_json_dumps_is_iterative() -> None:
         deep = [deep]
     text = go_json_dumps(deep, indent=None)
     assert text == "[" * 5001 + "]" * 5001
+
+
+_LEAVES = (
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6)
+    | st.sampled_from(["<a&b>", "\u2028", "\u2029x", "\ud800", "\b\f\n\x00", "é", "\\u003c"])
+)
+_JSONISH = st.recursive(
+    _LEAVES,
+    lambda children: st.lists(children, max_size=4)
+    | st.lists(children, max_size=3).map(tuple)
+    | st.dictionaries(st.text(max_size=3) | st.sampled_from(["<", "&k", "\u2028"]), children, max_size=4)
+    | st.dictionaries(st.integers(0, 3) | st.booleans() | st.none(), children, max_size=2),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSONISH)
+def test_go_json_size_is_the_length_of_go_json_marshal(value: Any) -> None:
+    """The fast size (json.dumps plus Go's escapes and float texts) against the exact path, byte for byte."""
+    assert go_json_size(value) == len(go_json_marshal(value).encode("utf-8", "surrogatepass"))

@@ -215,11 +215,16 @@ def noop(c: Any, key: Any, new: Any) -> None:
     pass
 
 
+def _version_snapshot(value: Any) -> Snapshot | None:
+    """The pure-Python dict-version way (CPython 3.11 without the C extension), wherever its self-test passes."""
+    return snapshot._VersionWalk.take(value) if snapshot._version_views() is not None else None
+
+
 def _check(value: Any, mutate: Callable[[Any], None]) -> None:
     before = copy.deepcopy(value)
     items = flatten(value)
     assert items is not None
-    snaps = [s for s in (take(value), _marshal_snapshot(value)) if s is not None]
+    snaps = [s for s in (take(value), _marshal_snapshot(value), _version_snapshot(value)) if s is not None]
     assert snaps, "plain JSON-like data always gets a snapshot"
     for snap in snaps:
         assert snap.matches(value), "an untouched value matches its snapshot"
@@ -274,6 +279,8 @@ def test_every_kind_of_change_is_seen() -> None:
     for change in changes:
         value = crd()
         snaps = [take(value), _marshal_snapshot(value)]
+        if snapshot._version_views() is not None:
+            snaps.append(_version_snapshot(value))
         change(value)
         for snap in snaps:
             assert snap is not None and not snap.matches(value), change
@@ -397,3 +404,36 @@ def test_a_dict_replaced_by_an_equal_one_or_swapped_is_seen_through_the_shortcut
     assert snap.matches(value) or not snapshot.accelerated()
     value["l"][0]["k"] = 2
     assert not snap.matches(value)
+
+
+def test_the_version_walk_is_the_pure_way_on_cpython_3_11() -> None:
+    """Without the C extension, CPython 3.11 checks by dict versions read through ctypes; elsewhere by marshal."""
+    value: dict[str, Any] = {"a": [1, {"b": "cd"}], "d": {}}
+    works = snapshot._version_views() is not None
+    assert works is (sys.implementation.name == "cpython" and sys.version_info[:2] == (3, 11))
+    snap = take(value)
+    assert snap is not None and snap.matches(value)
+    assert isinstance(snap, snapshot._VersionWalk) is (works and not snapshot.accelerated())
+    if not works:
+        return
+    vsnap = _version_snapshot(value)
+    assert vsnap is not None and vsnap.matches(value)
+    assert not vsnap.matches(copy.deepcopy(value))  # another object: not told apart by content, a miss
+    value["a"][1]["b"] = "".join(["c", "d"])  # an equal string, another object: the version moves, a (harmless) miss
+    assert not vsnap.matches(value)
+    vsnap = _version_snapshot(value)
+    assert vsnap is not None
+    value["a"][0] = True  # 1 == True: seen by identity
+    assert not vsnap.matches(value)
+    value["a"][0] = 1
+    vsnap = _version_snapshot(value)
+    assert vsnap is not None
+    value["a"].append(2)
+    value["a"].pop(0)  # same length, items shifted
+    assert not vsnap.matches(value)
+
+    class Holder:
+        def __init__(self) -> None:
+            self.x = 1
+
+    assert snapshot._VersionWalk.take({"a": Holder().__dict__}) is None  # a split table: the marshal way

@@ -25,7 +25,10 @@ cannot exhaust the interpreter stack.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from crdtool.core.snapshot import dict_versions
 
 __all__ = ["Defaulter", "compile_defaulter", "copy_json", "default", "prune_non_nullable_nulls"]
 
@@ -138,6 +141,39 @@ def _field_schema(props: Any, ap: Any, k: str) -> tuple[bool, Schema | None, boo
     return False, None, False
 
 
+def _with_defaults(props: dict[str, Any]) -> Iterable[tuple[str, Any]]:
+    """The entries of a ``properties`` map that ``Default`` must look at for absent fields: all of them, or
+    (remembered) only those whose schema has a non-null ``default``.
+
+    A sparse object of a big CRD reaches nodes with a hundred properties and few defaults; scanning them all
+    on every call is most of the defaulting's time. The scan's result is kept for the very ``props`` dict
+    while neither it nor any of its property schemas changed: the dicts' PEP 509 versions are the recorded
+    ones (:func:`crdtool.core.snapshot.dict_versions`; where versions cannot be read, every entry is
+    returned, as the plain loop reads them). Exact: the caller's checks on each entry are unchanged, and an
+    entry left out has no default, as its unchanged dict says.
+    """
+    entry = _SCANS.get(id(props))
+    if entry is not None and entry[0] is props and b"".join(entry[1]) == entry[2]:
+        return entry[3]
+    schemas = list(props.values())
+    views = dict_versions([props, *schemas]) if all(type(p) is dict for p in schemas) else None
+    if views is None:
+        return props.items()
+    versions = b"".join(views)
+    found = tuple((k, p) for k, p in props.items() if p.get("default") is not None)
+    if len(_SCANS) >= _SCANS_SIZE:
+        _SCANS.clear()
+    _SCANS[id(props)] = (props, views, versions, found)  # holds props: its id is not reused meanwhile
+    return found
+
+
+#: :func:`_with_defaults`' memo: id(props) -> (props, version views, versions, entries with a default)
+_SCANS: dict[int, tuple[dict[str, Any], list[memoryview], bytes, tuple[tuple[str, Any], ...]]] = {}
+_SCANS_SIZE = 512
+#: smaller ``properties`` maps are scanned every time
+_SCAN_MEMO_MIN = 8
+
+
 def _default(x: Any, s: Schema | None, depth: int) -> Any:
     if s is None:
         return _copy(x, depth)
@@ -148,8 +184,13 @@ def _default(x: Any, s: Schema | None, depth: int) -> Any:
         props = s.get("properties")
         ap = s.get("additionalProperties")
         d = depth + 1
-        out: dict[str, Any] = {}
+        # a plain dict is copied whole (C speed) and only its null and container values are looked at: every
+        # other value is copied as it is by each branch below (the same keys, in the same order)
+        whole = t is dict and (props is None or type(props) is dict)
+        out: dict[str, Any] = x.copy() if whole else {}
         for k, v in x.items():
+            if whole and v is not None and type(v) in _SCALAR_TYPES:
+                continue
             if props is not None:
                 p = props.get(k)
                 if p is not None:
@@ -174,11 +215,11 @@ def _default(x: Any, s: Schema | None, depth: int) -> Any:
             else:
                 out[k] = _copy(v, d)
         if props:
-            for k, p in props.items():
+            for k, p in _with_defaults(props) if type(props) is dict and len(props) >= _SCAN_MEMO_MIN else props.items():
                 if k not in x and type(p) is dict:
                     dv = p.get("default")
                     if dv is not None:
-                        out[k] = _default(dv, p, d)
+                        out[k] = dv if type(dv) in _SCALAR_TYPES else _default(dv, p, d)  # a scalar is itself
         return out
     if t is list or isinstance(x, (list, tuple)):
         items = s.get("items")

@@ -27,16 +27,20 @@ from crdtool.core.customresource import (
 from tests.core.customresource.test_customresource import make_cr, make_crd
 
 
-@pytest.fixture(autouse=True, params=["c-walk", "marshal"])
+@pytest.fixture(autouse=True, params=["c-walk", "version-walk", "marshal"])
 def snapshot_way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: with the memo's C identity walk (when this install has it: see test_snapshot.py) and
-    with its pure-Python way (marshal)."""
+    """Every test three times: with the memo's C identity walk (when this install has it: see test_snapshot.py),
+    with the pure-Python dict-version walk (CPython 3.11) and with marshal."""
     from crdtool.core import snapshot
+    from crdtool.core.content_memo import ContentMemo
     from crdtool.core.customresource import prepared
 
     monkeypatch.setattr(prepared, "_PREPARED", prepared._PreparedMemo())  # an empty memo
-    if request.param == "marshal":
+    monkeypatch.setattr(prepared, "_BY_CONTENT", ContentMemo(8))
+    if request.param != "c-walk":
         monkeypatch.setattr(snapshot, "_WALK", None)
+    if request.param == "marshal":
+        monkeypatch.setattr(snapshot, "_VIEWS_OF", [None])
     return str(request.param)
 
 
@@ -59,7 +63,13 @@ def test_a_plain_dict_is_prepared_once_while_it_does_not_change() -> None:
     assert prepare_crd(crd) is first
     assert validate_object(make_cr({"replicas": 9}), crd) == validate_object(make_cr({"replicas": 9}), first)
     assert prepare_crd(crd) is first
-    assert prepare_crd(copy.deepcopy(crd)) is not first  # another dict: prepared for itself
+    assert prepare_crd(copy.deepcopy(crd)) is first  # another dict with the same JSON: found by its content
+    other = copy.deepcopy(crd)
+    other["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["size"][
+        "default"] = "large"
+    assert prepare_crd(other) is not first
+    assert default(make_cr({}), other)["spec"]["size"] == "large"
+    assert default(make_cr({}), crd)["spec"]["size"] == "small"
 
 
 @pytest.mark.parametrize(

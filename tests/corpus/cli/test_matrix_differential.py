@@ -40,6 +40,7 @@ def _forget() -> None:
     schema_validation._STRUCTURAL.clear()
     prepared._SERVING.clear()
     prepared._PREPARED._entries.clear()
+    prepared._BY_CONTENT.clear()
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, releases: tuple[str, ...], jobs: int) -> tuple[int, dict[str, Any]]:
