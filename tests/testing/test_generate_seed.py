@@ -42,7 +42,7 @@ def test_the_command_leaves_nothing_behind_and_writes_with_the_umasks_mode(
     monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
     before = os.umask(0o022)
     try:
-        done = CliRunner().invoke(app, ["test", "--generate", str(CRD), "--seed", "3", "-o", "g.crdtest.yaml"])
+        done = CliRunner().invoke(app, ["test", "--generate", str(CRD), "--seed", "3", "--output-file", "g.crdtest.yaml"])
     finally:
         os.umask(before)
     assert done.exit_code == 0, done.output

@@ -206,6 +206,9 @@ def validation_suites() -> dict[str, dict[str, Any]]:
                                "the cases with an old object, each value at spec.v of its own CRD",
                 # upstream validates the value alone: nothing is pruned there, so unknown fields are no error
                 "fieldValidation": "Warn",
+                # upstream hands each schema to the validator directly, never creates it as a CRD: some would be
+                # refused on create (a list-map key without a default, an empty x-kubernetes-list-type)
+                "checkCrds": False,
                 "crds": crds, "cases": cases,
             }
     return out

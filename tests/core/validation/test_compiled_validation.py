@@ -57,7 +57,6 @@ SUITES = [
     "tests/core/customresource/test_customresource.py",
     "tests/core/customresource/test_customresource_type_meta.py",
     "tests/core/customresource/test_customresource_prepared.py",
-    "tests/core/test_corpus_crs.py",
     "tests/core/test_pruning.py",
     "tests/cli/test_validate_crs_cli.py",
 ]

@@ -64,3 +64,21 @@ def test_corpus_objects_and_their_mutations(name: str, version: Any) -> None:
         for mutated in _mutations(obj):
             assert_same(schema, mutated, (None,))
     assert valid == len(objects)  # what the fuzzer generates is valid, on both paths
+
+
+def test_the_corpus_custom_resource_verdicts_pass_with_every_call_checked_against_the_compiled_path() -> None:
+    """The corpus tier's share of test_compiled_validation's differential run: the corpus's custom resources."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tier", "corpus", "-p",
+         "tests.core.differential", "tests/corpus/core/test_corpus_crs.py"],
+        cwd=ROOT, capture_output=True, text=True, env=env, check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    summary = next(line for line in proc.stdout.splitlines() if line.startswith("differential checks:"))
+    counts = dict(part.rsplit(" ", 1) for part in summary.removeprefix("differential checks: ").split(", "))
+    assert int(counts["validate_value"]) > 100 and int(counts["compiled"]) > 100
