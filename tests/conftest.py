@@ -94,12 +94,31 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+#: The long runs chosen by measure (``tests/long_runs.py`` writes it from a timed run): node id -> CPU seconds.
+LONG_RUNS_FILE = TESTS / "long_runs.txt"
+
+
+def measured_long_runs() -> dict[str, float]:
+    """``{node id: CPU seconds}`` from :data:`LONG_RUNS_FILE` (``seconds<TAB>node id`` lines, ``#`` comments)."""
+    out: dict[str, float] = {}
+    if not LONG_RUNS_FILE.is_file():
+        return out
+    for line in LONG_RUNS_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            seconds, _, nodeid = line.partition("\t")
+            out[nodeid] = float(seconds)
+    return out
+
+
 def _mark_long_runs(items: list[pytest.Item]) -> None:
+    measured = measured_long_runs()
     seen: set[str] = set()
     for item in items:
         nodeid = item.nodeid.replace("\\", "/")
         function = nodeid.split("[", 1)[0]
         reason = LONG_RUNS.get(nodeid) or LONG_RUNS.get(function)
+        if reason is None and nodeid in measured:
+            reason = f"took {measured[nodeid]:.1f} s of CPU in a timed run (tests/long_runs.txt)"
         if reason is None and function + "[*]" in LONG_RUNS:
             if function in seen:
                 reason = LONG_RUNS[function + "[*]"]

@@ -122,3 +122,26 @@ def test_a_parametrized_long_run_keeps_its_first_parameter_set_in_the_default_ti
     items: list[Any] = [Item(f"{name}[a]"), Item(f"{name}[b]"), Item(f"{name}[c]"), Item("tests/x.py::test_other")]
     conftest._mark_long_runs(items)
     assert [bool(i.markers) for i in items] == [False, True, True, False]
+
+
+def test_the_measured_long_runs_name_tests_that_exist() -> None:
+    measured = conftest.measured_long_runs()
+    for nodeid in measured:
+        path, _, function = nodeid.split("[", 1)[0].partition("::")
+        assert f"def {function.split('::')[-1]}(" in (ROOT / path).read_text(encoding="utf-8"), nodeid
+
+
+def test_long_runs_py_keeps_a_test_of_every_file_in_the_default_tier() -> None:
+    from tests.long_runs import choose
+
+    timings = {
+        "tests/a.py::test_1": {"cpu": 2.0, "child": 0.0, "wall": 2.0},
+        "tests/a.py::test_2": {"cpu": 0.1, "child": 0.5, "wall": 0.6},
+        "tests/b.py::test_1": {"cpu": 0.1, "child": 0.0, "wall": 0.1},
+        "tests/c.py::test_1": {"cpu": 0.0, "child": 0.2, "wall": 0.2},
+        "tests/c.py::test_2": {"cpu": 0.01, "child": 0.0, "wall": 0.01},
+    }
+    # a.py keeps its cheaper test; b.py and c.py have nothing long
+    assert choose(timings, threshold=0.5) == {"tests/a.py::test_1": 2.0}
+    # c.py's test_1 goes, test_2 stays; b.py keeps its only test
+    assert choose(timings, threshold=0.15) == {"tests/a.py::test_1": 2.0, "tests/c.py::test_1": 0.2}
