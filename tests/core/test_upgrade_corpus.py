@@ -39,8 +39,10 @@ MANUAL: dict[str, tuple[int, str]] = {
         12, ("ports are a list map keyed by [containerPort, protocol]: protocol must have a default or be required "
              "(\"this property is in x-kubernetes-list-map-keys, so it must have a default or be a required "
              "property\"); which one is the author's choice")),
+    # 5 label errors at 1.36; at 1.37 (the default) the two identical ones are reported once
+    # (ValidateObjectMetaDeclaratively, apimachinery v0.37.0-beta.0: issue 28)
     "cert-manager__v1.0.0__crd-certificates.v1beta1.yaml#0": (
-        5, "Helm template expressions in metadata.labels are not label values (an unrendered chart template)"),
+        4, "Helm template expressions in metadata.labels are not label values (an unrendered chart template)"),
     "keda__v1.5.0__keda.k8s.io_scaledobjects_crd.yaml#0": (1, _APPROVAL),
     "kubebuilder__v2.3.1__patches__webhook_in_captains.yaml#0": (
         8, "a kustomize patch, not a whole CRD: group, names and versions are missing"),
@@ -63,7 +65,7 @@ REPAIRED: dict[str, str] = {
        for i in (1, 2, 3, 4, 5, 6, 11)},
 }
 
-MANUAL_NOTES_WITHOUT_FIX = 783
+MANUAL_NOTES_WITHOUT_FIX = 782  # 783 before 1.37's reporting of an identical error once
 MANUAL_NOTES_WITH_FIX = sum(count for count, _ in MANUAL.values())
 
 

@@ -66,7 +66,7 @@ def test_v1beta1_corpus_upgrades_to_valid_v1_or_names_each_field(fix: bool) -> N
             manual_cases[name] = count
     if fix:
         assert manual_cases == {name: count for name, (count, _) in MANUAL.items()}
-        assert total == MANUAL_NOTES_WITH_FIX == 513
+        assert total == MANUAL_NOTES_WITH_FIX == 512  # 513 before 1.37 reported an identical error once
     else:
         assert set(manual_cases) == set(MANUAL) | set(REPAIRED)
         assert len(manual_cases) == 23
