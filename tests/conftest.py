@@ -110,6 +110,25 @@ def measured_long_runs() -> dict[str, float]:
     return out
 
 
+#: A parametrized test with more cases than this (the tables transcribed from upstream's tests) keeps a sample
+#: in the default tier, every :data:`SAMPLE_EVERY`-th case in collection order; the corpus tier runs the others.
+SAMPLE_OVER = 100
+SAMPLE_EVERY = 3
+
+
+def _sample_large_tables(items: list[pytest.Item]) -> None:
+    by_function: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if "[" in item.nodeid:
+            by_function.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+    for function, cases in by_function.items():
+        if len(cases) > SAMPLE_OVER:
+            for i, item in enumerate(cases):
+                if i % SAMPLE_EVERY and item.get_closest_marker("long") is None:
+                    item.add_marker(pytest.mark.long(f"one case in {SAMPLE_EVERY} of {function}'s {len(cases)} "
+                                                     "runs in the default tier; the whole table in the corpus tier"))
+
+
 def _mark_long_runs(items: list[pytest.Item]) -> None:
     measured = measured_long_runs()
     seen: set[str] = set()
@@ -129,6 +148,7 @@ def _mark_long_runs(items: list[pytest.Item]) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _mark_long_runs(items)
+    _sample_large_tables(items)
     tier = config.getoption("--tier")
     if tier == "all":
         return

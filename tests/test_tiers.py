@@ -145,3 +145,25 @@ def test_long_runs_py_keeps_a_test_of_every_file_in_the_default_tier() -> None:
     assert choose(timings, threshold=0.5) == {"tests/a.py::test_1": 2.0}
     # c.py's test_1 goes, test_2 stays; b.py keeps its only test
     assert choose(timings, threshold=0.15) == {"tests/a.py::test_1": 2.0, "tests/c.py::test_1": 0.2}
+
+
+def test_a_large_table_keeps_every_third_case_in_the_default_tier() -> None:
+    class Item(_Item):
+        def __init__(self, nodeid: str) -> None:
+            super().__init__(conftest.TESTS / "x.py")
+            self.nodeid = nodeid
+            self.markers: list[Any] = []
+
+        def add_marker(self, marker: Any) -> None:
+            self.markers.append(marker)
+
+        def get_closest_marker(self, name: str) -> object | None:
+            return self.markers[0] if self.markers else None
+
+    n = conftest.SAMPLE_OVER + 1
+    table: list[Any] = [Item(f"tests/x.py::test_table[{i}]") for i in range(n)]
+    small: list[Any] = [Item(f"tests/x.py::test_small[{i}]") for i in range(conftest.SAMPLE_OVER)]
+    conftest._sample_large_tables(table + small)
+    kept = [i for i, item in enumerate(table) if not item.markers]
+    assert kept == list(range(0, n, conftest.SAMPLE_EVERY))
+    assert not any(item.markers for item in small)
