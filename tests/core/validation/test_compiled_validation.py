@@ -65,7 +65,8 @@ SUITES = [
 def test_the_custom_resource_suites_pass_with_every_call_checked_against_the_compiled_path() -> None:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.core.differential", *SUITES],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tier", "all", "-p", "tests.core.differential",
+         *SUITES],
         cwd=ROOT, capture_output=True, text=True, env=env, check=False,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -81,4 +81,5 @@ def test_the_corpus_custom_resource_verdicts_pass_with_every_call_checked_agains
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     summary = next(line for line in proc.stdout.splitlines() if line.startswith("differential checks:"))
     counts = dict(part.rsplit(" ", 1) for part in summary.removeprefix("differential checks: ").split(", "))
-    assert int(counts["validate_value"]) > 100 and int(counts["compiled"]) > 100
+    # the corpus's objects go through the prepared (compiled) validators; the exact path checks each of them
+    assert int(counts["compiled"]) > 200 and int(counts["validate_value"]) >= 1
