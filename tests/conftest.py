@@ -112,8 +112,8 @@ def measured_long_runs() -> dict[str, float]:
 
 #: A parametrized test with more cases than this (the tables transcribed from upstream's tests) keeps a sample
 #: in the default tier, every :data:`SAMPLE_EVERY`-th case in collection order; the corpus tier runs the others.
-SAMPLE_OVER = 100
-SAMPLE_EVERY = 3
+SAMPLE_OVER = 50
+SAMPLE_EVERY = 4
 
 
 def _sample_large_tables(items: list[pytest.Item]) -> None:

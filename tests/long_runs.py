@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-THRESHOLD = 0.1  # seconds of CPU (the test's process and its children)
+THRESHOLD = 0.05  # seconds of CPU (the test's process and its children)
 OUT = Path(__file__).resolve().parent / "long_runs.txt"
 HEADER = (
     "# The long runs, chosen by tests/long_runs.py from a timed run of the default tier: CPU seconds, node id.\n"
