@@ -36,6 +36,15 @@ def m(v: Any) -> Mapping[str, Any]:
     return v if isinstance(v, dict) else {}
 
 
+def ensure_dict(obj: dict[str, Any], key: str) -> dict[str, Any]:
+    """``obj[key]`` as a dict, created when absent or null (a defaulter filling a nil struct pointer)."""
+    v = obj.get(key)
+    if not isinstance(v, dict):
+        v = {}
+        obj[key] = v
+    return v
+
+
 def lst(v: Any) -> Sequence[Any]:
     """A list field (Go zero value: empty)."""
     return v if isinstance(v, list) else []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.core.apis._util import ensure_dict as _d
 from crdtool.core.apis._util import rel
 from crdtool.core.apis.core.defaults import set_defaults_pod_template_spec, set_defaults_pvc_spec
 
@@ -16,14 +17,6 @@ from crdtool.core.apis.core.defaults import set_defaults_pod_template_spec, set_
 def _list(v: Any) -> list[Any]:
     """A list field (anything else: empty)."""
     return v if isinstance(v, list) else []
-
-
-def _d(obj: dict[str, Any], key: str) -> dict[str, Any]:
-    v = obj.get(key)
-    if not isinstance(v, dict):
-        v = {}
-        obj[key] = v
-    return v
 
 
 def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.core.apis._util import ensure_dict as _d
 from crdtool.core.apis._util import rel
 from crdtool.core.apis.core.defaults import set_defaults_pod_template_spec
 from crdtool.core.releases import Release
@@ -18,14 +19,6 @@ from crdtool.core.releases import Release
 def _list(v: Any) -> list[Any]:
     """A list field (anything else: empty)."""
     return v if isinstance(v, list) else []
-
-
-def _d(obj: dict[str, Any], key: str) -> dict[str, Any]:
-    v = obj.get(key)
-    if not isinstance(v, dict):
-        v = {}
-        obj[key] = v
-    return v
 
 
 def set_defaults_job_spec(obj: dict[str, Any], spec: dict[str, Any], release: Release) -> None:

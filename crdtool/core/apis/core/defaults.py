@@ -17,17 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from crdtool.core.apis._util import ensure_dict as _d
 from crdtool.core.apis._util import rel
 from crdtool.core.releases import Release
-
-
-def _d(obj: dict[str, Any], key: str) -> dict[str, Any]:
-    """``obj[key]`` as a dict, created when absent or null."""
-    v = obj.get(key)
-    if not isinstance(v, dict):
-        v = {}
-        obj[key] = v
-    return v
 
 
 def _dicts(v: Any) -> list[dict[str, Any]]:
