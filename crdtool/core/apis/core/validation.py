@@ -8,8 +8,9 @@ container …) as decoded JSON after defaulting; the function names are upstream
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
 sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
-ephemeral containers, OS-specific rules, seccomp/AppArmor/tolerations annotations, the rarer
-volume types (their presence still counts as "a volume type"), PVC data sources.
+ephemeral containers, OS-specific rules, seccomp/AppArmor/tolerations annotations, PVC data sources. Every volume
+type's own checks are ported (``validateVolumeSource`` and the ``validate<Type>VolumeSource`` functions, identical
+1.31 … 1.36 but for the ``image`` type, which 1.30 does not have).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import base64
 import binascii
 import json
 import posixpath
+import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from crdtool.core.apis._util import i, lst, m, nonnegative, s, validate_label_selector
@@ -369,13 +371,352 @@ def _projection_sources(proj: Mapping[str, Any], path: Path, release: Release) -
     return errs
 
 
-def _volume_source(source: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateVolumeSource`` for the common types; the others are counted, not checked."""
+#: ``validateVolumeSource``'s paths that are not the JSON name (upstream's own spellings, kept as users see them):
+#: the "more than 1 volume type" error of ``downwardAPI`` says ``downwarAPI`` and of ``cephfs`` ``cephFS``; a
+#: ``gcePersistentDisk``'s own errors sit under ``persistentDisk``.
+_FORBIDDEN_CHILD = {"downwardAPI": "downwarAPI", "cephfs": "cephFS"}
+_INNER_CHILD = {"gcePersistentDisk": "persistentDisk"}
+
+#: ``pdPartitionErrorMsg``: ``validation.InclusiveRangeError(1, 255)``.
+PD_PARTITION_ERROR_MSG = inclusive_range_error(1, 255)
+
+# ``iscsiInitiatorIqnRegex`` / ``EuiRegex`` / ``NaaRegex``: Go RE2 classes are ASCII, ``.`` stops at a newline,
+# ``$`` without ``(?m)`` is the end of the text (``\Z``); the ``iqn`` one has no ``^`` (``MatchString`` searches).
+_ISCSI_IQN = re.compile(r"iqn\.[0-9]{4}-[0-9]{2}\.([A-Za-z0-9\-.]+)(:[^,;*&$|\t\n\f\r ]+)\Z", re.ASCII)
+_ISCSI_EUI = re.compile(r"^eui.[A-Za-z0-9]{16}\Z", re.ASCII)
+_ISCSI_NAA = re.compile(r"^naa.[A-Za-z0-9]{32}\Z", re.ASCII)
+
+_AZURE_CACHING_MODES = ("None", "ReadOnly", "ReadWrite")
+_AZURE_DISK_KINDS = ("Dedicated", "Managed", "Shared")
+
+
+def _iscsi_name(value: str, path: Path, initiator: bool) -> list[FieldError]:
+    """The IQN checks of ``validateISCSIVolumeSource`` (``iqn`` and ``initiatorName`` differ in one ``else``)."""
+    errs: list[FieldError] = []
+    known = value.startswith(("iqn", "eui", "naa"))
+    if not known:
+        errs.append(invalid(path, value, "must be valid format starting with iqn, eui, or naa"))
+        if not initiator:
+            return errs
+    if value.startswith("iqn") and not _ISCSI_IQN.search(value):
+        errs.append(invalid(path, value, "must be valid format"))
+    elif value.startswith("eui") and not _ISCSI_EUI.search(value):
+        errs.append(invalid(path, value, "must be valid format"))
+    elif value.startswith("naa") and not _ISCSI_NAA.search(value):
+        errs.append(invalid(path, value, "must be valid format"))
+    return errs
+
+
+def _iscsi(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateISCSIVolumeSource``."""
+    errs: list[FieldError] = []
+    if not s(src.get("targetPortal")):
+        errs.append(required(p.child("targetPortal"), ""))
+    iqn = s(src.get("iqn"))
+    if not iqn:
+        errs.append(required(p.child("iqn"), ""))
+    else:
+        errs.extend(_iscsi_name(iqn, p.child("iqn"), False))
+    lun = i(src.get("lun"))
+    if lun < 0 or lun > 255:
+        errs.append(invalid(p.child("lun"), lun, inclusive_range_error(0, 255)))
+    if (src.get("chapAuthDiscovery") is True or src.get("chapAuthSession") is True) and not isinstance(src.get("secretRef"), dict):
+        errs.append(required(p.child("secretRef"), ""))
+    initiator = src.get("initiatorName")
+    if isinstance(initiator, str):
+        errs.extend(_iscsi_name(initiator, p.child("initiatorname"), True))
+    return errs
+
+
+def _fc(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateFCVolumeSource``."""
+    errs: list[FieldError] = []
+    wwns, wwids = lst(src.get("targetWWNs")), lst(src.get("wwids"))
+    if not wwns and not wwids:
+        errs.append(required(p.child("targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
+    if wwns and wwids:
+        errs.append(invalid(p.child("targetWWNs"), list(wwns), "targetWWNs and wwids can not be specified simultaneously"))
+    if wwns:
+        lun = src.get("lun")
+        if lun is None:
+            errs.append(required(p.child("lun"), "lun is required if targetWWNs is specified"))
+        elif isinstance(lun, int) and (lun < 0 or lun > 255):
+            errs.append(invalid(p.child("lun"), lun, inclusive_range_error(0, 255)))
+    return errs
+
+
+def _flocker(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateFlockerVolumeSource``."""
+    errs: list[FieldError] = []
+    name, uuid = s(src.get("datasetName")), s(src.get("datasetUUID"))
+    if not name and not uuid:
+        errs.append(required(p, "one of datasetName and datasetUUID is required"))
+    if name and uuid:
+        errs.append(invalid(p, "resource", "datasetName and datasetUUID can not be specified simultaneously"))
+    if "/" in name:
+        errs.append(invalid(p.child("datasetName"), name, "must not contain '/'"))
+    return errs
+
+
+def _go_split_host_port(hostport: str) -> bool:
+    """Whether Go's ``net.SplitHostPort`` accepts ``hostport`` (``host:port``, ``[v6]:port``)."""
+    i_colon = hostport.rfind(":")
+    if i_colon < 0:
+        return False
+    if hostport.startswith("["):
+        end = hostport.find("]")
+        if end < 0:
+            return False
+        if end + 1 == len(hostport) or hostport[end + 1] != ":" or end + 1 != i_colon:
+            return False
+        return "[" not in hostport[1:] and "]" not in hostport[end + 1:]
+    host = hostport[:i_colon]
+    if ":" in host:
+        return False
+    return "[" not in hostport and "]" not in hostport
+
+
+def _quobyte(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateQuobyteVolumeSource`` (``Required`` with a detail for a long tenant, as upstream)."""
+    errs: list[FieldError] = []
+    registry = s(src.get("registry"))
+    if not registry:
+        errs.append(required(p.child("registry"), "must be a host:port pair or multiple pairs separated by commas"))
+    elif len(s(src.get("tenant")).encode()) >= 65:
+        errs.append(required(p.child("tenant"), "must be a UUID and may not exceed a length of 64 characters"))
+    else:
+        for pair in registry.split(","):
+            if not _go_split_host_port(pair):
+                errs.append(invalid(p.child("registry"), registry, "must be a host:port pair or multiple pairs separated by commas"))
+    if not s(src.get("volume")):
+        errs.append(required(p.child("volume"), ""))
+    return errs
+
+
+def _flex_volume(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateFlexVolumeSource`` (options in Go's map order: sorted here, as the tests sort)."""
+    errs: list[FieldError] = []
+    if not s(src.get("driver")):
+        errs.append(required(p.child("driver"), ""))
+    for k in sorted(m(src.get("options"))):
+        namespace = k.split("/", 1)[0] if "/" in k else k
+        normalized = "." + go_to_lower(namespace)
+        if normalized.endswith((".kubernetes.io", ".k8s.io")):
+            errs.append(invalid(p.child("options").key(k), k, "kubernetes.io and k8s.io namespaces are reserved"))
+    return errs
+
+
+def _azure_disk(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateAzureDisk``."""
+    errs: list[FieldError] = []
+    if not s(src.get("diskName")):
+        errs.append(required(p.child("diskName"), ""))
+    uri = s(src.get("diskURI"))
+    if not uri:
+        errs.append(required(p.child("diskURI"), ""))
+    caching = src.get("cachingMode")
+    if isinstance(caching, str) and caching not in _AZURE_CACHING_MODES:
+        errs.append(not_supported(p.child("cachingMode"), caching, _AZURE_CACHING_MODES))
+    kind = src.get("kind")
+    if isinstance(kind, str):
+        if kind not in _AZURE_DISK_KINDS:
+            errs.append(not_supported(p.child("kind"), kind, _AZURE_DISK_KINDS))
+        if kind == "Managed" and not uri.startswith("/subscriptions/"):
+            errs.append(not_supported(p.child("diskURI"), uri, ["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"]))
+        if kind != "Managed" and not uri.startswith("https://"):
+            errs.append(not_supported(p.child("diskURI"), uri, ["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"]))
+    return errs
+
+
+def _storage_os(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateStorageOSVolumeSource``."""
+    errs: list[FieldError] = []
+    name = s(src.get("volumeName"))
+    if not name:
+        errs.append(required(p.child("volumeName"), ""))
+    else:
+        errs.extend(_dns1123_label(name, p.child("volumeName")))
+    ns = s(src.get("volumeNamespace"))
+    if ns:
+        errs.extend(_dns1123_label(ns, p.child("volumeNamespace")))
+    if isinstance(src.get("secretRef"), dict) and not s(src["secretRef"].get("name")):
+        errs.append(required(p.child("secretRef").child("name"), ""))
+    return errs
+
+
+def validate_csi_driver_name(driver: str, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateCSIDriverName`` (the value of a too-long name is kept before 1.32, as
+    ``field.TooLong`` then did; ``""`` passed from 1.32 on is never printed)."""
+    if not driver:
+        return [required(path, "")]
+    errs: list[FieldError] = []
+    if len(driver.encode()) > 63:
+        errs.append(too_long(path, driver, 63))
+    errs.extend(invalid(path, driver, msg) for msg in name_is_dns_subdomain(go_to_lower(driver), False))
+    return errs
+
+
+def _csi(src: Mapping[str, Any], p: Path) -> list[FieldError]:
+    """Upstream ``validateCSIVolumeSource`` (a bad secret name is reported at ``csi.name``, as upstream does)."""
+    errs = validate_csi_driver_name(s(src.get("driver")), p.child("driver"))
+    ref = src.get("nodePublishSecretRef")
+    if isinstance(ref, dict):
+        name = s(ref.get("name"))
+        if not name:
+            errs.append(required(p.child("nodePublishSecretRef").child("name"), ""))
+        else:
+            errs.extend(invalid(p.child("name"), name, msg) for msg in validate_secret_name(name, False))
+    return errs
+
+
+def validate_template_object_meta(meta: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``ValidateTemplateObjectMeta``: annotations, labels, and no other field
+    (``validateFieldAllowList``: ``Forbidden`` ``cannot be set``, per field in Go's struct order)."""
+    errs = validate_annotations(m(meta.get("annotations")), path.child("annotations"))
+    errs.extend(validate_labels(m(meta.get("labels")), path.child("labels"), release))
+    for key, go_name in _OBJECT_META_FIELDS:
+        value = meta.get(key)
+        # deletionGracePeriodSeconds is a pointer: 0 is set
+        if value is not None and (key == "deletionGracePeriodSeconds" or value not in ("", 0, [], {})):
+            errs.append(forbidden(path.child(go_name), "cannot be set"))
+    return errs
+
+
+#: ``metav1.ObjectMeta``'s fields but labels and annotations, in the Go struct's order (the order
+#: ``validateFieldAllowList`` walks): the JSON name, and the path it reports (the Go name, first rune lower-cased).
+_OBJECT_META_FIELDS = (
+    ("name", "name"), ("generateName", "generateName"), ("namespace", "namespace"), ("selfLink", "selfLink"),
+    ("uid", "uID"), ("resourceVersion", "resourceVersion"), ("generation", "generation"),
+    ("creationTimestamp", "creationTimestamp"), ("deletionTimestamp", "deletionTimestamp"),
+    ("deletionGracePeriodSeconds", "deletionGracePeriodSeconds"), ("ownerReferences", "ownerReferences"),
+    ("finalizers", "finalizers"), ("managedFields", "managedFields"),
+)
+
+
+def _ephemeral(src: Mapping[str, Any], p: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateEphemeralVolumeSource`` (a pod template has no pod name: no PVC-name check)."""
+    tmpl = src.get("volumeClaimTemplate")
+    if not isinstance(tmpl, dict):
+        return [required(p.child("volumeClaimTemplate"), "")]
+    tp = p.child("volumeClaimTemplate")
+    errs = validate_template_object_meta(m(tmpl.get("metadata")), tp.child("metadata"), release)
+    errs.extend(validate_persistent_volume_claim_spec(m(tmpl.get("spec")), tp.child("spec"), release))
+    return errs
+
+
+def _volume_type_checks(kind: str, src: Mapping[str, Any], p: Path, release: Release) -> list[FieldError]:
+    """The ``validate<Type>VolumeSource`` of one volume type (``p``: its path)."""
+    errs: list[FieldError] = []
+    if kind == "hostPath":
+        if not s(src.get("path")):
+            return [required(p.child("path"), "")]
+        errs.extend(validate_path_no_backsteps(s(src.get("path")), p.child("path")))
+        t = src.get("type")
+        if isinstance(t, str) and t not in _HOST_PATH_TYPES:
+            errs.append(not_supported(p.child("type"), t, _HOST_PATH_TYPES))
+    elif kind == "gitRepo":
+        if not s(src.get("repository")):
+            errs.append(required(p.child("repository"), ""))
+        errs.extend(validate_local_descending_path(s(src.get("directory")), p.child("directory")))
+    elif kind in ("gcePersistentDisk", "awsElasticBlockStore"):
+        key = "pdName" if kind == "gcePersistentDisk" else "volumeID"
+        if not s(src.get(key)):
+            errs.append(required(p.child(key), ""))
+        part = i(src.get("partition"))
+        if part < 0 or part > 255:
+            errs.append(invalid(p.child("partition"), part, PD_PARTITION_ERROR_MSG))
+    elif kind in ("secret", "configMap"):
+        key = "secretName" if kind == "secret" else "name"
+        if not s(src.get(key)):
+            errs.append(required(p.child(key), ""))
+        errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
+        for ii, kp in enumerate(lst(src.get("items"))):
+            errs.extend(validate_key_to_path(m(kp), p.child("items").index(ii)))
+    elif kind == "nfs":
+        if not s(src.get("server")):
+            errs.append(required(p.child("server"), ""))
+        if not s(src.get("path")):
+            errs.append(required(p.child("path"), ""))
+        if not s(src.get("path")).startswith("/"):
+            errs.append(invalid(p.child("path"), s(src.get("path")), "must be an absolute path"))
+    elif kind == "iscsi":
+        errs.extend(_iscsi(src, p))
+    elif kind == "glusterfs":
+        if not s(src.get("endpoints")):
+            errs.append(required(p.child("endpoints"), ""))
+        if not s(src.get("path")):
+            errs.append(required(p.child("path"), ""))
+    elif kind == "flocker":
+        errs.extend(_flocker(src, p))
+    elif kind == "persistentVolumeClaim":
+        if not s(src.get("claimName")):
+            errs.append(required(p.child("claimName"), ""))
+    elif kind == "rbd":
+        if not lst(src.get("monitors")):
+            errs.append(required(p.child("monitors"), ""))
+        if not s(src.get("image")):
+            errs.append(required(p.child("image"), ""))
+    elif kind == "cinder":
+        if not s(src.get("volumeID")):
+            errs.append(required(p.child("volumeID"), ""))
+        if isinstance(src.get("secretRef"), dict) and not s(src["secretRef"].get("name")):
+            errs.append(required(p.child("secretRef").child("name"), ""))
+    elif kind == "cephfs":
+        if not lst(src.get("monitors")):
+            errs.append(required(p.child("monitors"), ""))
+    elif kind == "quobyte":
+        errs.extend(_quobyte(src, p))
+    elif kind == "downwardAPI":
+        errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
+        for file in lst(src.get("items")):
+            errs.extend(_downward_api_volume_file(m(file), p, release))
+    elif kind == "fc":
+        errs.extend(_fc(src, p))
+    elif kind == "flexVolume":
+        errs.extend(_flex_volume(src, p))
+    elif kind == "azureFile":
+        if not s(src.get("secretName")):
+            errs.append(required(p.child("secretName"), ""))
+        if not s(src.get("shareName")):
+            errs.append(required(p.child("shareName"), ""))
+    elif kind in ("vsphereVolume", "photonPersistentDisk", "portworxVolume"):
+        key = {"vsphereVolume": "volumePath", "photonPersistentDisk": "pdID", "portworxVolume": "volumeID"}[kind]
+        if not s(src.get(key)):
+            errs.append(required(p.child(key), ""))
+    elif kind == "azureDisk":
+        errs.extend(_azure_disk(src, p))
+    elif kind == "storageos":
+        errs.extend(_storage_os(src, p))
+    elif kind == "projected":
+        errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
+        errs.extend(_projection_sources(src, p, release))
+    elif kind == "scaleIO":
+        for key in ("gateway", "system", "volumeName"):
+            if not s(src.get(key)):
+                errs.append(required(p.child(key), ""))
+    elif kind == "csi":
+        errs.extend(_csi(src, p))
+    elif kind == "ephemeral":
+        errs.extend(_ephemeral(src, p, release))
+    elif kind == "image":
+        # validateImageVolumeSource: ``reference`` is required of a Pod only (opts.ResourceIsPod), not a template
+        policy = src.get("pullPolicy")
+        if isinstance(policy, str):
+            errs.extend(validate_pull_policy(policy, p.child("pullPolicy")))
+    return errs
+
+
+def _volume_source(source: Mapping[str, Any], path: Path, release: Release, vol_name: str = "") -> list[FieldError]:
+    """Upstream ``validateVolumeSource`` for a pod template (no pod name: the ephemeral volume's PVC name is not
+    checked). The ``image`` type counts from 1.31 (before, the field does not exist; 1.31 … 1.34 drop image volumes
+    before validation while the ``ImageVolume`` gate is off, see ``drop_disabled_template_fields``)."""
     errs: list[FieldError] = []
     num = 0
     for kind in _VOLUME_TYPES:
         src = source.get(kind)
         if not isinstance(src, dict):
+            continue
+        if kind == "image" and not release.at_least(31):
             continue
         if kind == "emptyDir":
             num += 1
@@ -385,47 +726,12 @@ def _volume_source(source: Mapping[str, Any], path: Path, release: Release) -> l
                 errs.append(forbidden(path.child("emptyDir").child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
             continue
         if num > 0:
-            errs.append(forbidden(path.child(kind), "may not specify more than 1 volume type"))
-            continue
-        num += 1
-        p = path.child(kind)
-        if kind == "hostPath":
-            if not s(src.get("path")):
-                errs.append(required(p.child("path"), ""))
-            else:
-                errs.extend(validate_path_no_backsteps(s(src.get("path")), p.child("path")))
-                t = src.get("type")
-                if isinstance(t, str) and t not in _HOST_PATH_TYPES:
-                    errs.append(not_supported(p.child("type"), t, _HOST_PATH_TYPES))
-        elif kind == "secret":
-            if not s(src.get("secretName")):
-                errs.append(required(p.child("secretName"), ""))
-            errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
-            for ii, kp in enumerate(lst(src.get("items"))):
-                errs.extend(validate_key_to_path(m(kp), p.child("items").index(ii)))
-        elif kind == "configMap":
-            if not s(src.get("name")):
-                errs.append(required(p.child("name"), ""))
-            errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
-            for ii, kp in enumerate(lst(src.get("items"))):
-                errs.extend(validate_key_to_path(m(kp), p.child("items").index(ii)))
-        elif kind == "persistentVolumeClaim":
-            if not s(src.get("claimName")):
-                errs.append(required(p.child("claimName"), ""))
-        elif kind == "downwardAPI":
-            errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
-            for file in lst(src.get("items")):
-                errs.extend(_downward_api_volume_file(m(file), p, release))
-        elif kind == "projected":
-            errs.extend(_mode_errs(src.get("defaultMode"), p.child("defaultMode")))
-            errs.extend(_projection_sources(src, p, release))
-        elif kind == "nfs":
-            if not s(src.get("server")):
-                errs.append(required(p.child("server"), ""))
-            if not s(src.get("path")):
-                errs.append(required(p.child("path"), ""))
-            if not s(src.get("path")).startswith("/"):
-                errs.append(invalid(p.child("path"), s(src.get("path")), "must be an absolute path"))
+            errs.append(forbidden(path.child(_FORBIDDEN_CHILD.get(kind, kind)), "may not specify more than 1 volume type"))
+        else:
+            num += 1
+            errs.extend(_volume_type_checks(kind, src, path.child(_INNER_CHILD.get(kind, kind)), release))
+        if kind == "iscsi" and isinstance(src.get("initiatorName"), str) and len((vol_name + ":" + s(src.get("targetPortal"))).encode()) > 64:
+            errs.append(invalid(path.child("name"), vol_name, "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."))
     if num == 0:
         errs.append(required(path, "must specify a volume type"))
     return errs
@@ -441,7 +747,7 @@ def validate_volumes(volumes: Sequence[Any], path: Path, release: Release) -> tu
         idx = path.index(index)
         name_path = idx.child("name")
         name = s(vol.get("name"))
-        el = _volume_source(vol, idx, release)
+        el = _volume_source(vol, idx, release, s(vol.get("name")))
         if not name:
             el.append(required(name_path, ""))
         else:
