@@ -7,8 +7,8 @@ differences in :data:`CORE_CHANGES`). Functions take the versioned object's dict
 container …) as decoded JSON after defaulting; the function names are upstream's in snake case.
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
-sysctls, Windows security options, topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
-ephemeral containers, OS-specific rules, seccomp/AppArmor/tolerations annotations, PVC data sources. Every volume
+topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
+ephemeral containers, seccomp/AppArmor/tolerations annotations, PVC data sources. Every volume
 type's own checks are ported (``validateVolumeSource`` and the ``validate<Type>VolumeSource`` functions, identical
 1.31 … 1.36 but for the ``image`` type, which 1.30 does not have).
 """
@@ -69,7 +69,23 @@ from crdtool.core.validation_util import (
 #:   ``fileKeyRef``.
 #: * ``"service-name-dns-label"``: gate ``RelaxedServiceNameValidation`` (1.34 Alpha false, 1.36 Beta true):
 #:   a Service name is an RFC 1123 label instead of an RFC 1035 one.
+#: * ``"user-namespaces"``: gate ``UserNamespacesSupport`` (1.30 … 1.32 Beta false, 1.33 Beta true):
+#:   ``dropDisabledFields`` drops ``hostUsers`` while it is off, so ``validateHostUsers`` never sees false.
+#: * ``"host-users-words"`` (validation.go @release-4.21 = 1.34): ``validateHostUsers`` says "when `hostUsers`
+#:   is false" (before: "when `pod.Spec.HostUsers` is false") and forbids ``volumeDevices`` with it.
+#: * ``"os-name-no-detail"`` (@1.34): ``validateOS``'s missing name is ``Required`` without the detail
+#:   "cannot be empty".
+#: * ``"supplemental-groups-policy"``: gate ``SupplementalGroupsPolicy`` (1.31/1.32 Alpha false, 1.33 Beta true;
+#:   the field is new in 1.31): dropped while off, checked from 1.33.
+#: * ``"selinux-change-policy"``: gate ``SELinuxChangePolicy`` (1.32 Alpha false, 1.33 Beta true; new in 1.32):
+#:   dropped while off. ``SELinuxMount`` stays off (Alpha 1.30, Beta false 1.33 … 1.36), so only ``Recursive`` is
+#:   accepted (``useOnlyRecursiveSELinuxChangePolicy``).
 CORE_CHANGES: dict[str, int] = {
+    "user-namespaces": 33,
+    "host-users-words": 34,
+    "os-name-no-detail": 34,
+    "supplemental-groups-policy": 33,
+    "selinux-change-policy": 33,
     "node-affinity-label-values": 32,
     "relaxed-dns-search": 33,
     "relaxed-env-var-names": 32,
@@ -1365,25 +1381,296 @@ def validate_security_context(sc: Any, path: Path, host_users: bool) -> list[Fie
             for cap in lst(caps.get("add")):
                 if cap == "CAP_SYS_ADMIN":
                     errs.append(invalid(path, dict(sc), "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), path.child("windowsOptions")))
     errs.extend(_app_armor_profile(sc.get("appArmorProfile"), path.child("appArmorProfile")))
     return errs
 
 
-def _pod_security_context(sc: Any, path: Path) -> list[FieldError]:
-    """Upstream ``validatePodSpecSecurityContext`` (sysctls, Windows options, SELinux change policy and
-    supplemental groups policy not checked)."""
-    if not isinstance(sc, dict):
+_MAX_GMSA_CREDENTIAL_SPEC_LENGTH_KIB = 64
+_MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH = 256
+_MAX_RUN_AS_USER_NAME_USER_LENGTH = 104
+# ``ctrlRegex`` (``[[:cntrl:]]``: ASCII control characters), ``validNetBiosRegex``, ``validWindowsUserDomainDNSRegex``,
+# ``invalidUserNameCharsRegex``, ``invalidUserNameDotsSpacesRegex`` (validation.go; Go's ``$`` is ``\Z`` here)
+_CTRL = re.compile(r"[\x00-\x1f\x7f]")
+_NETBIOS = re.compile(r'^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}\Z')
+_DNS_LABEL_FMT = r"[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+_WINDOWS_DOMAIN_DNS = re.compile(rf"^{_DNS_LABEL_FMT}(?:\.{_DNS_LABEL_FMT})*\Z")
+_USER_NAME_BAD_CHARS = re.compile(r'["/\\:;|=,+*?<>@\[\]]')
+_USER_NAME_DOTS_SPACES = re.compile(r"^[. ]+\Z")
+
+
+def validate_windows_security_context_options(options: Any, path: Path) -> list[FieldError]:
+    """Upstream ``validateWindowsSecurityContextOptions`` (identical @release-4.17 … 4.23). Lengths are Go's
+    ``len``: bytes."""
+    if not isinstance(options, dict):
         return []
+    errs: list[FieldError] = []
+    spec_name = options.get("gmsaCredentialSpecName")
+    if isinstance(spec_name, str):
+        errs.extend(invalid(path.child("gmsaCredentialSpecName"), spec_name, msg) for msg in is_dns1123_subdomain(spec_name))
+    spec = options.get("gmsaCredentialSpec")
+    if isinstance(spec, str):
+        if not spec:
+            errs.append(invalid(path.child("gmsaCredentialSpec"), spec, "gmsaCredentialSpec cannot be an empty string"))
+        elif byte_len(spec) > _MAX_GMSA_CREDENTIAL_SPEC_LENGTH_KIB * 1024:
+            errs.append(invalid(path.child("gmsaCredentialSpec"), spec, f"gmsaCredentialSpec size must be under {_MAX_GMSA_CREDENTIAL_SPEC_LENGTH_KIB} KiB"))
+    name = options.get("runAsUserName")
+    if not isinstance(name, str):
+        return errs
+    p = path.child("runAsUserName")
+    parts = name.split("\\")
+    if not name:
+        errs.append(invalid(p, name, "runAsUserName cannot be an empty string"))
+    elif _CTRL.search(name):
+        errs.append(invalid(p, name, "runAsUserName cannot contain control characters"))
+    elif len(parts) > 2:
+        errs.append(invalid(p, name, "runAsUserName cannot contain more than one backslash"))
+    else:
+        has_domain = len(parts) == 2
+        domain, user = (parts[0], parts[1]) if has_domain else ("", parts[0])
+        if byte_len(domain) >= _MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH:
+            errs.append(invalid(p, name, f"runAsUserName's Domain length must be under {_MAX_RUN_AS_USER_NAME_DOMAIN_LENGTH} characters"))
+        if has_domain and not (_NETBIOS.search(domain) or _WINDOWS_DOMAIN_DNS.search(domain)):
+            errs.append(invalid(p, name, "runAsUserName's Domain doesn't match the NetBios nor the DNS format"))
+        if not user:
+            errs.append(invalid(p, name, "runAsUserName's User cannot be empty"))
+        elif byte_len(user) > _MAX_RUN_AS_USER_NAME_USER_LENGTH:
+            errs.append(invalid(p, name, f"runAsUserName's User length must not be longer than {_MAX_RUN_AS_USER_NAME_USER_LENGTH} characters"))
+        if _USER_NAME_DOTS_SPACES.search(user):
+            errs.append(invalid(p, name, "runAsUserName's User cannot contain only periods or spaces"))
+        if _USER_NAME_BAD_CHARS.search(user):
+            errs.append(invalid(p, name, 'runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]'))
+    return errs
+
+
+#: ``SysctlSegmentFmt`` / ``SysctlContainSlashFmt`` / ``SysctlMaxLength`` (validation.go).
+SYSCTL_MAX_LENGTH = 253
+_SYSCTL_SEGMENT_FMT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SYSCTL_CONTAIN_SLASH_RE = "^(" + _SYSCTL_SEGMENT_FMT + "[\\./])*" + _SYSCTL_SEGMENT_FMT + "$"
+_SYSCTL_CONTAIN_SLASH = re.compile(_SYSCTL_CONTAIN_SLASH_RE[:-1] + "\\Z")
+
+# k8s.io/component-helpers node/util/sysctl/namespace.go (identical @release-4.17 … 4.23)
+_SYSCTL_IPC_NAMES = frozenset({
+    "kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced", "kernel.shm",
+    "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg",
+})
+
+
+def is_valid_sysctl_name(name: str) -> bool:
+    """Upstream ``IsValidSysctlName``."""
+    return byte_len(name) <= SYSCTL_MAX_LENGTH and _SYSCTL_CONTAIN_SLASH.search(name) is not None
+
+
+def sysctl_namespace(sysctl: str) -> str:
+    """``sysctl.GetNamespace``: ``"IPC"``, ``"Net"`` or ``""`` (``NormalizeName`` swaps ``.`` and ``/`` when
+    ``/`` comes first; a ``*`` ends the name)."""
+    name = sysctl
+    first = next((k for k, ch in enumerate(name) if ch in "./"), -1)
+    if first != -1 and name[first] == "/":
+        name = name.translate(str.maketrans("./", "/."))
+    star = name.find("*")
+    if star != -1:
+        name = name[:star]
+    if name in _SYSCTL_IPC_NAMES:
+        return "IPC"
+    if name.startswith("net."):
+        return "Net"
+    if name.startswith("fs.mqueue."):
+        return "IPC"
+    return ""
+
+
+def _sysctls(sysctls: Sequence[Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateSysctls`` with ``ValidateHostSysctl`` (``AllowNamespacedSysctlsForHostNetAndHostIPC``
+    is false on create)."""
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for index, sysctl in enumerate(sysctls):
+        name = s(m(sysctl).get("name"))
+        p = path.index(index).child("name")
+        if not name:
+            errs.append(required(p, ""))
+        elif not is_valid_sysctl_name(name):
+            errs.append(invalid(p, name, f"must have at most {SYSCTL_MAX_LENGTH} characters and match regex {_SYSCTL_CONTAIN_SLASH_RE}"))
+        elif name in names:
+            errs.append(duplicate(p, name))
+        ns = sysctl_namespace(name)
+        if spec.get("hostNetwork") is True and ns == "Net":
+            errs.append(invalid(p, name, "may not be specified when 'hostNetwork' is true"))
+        elif spec.get("hostIPC") is True and ns == "IPC":
+            errs.append(invalid(p, name, "may not be specified when 'hostIPC' is true"))
+        names.add(name)
+    return errs
+
+
+def _pod_security_context(sc: Any, path: Path, spec: Mapping[str, Any] | None = None, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``validatePodSpecSecurityContext``. ``spec``: the v1 pod spec (``hostPID``, ``hostNetwork``,
+    ``hostIPC`` and ``shareProcessNamespace`` live there in v1, in the security context internally: the internal
+    one is never nil after conversion, so those checks run without a v1 ``securityContext`` too)."""
+    spec = spec if spec is not None else {}
+    minor = release.minor if release is not None else 99
+    sc = m(sc)
     errs = _id_errs(sc.get("fsGroup"), path.child("fsGroup"))
     errs.extend(_id_errs(sc.get("runAsUser"), path.child("runAsUser")))
     errs.extend(_id_errs(sc.get("runAsGroup"), path.child("runAsGroup")))
     for index, gid in enumerate(lst(sc.get("supplementalGroups"))):
         errs.extend(_id_errs(gid, path.child("supplementalGroups").index(index)))
+    if spec.get("shareProcessNamespace") is True and spec.get("hostPID") is True:
+        errs.append(invalid(path.child("shareProcessNamespace"), True, "ShareProcessNamespace and HostPID cannot both be enabled"))
+    if lst(sc.get("sysctls")):
+        errs.extend(_sysctls(lst(sc.get("sysctls")), spec, path.child("sysctls")))
     fcp = sc.get("fsGroupChangePolicy")
     if isinstance(fcp, str) and fcp not in ("Always", "OnRootMismatch"):
         errs.append(not_supported(path.child("fsGroupChangePolicy"), fcp, ("Always", "OnRootMismatch")))
     errs.extend(_seccomp_profile(sc.get("seccompProfile"), path.child("seccompProfile")))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), path.child("windowsOptions")))
     errs.extend(_app_armor_profile(sc.get("appArmorProfile"), path.child("appArmorProfile")))
+    sgp = sc.get("supplementalGroupsPolicy")
+    if isinstance(sgp, str) and minor >= CORE_CHANGES["supplemental-groups-policy"] and sgp not in ("Merge", "Strict"):
+        errs.append(not_supported(path.child("supplementalGroupsPolicy"), sgp, ("Merge", "Strict")))
+    scp = sc.get("seLinuxChangePolicy")
+    if isinstance(scp, str) and minor >= CORE_CHANGES["selinux-change-policy"] and scp != "Recursive":
+        errs.append(not_supported(path.child("seLinuxChangePolicy"), scp, ("Recursive",)))
+    return errs
+
+
+def _visit_containers(spec: Mapping[str, Any], path: Path) -> list[tuple[Mapping[str, Any], Path]]:
+    """``podshelper.VisitContainersWithPath``: init containers, containers, ephemeral containers."""
+    out: list[tuple[Mapping[str, Any], Path]] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for index, ctr in enumerate(lst(spec.get(key))):
+            out.append((m(ctr), path.child(key).index(index)))
+    return out
+
+
+def validate_pod_host_network_deps(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validatePodHostNetworkDeps`` for a template (not a Pod): a host port other than 0 must equal the
+    container port when ``hostNetwork`` is true."""
+    if spec.get("hostNetwork") is not True:
+        return []
+    errs: list[FieldError] = []
+    for index, ctr in enumerate(lst(spec.get("containers"))):
+        for j, port in enumerate(lst(m(ctr).get("ports"))):
+            hp, cp = i(m(port).get("hostPort")), i(m(port).get("containerPort"))
+            if hp != 0 and hp != cp:
+                errs.append(invalid(path.child("containers").index(index).child("ports").index(j).child("hostPort"), hp,
+                                    "must match `containerPort` when `hostNetwork` is true"))
+    return errs
+
+
+def validate_windows_host_process_pod(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateWindowsHostProcessPod`` (identical @release-4.17 … 4.23; privileged pods allowed, as
+    ``--allow-privileged=true`` clusters do)."""
+    pod_hp = m(m(spec.get("securityContext")).get("windowsOptions")).get("hostProcess")
+    pod_hp = pod_hp if isinstance(pod_hp, bool) else None
+    count = hp_count = 0
+    errs: list[FieldError] = []
+    for ctr, cpath in _visit_containers(spec, path):
+        count += 1
+        ctr_hp = m(m(ctr.get("securityContext")).get("windowsOptions")).get("hostProcess")
+        ctr_hp = ctr_hp if isinstance(ctr_hp, bool) else None
+        if pod_hp is not None and ctr_hp is not None and pod_hp != ctr_hp:
+            errs.append(invalid(cpath.child("securityContext").child("windowsOptions").child("hostProcess"), ctr_hp,
+                                f"pod hostProcess value must be identical if both are specified, was {'true' if pod_hp else 'false'}"))
+        if ctr_hp is True or (ctr_hp is None and pod_hp is True):
+            hp_count += 1
+    if hp_count > 0:
+        if hp_count != count:
+            errs.append(invalid(path, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
+        if spec.get("hostNetwork") is not True:
+            errs.append(invalid(path.child("hostNetwork"), False, "hostNetwork must be true if pod contains any hostProcess containers"))
+    return errs
+
+
+def host_users(spec: Mapping[str, Any], release: Release) -> bool:
+    """The ``hostUsers`` validation sees: true unless ``spec.hostUsers`` is false and gate ``UserNamespacesSupport``
+    keeps the field (``dropDisabledFields``)."""
+    return not (spec.get("hostUsers") is False and release.minor >= CORE_CHANGES["user-namespaces"])
+
+
+def validate_host_users(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateHostUsers`` (``AllowUserNamespacesHostNetworkSupport``: gate
+    ``UserNamespacesHostNetworkSupport``, Alpha false from 1.35; ``AllowUserNamespacesWithVolumeDevices`` false on
+    create). Note upstream's paths ``HostPID`` / ``HostIPC``."""
+    if host_users(spec, release):
+        return []
+    new_words = release.minor >= CORE_CHANGES["host-users-words"]
+    words = "when `hostUsers` is false" if new_words else "when `pod.Spec.HostUsers` is false"
+    errs: list[FieldError] = []
+    if spec.get("hostNetwork") is True:
+        errs.append(forbidden(path.child("hostNetwork"), words))
+    if spec.get("hostPID") is True:
+        errs.append(forbidden(path.child("HostPID"), words))
+    if spec.get("hostIPC") is True:
+        errs.append(forbidden(path.child("HostIPC"), words))
+    if new_words:
+        for ctr, cpath in _visit_containers(spec, path):
+            if lst(ctr.get("volumeDevices")):
+                errs.append(forbidden(cpath.child("volumeDevices"), words))
+    return errs
+
+
+_WINDOWS_POD_FIELDS = (
+    ("appArmorProfile", True), ("seLinuxOptions", True), ("hostUsers", False), ("hostPID", False), ("hostIPC", False),
+    ("seccompProfile", True), ("fsGroup", True), ("fsGroupChangePolicy", True), ("sysctls", True),
+    ("shareProcessNamespace", False), ("runAsUser", True), ("runAsGroup", True), ("supplementalGroups", True),
+    ("supplementalGroupsPolicy", True), ("seLinuxChangePolicy", True),
+)
+_WINDOWS_CONTAINER_FIELDS = (
+    "appArmorProfile", "seLinuxOptions", "seccompProfile", "capabilities", "readOnlyRootFilesystem", "privileged",
+    "allowPrivilegeEscalation", "procMount", "runAsUser", "runAsGroup",
+)
+
+
+def validate_os(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateOS``, then ``validateLinux`` or ``validateWindows`` (``ValidatePodSpec``)."""
+    os_ = spec.get("os")
+    if not isinstance(os_, dict):
+        return []
+    name = s(os_.get("name"))
+    os_path = path.child("os")
+    if not name:
+        detail = "" if release.minor >= CORE_CHANGES["os-name-no-detail"] else "cannot be empty"
+        return [required(os_path.child("name"), detail)]
+    if name not in ("linux", "windows"):
+        return [not_supported(os_path, name, ("linux", "windows"))]
+    sc = spec.get("securityContext")
+    errs: list[FieldError] = []
+    if name == "linux":
+        if isinstance(sc, dict) and sc.get("windowsOptions") is not None:
+            errs.append(forbidden(path.child("securityContext").child("windowsOptions"), "windows options cannot be set for a linux pod"))
+        for ctr, cpath in _visit_containers(spec, path):
+            csc = ctr.get("securityContext")
+            if isinstance(csc, dict) and csc.get("windowsOptions") is not None:
+                errs.append(forbidden(cpath.child("securityContext").child("windowsOptions"), "windows options cannot be set for a linux pod"))
+        return errs
+    # windows: the internal security context holds hostUsers, hostPID, hostIPC and shareProcessNamespace too
+    sc = m(sc)
+    for key, in_sc in _WINDOWS_POD_FIELDS:
+        if key in ("hostPID", "hostIPC"):
+            present = spec.get(key) is True
+        elif key == "sysctls":
+            present = bool(lst(sc.get(key)))
+        elif in_sc:
+            present = sc.get(key) is not None
+        else:
+            present = spec.get(key) is not None
+        # fields a disabled gate dropped before validation (``dropDisabledFields``)
+        if key == "hostUsers" and release.minor < CORE_CHANGES["user-namespaces"]:
+            present = False
+        if key in ("supplementalGroupsPolicy", "seLinuxChangePolicy") and release.minor < CORE_CHANGES[
+                "supplemental-groups-policy" if key == "supplementalGroupsPolicy" else "selinux-change-policy"]:
+            present = False
+        if present:
+            p = path.child("securityContext").child(key) if in_sc else path.child(key)
+            errs.append(forbidden(p, "cannot be set for a windows pod"))
+    for ctr, cpath in _visit_containers(spec, path):
+        csc = ctr.get("securityContext")
+        if not isinstance(csc, dict):
+            continue
+        for key in _WINDOWS_CONTAINER_FIELDS:
+            if csc.get(key) is not None:
+                errs.append(forbidden(cpath.child("securityContext").child(key), "cannot be set for a windows pod"))
     return errs
 
 
@@ -1571,16 +1858,17 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     vols, verrs = validate_volumes(lst(spec.get("volumes")), path.child("volumes"), release)
     errs.extend(verrs)
     containers = lst(spec.get("containers"))
-    # hostUsers defaults to true: no securityContext or no hostUsers field means the host's user namespace
-    host_users = m(spec.get("securityContext")).get("hostUsers") is not False
-    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, host_users))
-    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, host_users))
+    # hostUsers (a v1 PodSpec field) defaults to true: absent, or dropped by a disabled gate, is the host's namespace
+    uses_host_users = host_users(spec, release)
+    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users))
+    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users))
+    errs.extend(validate_pod_host_network_deps(spec, path))
     errs.extend(_enum(s(spec.get("restartPolicy")), ("Always", "OnFailure", "Never"), path.child("restartPolicy")))
     errs.extend(_enum(s(spec.get("dnsPolicy")), ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), path.child("dnsPolicy")))
     node_selector = m(spec.get("nodeSelector"))
     if node_selector:
         errs.extend(validate_labels(node_selector, path.child("nodeSelector"), release))
-    errs.extend(_pod_security_context(spec.get("securityContext"), path.child("securityContext")))
+    errs.extend(_pod_security_context(spec.get("securityContext"), path.child("securityContext"), spec, release))
     for index, ref in enumerate(lst(spec.get("imagePullSecrets"))):
         if isinstance(ref, dict) and set(ref) - {"name"}:
             errs.append(invalid(path.child("imagePullSecrets").index(index), ref, "only name may be set"))
@@ -1598,6 +1886,8 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
             errs.append(duplicate(p, gn))
         seen.add(gn)
     errs.extend(validate_topology_spread_constraints(lst(spec.get("topologySpreadConstraints")), path.child("topologySpreadConstraints"), release))
+    errs.extend(validate_windows_host_process_pod(spec, path))
+    errs.extend(validate_host_users(spec, path, release))
     sa = s(spec.get("serviceAccountName"))
     if sa:
         errs.extend(invalid(path.child("serviceAccountName"), sa, msg) for msg in validate_service_account_name(sa, False))
@@ -1625,6 +1915,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     pp = spec.get("preemptionPolicy")
     if isinstance(pp, str):
         errs.extend(_enum(pp, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy")))
+    errs.extend(validate_os(spec, path, release))
     return errs
 
 
