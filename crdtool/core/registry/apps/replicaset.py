@@ -6,14 +6,16 @@ from typing import Any
 
 from crdtool.core.apis.apps.validation import deployment_name_warnings, validate_replica_set
 from crdtool.core.apis.core.warnings import pod_template_warnings
+from crdtool.core.apis.core.podutil import dig, drop_disabled_template_fields
 from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import rel, reset_status, set_generation
 
 
 def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
-    """``PrepareForCreate``: status cleared, generation 1."""
+    """``PrepareForCreate``: status cleared, generation 1; ``DropDisabledTemplateFields``."""
     reset_status(obj)
     set_generation(obj)
+    drop_disabled_template_fields(dig(obj, "spec", "template"), rel(release))
 
 
 def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:

@@ -14,6 +14,7 @@ from typing import Any
 from crdtool.core.apis.apps.validation import deployment_name_warnings
 from crdtool.core.apis.batch.validation import validate_job
 from crdtool.core.apis.batch.validation import job_spec_warnings
+from crdtool.core.apis.core.podutil import dig, drop_disabled_template_fields
 from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import meta, rel, reset_status, set_generation
 
@@ -56,7 +57,7 @@ def generate_selector(obj: dict[str, Any]) -> None:
 
 
 def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
-    """``PrepareForCreate``."""
+    """``PrepareForCreate``; ``DropDisabledTemplateFields``."""
     r = rel(release)
     md = meta(obj)
     if not md.get("uid"):
@@ -70,6 +71,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec.pop("managedBy", None)
     if r.minor < JOB_GATES["JobSuccessPolicy"]:
         spec.pop("successPolicy", None)
+    drop_disabled_template_fields(dig(obj, "spec", "template"), rel(release))
 
 
 def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:

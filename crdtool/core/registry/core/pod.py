@@ -7,15 +7,18 @@ from typing import Any
 
 from crdtool.core.apis.core.validation import pod_qos_class, validate_pod_create
 from crdtool.core.apis.core.warnings import pod_template_warnings
+from crdtool.core.apis.core.podutil import drop_disabled_pod_spec_fields
 from crdtool.core.errors import FieldError, Path
 from crdtool.core.registry._common import rel, set_generation
 
 
 def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
-    """``PrepareForCreate``: generation 1, status ``Pending`` with the QoS class."""
+    """``PrepareForCreate``: generation 1, status ``Pending`` with the QoS class, then ``DropDisabledPodFields``
+    (the QoS class is computed before the drop, as upstream does)."""
     set_generation(obj)
     spec = obj.get("spec")
     obj["status"] = {"phase": "Pending", "qosClass": pod_qos_class(spec if isinstance(spec, dict) else {})}
+    drop_disabled_pod_spec_fields(spec, rel(release))
 
 
 def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
