@@ -187,3 +187,14 @@ def test_host_network_host_port() -> None:
     spec = _spec(hostNetwork=True)
     spec["containers"][0]["ports"] = [{"containerPort": 80, "protocol": "TCP"}, {"containerPort": 81, "hostPort": 82, "protocol": "TCP"}]
     assert _pod_errs(spec) == ["spec.containers[0].ports[1].hostPort: Invalid value: 82: must match `containerPort` when `hostNetwork` is true"]
+
+
+def test_host_aliases_ip() -> None:
+    """ValidateHostAliases: each alias's IP (IsValidIP / IsValidIPForLegacyField), then its hostnames."""
+    spec = _spec(hostAliases=[{"ip": "10.0.0.1", "hostnames": ["a.example"]}, {"ip": "not-an-ip", "hostnames": ["B"]}])
+    assert _pod_errs(spec) == [
+        'spec.hostAliases[1].ip: Invalid value: "not-an-ip": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        'spec.hostAliases[1].hostnames[0]: Invalid value: "B": a lowercase RFC 1123 subdomain must consist of lower case '
+        "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
+        "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    ]

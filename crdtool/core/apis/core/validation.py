@@ -7,7 +7,7 @@ differences in :data:`CORE_CHANGES`). Functions take the versioned object's dict
 container …) as decoded JSON after defaulting; the function names are upstream's in snake case.
 
 Left out (accepted without their inner checks, see the note of issue 30): affinity terms' ``matchLabelKeys``,
-topology spread constraints' ``matchLabelKeys``, host aliases' IPs, resource claims,
+topology spread constraints' ``matchLabelKeys``, resource claims,
 ephemeral containers, seccomp/AppArmor/tolerations annotations, PVC data sources. Every volume
 type's own checks are ported (``validateVolumeSource`` and the ``validate<Type>VolumeSource`` functions, identical
 1.31 … 1.36 but for the ``image`` type, which 1.30 does not have).
@@ -1904,6 +1904,9 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     if lst(spec.get("tolerations")):
         errs.extend(validate_tolerations(lst(spec.get("tolerations")), path.child("tolerations"), release))
     for index, alias in enumerate(lst(spec.get("hostAliases"))):
+        # ValidateHostAliases: IsValidIP (1.30 … 1.32) / IsValidIPForLegacyField (1.33+), the same answer while
+        # StrictIPCIDRValidation is off
+        errs.extend(is_valid_ip_for_legacy_field(path.child("hostAliases").index(index).child("ip"), s(m(alias).get("ip"))))
         for j, hostname in enumerate(lst(m(alias).get("hostnames"))):
             errs.extend(_dns1123_subdomain(s(hostname), path.child("hostAliases").index(index).child("hostnames").index(j)))
     pcn = s(spec.get("priorityClassName"))
