@@ -123,10 +123,18 @@ def _crd_verdict(
 
 
 def _crd_api_status(crd: dict[str, Any], verdict: Any) -> dict[str, Any]:
-    """The ``metav1.Status`` of creating the CRD ``crd`` with ``verdict``'s findings."""
-    from crdtool.core.apistatus import for_create
+    """The ``metav1.Status`` of creating the CRD ``crd`` with ``verdict``'s findings.
+
+    A ``v1beta1`` CRD is judged by crdtool as the apiserver judged it before 1.22, but no supported release serves
+    ``apiextensions.k8s.io/v1beta1``: kubectl gets the RESTMapper's ``no matches for kind`` (404 ``NotFound``)
+    before any request, whatever the content.
+    """
+    from crdtool.core.apistatus import for_create, not_found
+    from crdtool.core.builtin.serving import not_served_message
 
     api_version = crd.get("apiVersion") if isinstance(crd.get("apiVersion"), str) else "apiextensions.k8s.io/v1"
+    if api_version == "apiextensions.k8s.io/v1beta1":
+        return not_found(not_served_message("CustomResourceDefinition", api_version))
     meta = crd.get("metadata") if isinstance(crd.get("metadata"), dict) else {}
     name = meta.get("name") if isinstance(meta.get("name"), str) else ""
     errors = [replace(f.error, field=f.upstream_field) if f.upstream_field else f.error for f in verdict.findings]
