@@ -1,0 +1,342 @@
+"""Native validation of admissionregistration.k8s.io/v1: ValidatingWebhookConfiguration, MutatingWebhookConfiguration.
+
+Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/validation/validation.go`` (openshift/microshift
+``release-4.17`` … ``release-4.23`` = 1.30 … 1.36; 1.37 is judged as 1.36): ``ValidateValidatingWebhookConfiguration``,
+``ValidateMutatingWebhookConfiguration`` (create options: side effects must be ``None``/``NoneOnDryRun``, a
+recognized AdmissionReview version required, unique webhook names, label values checked, match conditions
+compiled without ``params``), ``validateValidatingWebhook``, ``validateMutatingWebhook``,
+``validateRuleWithOperations``, ``validateRule``, ``validateResources``, ``validateAdmissionReviewVersions``,
+``validateMatchConditions`` (shared with the admission policies: :mod:`crdtool.core.admission.policy.create`),
+and ``static_suffix.go`` (1.36). The client configuration's rules are ``k8s.io/apiserver/pkg/util/webhook``'s
+(:mod:`crdtool.core.webhook`).
+
+What changes between releases, each in the function it concerns: ``ValidateWebhookService``'s Required details
+(empty from 1.34, :func:`crdtool.core.webhook.validate_webhook_service`), ``IsQualifiedName``'s words (1.35,
+:func:`crdtool.core.validation_util.is_qualified_name`), the CEL environment of match conditions (the release's
+``NewExpressions`` base environment), the bad values' rendering (``%#v`` before 1.34, JSON from 1.34), and the
+static-suffix warning of 1.36 (:func:`warnings_for_static_suffix`). The ``StrictCostEnforcementForWebhooks``
+gate of 1.30 … 1.33 only changes runtime costs: compiling a match condition estimates no cost.
+
+Functions take the versioned (v1) object as a decoded, defaulted JSON dict; a missing field is Go's zero value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from crdtool.core.apis._util import i, lst, m, s, validate_label_selector
+from crdtool.core.errors import (
+    FieldError,
+    Path,
+    duplicate,
+    go_quote,
+    go_string_slice,
+    go_typed,
+    internal_error,
+    invalid,
+    not_supported,
+    required,
+    too_many,
+)
+from crdtool.core.objectmeta import validate_object_meta
+from crdtool.core.releases import Release
+from crdtool.core.validation_util import is_dns1035_label, is_dns1123_subdomain, is_qualified_name, name_is_dns_subdomain
+from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
+
+__all__ = [
+    "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "is_fully_qualified_name",
+    "validate_admission_review_versions", "validate_match_conditions", "validate_mutating_webhook_configuration",
+    "validate_rule", "validate_rule_with_operations", "validate_static_suffix", "validate_validating_webhook_configuration",
+    "warnings_for_static_suffix",
+]
+
+#: ``AcceptedAdmissionReviewVersions``: v1, v1beta1 (in this order in the messages).
+ACCEPTED_ADMISSION_REVIEW_VERSIONS = ("v1", "v1beta1")
+
+# The sets of validation.go, as ``sets.String.List()`` gives them: sorted.
+_SUPPORTED_FAILURE_POLICIES = ("Fail", "Ignore")
+_SUPPORTED_MATCH_POLICIES = ("Equivalent", "Exact")
+_SUPPORTED_SIDE_EFFECT_CLASSES = ("None", "NoneOnDryRun", "Some", "Unknown")
+_NO_SIDE_EFFECT_CLASSES = ("None", "NoneOnDryRun")
+_SUPPORTED_OPERATIONS = ("*", "CONNECT", "CREATE", "DELETE", "UPDATE")
+_SUPPORTED_REINVOCATION_POLICIES = ("IfNeeded", "Never")
+_VALID_SCOPES = ("*", "Cluster", "Namespaced")
+
+#: ``validateMatchConditions``: at most 64 match conditions.
+MAX_MATCH_CONDITIONS = 64
+
+#: static_suffix.go ``StaticConfigSuffix`` (1.36): names the manifest-based admission configurations reserve.
+STATIC_CONFIG_SUFFIX = ".static.k8s.io"
+#: The first release with ``static_suffix.go`` (gate ``ManifestBasedAdmissionControlConfig``: Alpha, off, in 1.36;
+#: the strategies warn while it is off and refuse while it is on, so a default create warns).
+STATIC_SUFFIX_SINCE = 36
+
+
+def _go_operations(ops: Sequence[Any]) -> Any:
+    """A ``[]admissionregistration.OperationType`` bad value (``%#v`` before 1.34)."""
+    return go_typed([s(o) for o in ops], "[]admissionregistration.OperationType{" + ", ".join(go_quote(s(o)) for o in ops) + "}")
+
+
+def _strings(v: Any) -> list[str]:
+    return [s(x) for x in lst(v)]
+
+
+def is_fully_qualified_name(path: Path, name: str) -> list[FieldError]:
+    """apimachinery ``util/validation.IsFullyQualifiedName`` (identical v0.30 … v0.36): Required when empty, the
+    DNS-1123 subdomain's errors joined by ``,``, or ``should be a domain with at least three segments separated by
+    dots``."""
+    if not name:
+        return [required(path, "")]
+    errs = is_dns1123_subdomain(name)
+    if errs:
+        return [invalid(path, name, ",".join(errs))]
+    if len(name.split(".")) < 3:
+        return [invalid(path, name, "should be a domain with at least three segments separated by dots")]
+    return []
+
+
+def _has_wildcard(values: Sequence[str]) -> bool:
+    return "*" in values
+
+
+def _validate_resources(resources: list[str], path: Path) -> list[FieldError]:
+    """``validateResources``: sub-resources allowed, wildcards not mixed with what they cover."""
+    errs: list[FieldError] = []
+    if not resources:
+        errs.append(required(path, ""))
+    with_wildcard_sub: set[str] = set()  # x/*
+    sub_with_wildcard_res: set[str] = set()  # */x
+    has_double_wildcard = has_single_wildcard = has_resource_without_sub = False
+    for index, res_sub in enumerate(resources):
+        if res_sub == "":
+            errs.append(required(path.index(index), ""))
+            continue
+        if res_sub == "*/*":
+            has_double_wildcard = True
+        if res_sub == "*":
+            has_single_wildcard = True
+        res, sep, sub = res_sub.partition("/")
+        if not sep:
+            has_resource_without_sub = res_sub != "*"
+            continue
+        if res in with_wildcard_sub:
+            errs.append(invalid(path.index(index), res_sub, f"if '{res}/*' is present, must not specify {res_sub}"))
+        if sub in sub_with_wildcard_res:
+            errs.append(invalid(path.index(index), res_sub, f"if '*/{sub}' is present, must not specify {res_sub}"))
+        if sub == "*":
+            with_wildcard_sub.add(res)
+        if res == "*":
+            sub_with_wildcard_res.add(sub)
+    if len(resources) > 1 and has_double_wildcard:
+        errs.append(invalid(path, go_string_slice(resources), "if '*/*' is present, must not specify other resources"))
+    if has_single_wildcard and has_resource_without_sub:
+        errs.append(invalid(path, go_string_slice(resources), "if '*' is present, must not specify other resources without subresources"))
+    return errs
+
+
+def validate_rule(rule: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """``validateRule(rule, fldPath, allowSubResource=true)`` (the only form webhooks use): apiGroups, apiVersions,
+    resources, scope. ``rule``: the v1 ``Rule`` fields (inline in a ``RuleWithOperations``)."""
+    errs: list[FieldError] = []
+    groups, versions = _strings(rule.get("apiGroups")), _strings(rule.get("apiVersions"))
+    if not groups:
+        errs.append(required(path.child("apiGroups"), ""))
+    if len(groups) > 1 and _has_wildcard(groups):
+        errs.append(invalid(path.child("apiGroups"), go_string_slice(groups), "if '*' is present, must not specify other API groups"))
+    if not versions:
+        errs.append(required(path.child("apiVersions"), ""))
+    if len(versions) > 1 and _has_wildcard(versions):
+        errs.append(invalid(path.child("apiVersions"), go_string_slice(versions), "if '*' is present, must not specify other API versions"))
+    for index, version in enumerate(versions):
+        if version == "":
+            errs.append(required(path.child("apiVersions").index(index), ""))
+    errs.extend(_validate_resources(_strings(rule.get("resources")), path.child("resources")))
+    scope = rule.get("scope")
+    if isinstance(scope, str) and scope not in _VALID_SCOPES:
+        errs.append(not_supported(path.child("scope"), scope, _VALID_SCOPES))
+    return errs
+
+
+def validate_rule_with_operations(rule: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """``validateRuleWithOperations``: operations (Required, ``*`` alone, each supported), then :func:`validate_rule`."""
+    errs: list[FieldError] = []
+    ops = lst(rule.get("operations"))
+    if not ops:
+        errs.append(required(path.child("operations"), ""))
+    if len(ops) > 1 and "*" in ops:
+        errs.append(invalid(path.child("operations"), _go_operations(ops), "if '*' is present, must not specify other operations"))
+    for index, op in enumerate(ops):
+        if op not in _SUPPORTED_OPERATIONS:
+            errs.append(not_supported(path.child("operations").index(index), s(op), _SUPPORTED_OPERATIONS))
+    errs.extend(validate_rule(rule, path))
+    return errs
+
+
+def validate_admission_review_versions(versions: list[str], require_recognized: bool, path: Path) -> list[FieldError]:
+    """``validateAdmissionReviewVersions``: Required when empty; each a DNS-1035 label, no duplicates; at least one
+    of :data:`ACCEPTED_ADMISSION_REVIEW_VERSIONS` when ``require_recognized`` (create)."""
+    accepted = ", ".join(ACCEPTED_ADMISSION_REVIEW_VERSIONS)
+    if not versions:
+        return [required(path, f"must specify one of {accepted}")]
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    has_accepted = False
+    for index, v in enumerate(versions):
+        if v in seen:
+            errs.append(invalid(path.index(index), v, "duplicate version"))
+            continue
+        seen.add(v)
+        errs.extend(invalid(path.index(index), v, msg) for msg in is_dns1035_label(v))
+        if v in ACCEPTED_ADMISSION_REVIEW_VERSIONS:
+            has_accepted = True
+    if require_recognized and not has_accepted:
+        errs.append(invalid(path, go_string_slice(versions), f"must include at least one of {accepted}"))
+    return errs
+
+
+def _go_trim_space(text: str) -> str:
+    """Go ``strings.TrimSpace``: Python's ``str.strip()`` also strips the separators U+001C … U+001F, which
+    ``unicode.IsSpace`` does not count."""
+    start, end = 0, len(text)
+    while start < end and text[start].isspace() and text[start] not in "\x1c\x1d\x1e\x1f":
+        start += 1
+    while end > start and text[end - 1].isspace() and text[end - 1] not in "\x1c\x1d\x1e\x1f":
+        end -= 1
+    return text[start:end]
+
+
+def validate_match_conditions(
+    conditions: Sequence[Any], path: Path, release: Release, allow_params: bool = False
+) -> list[FieldError]:
+    """``validateMatchConditions`` / ``validateMatchCondition`` on create (no pre-existing expressions).
+
+    ``conditions``: the ``matchConditions`` list. Out, in upstream's order: TooMany (more than 64); per condition
+    the expression (Required when blank after ``strings.TrimSpace``, else the trimmed text compiled to a ``bool`` by
+    the stateless compiler in the release's ``NewExpressions`` environment with ``authorizer`` and, when
+    ``allow_params`` (a policy with a ``paramKind``), ``params``: ``Invalid`` with the expression, or
+    ``InternalError``, as ``convertCELErrorToValidationError`` reports), the name (Required, or
+    ``ValidateQualifiedName``), then Duplicate names.
+    """
+    from crdtool.core.celgo import types as T
+    from crdtool.core.kubecel.admission import PolicyEnvironment
+
+    errs: list[FieldError] = []
+    if len(conditions) > MAX_MATCH_CONDITIONS:
+        errs.append(too_many(path, len(conditions), MAX_MATCH_CONDITIONS))
+    env = PolicyEnvironment(release, allow_params, True, False, composition=False)
+    names: set[str] = set()
+    for index, condition in enumerate(conditions):
+        condition = m(condition)
+        p = path.index(index)
+        expression = _go_trim_space(s(condition.get("expression")))
+        if not expression:
+            errs.append(required(p.child("expression"), ""))
+        else:
+            result = env.compile(expression, (T.BOOL,))
+            if result.error:
+                errs.append(invalid(p.child("expression"), result.expression, result.error) if result.error_type == "Invalid"
+                            else internal_error(p.child("expression"), result.error))
+        name = s(condition.get("name"))
+        if not name:
+            errs.append(required(p.child("name"), ""))
+        else:
+            errs.extend(invalid(p.child("name"), name, msg) for msg in is_qualified_name(name, release))
+        if name:
+            if name in names:
+                errs.append(duplicate(p.child("name"), name))
+            names.add(name)
+    return errs
+
+
+def _validate_client_config(cc: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    url, service = cc.get("url"), cc.get("service")
+    if (url is None) == (service is None):
+        return [required(path, "exactly one of url or service is required")]
+    if url is not None:
+        return validate_webhook_url(path.child("url"), s(url), True)
+    service = m(service)
+    # upstream passes (Service.Name, Service.Namespace) for ValidateWebhookService's (namespace, name)
+    p = service.get("path")
+    return validate_webhook_service(path.child("service"), s(service.get("name")), s(service.get("namespace")),
+                                    p if isinstance(p, str) else None, i(service.get("port")), release)
+
+
+def _validate_webhook(hook: Mapping[str, Any], mutating: bool, path: Path, release: Release) -> list[FieldError]:
+    """``validateValidatingWebhook`` / ``validateMutatingWebhook`` with the create options."""
+    errs = is_fully_qualified_name(path.child("name"), s(hook.get("name")))
+    for index, rule in enumerate(lst(hook.get("rules"))):
+        errs.extend(validate_rule_with_operations(m(rule), path.child("rules").index(index)))
+    failure_policy = hook.get("failurePolicy")
+    if isinstance(failure_policy, str) and failure_policy not in _SUPPORTED_FAILURE_POLICIES:
+        errs.append(not_supported(path.child("failurePolicy"), failure_policy, _SUPPORTED_FAILURE_POLICIES))
+    match_policy = hook.get("matchPolicy")
+    if isinstance(match_policy, str) and match_policy not in _SUPPORTED_MATCH_POLICIES:
+        errs.append(not_supported(path.child("matchPolicy"), match_policy, _SUPPORTED_MATCH_POLICIES))
+    allowed_side_effects = _NO_SIDE_EFFECT_CLASSES  # requireNoSideEffects: true on create
+    side_effects = hook.get("sideEffects")
+    if side_effects is None:
+        errs.append(required(path.child("sideEffects"), "must specify one of " + ", ".join(allowed_side_effects)))
+    elif side_effects not in allowed_side_effects:
+        errs.append(not_supported(path.child("sideEffects"), s(side_effects), allowed_side_effects))
+    timeout = hook.get("timeoutSeconds")
+    if timeout is not None and not 1 <= i(timeout) <= 30:
+        errs.append(invalid(path.child("timeoutSeconds"), i(timeout), "the timeout value must be between 1 and 30 seconds"))
+    for key in ("namespaceSelector", "objectSelector"):
+        if isinstance(hook.get(key), dict):
+            errs.extend(validate_label_selector(hook[key], path.child(key), release))
+    if mutating:
+        reinvocation = hook.get("reinvocationPolicy")
+        if isinstance(reinvocation, str) and reinvocation not in _SUPPORTED_REINVOCATION_POLICIES:
+            errs.append(not_supported(path.child("reinvocationPolicy"), reinvocation, _SUPPORTED_REINVOCATION_POLICIES))
+    errs.extend(_validate_client_config(m(hook.get("clientConfig")), path.child("clientConfig"), release))
+    errs.extend(validate_match_conditions(lst(hook.get("matchConditions")), path.child("matchConditions"), release))
+    return errs
+
+
+def _validate_configuration(obj: Mapping[str, Any], mutating: bool, release: Release) -> list[FieldError]:
+    errs = validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, Path("metadata"), release)
+    names: set[str] = set()
+    for index, hook in enumerate(lst(obj.get("webhooks"))):
+        hook = m(hook)
+        p = Path("webhooks").index(index)
+        errs.extend(_validate_webhook(hook, mutating, p, release))
+        errs.extend(validate_admission_review_versions(_strings(hook.get("admissionReviewVersions")), True,
+                                                       p.child("admissionReviewVersions")))
+        name = s(hook.get("name"))
+        if name:
+            if name in names:
+                errs.append(duplicate(p.child("name"), name))
+            names.add(name)
+    return errs
+
+
+def validate_validating_webhook_configuration(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """Upstream ``ValidateValidatingWebhookConfiguration`` (create): ObjectMeta (a cluster-scoped DNS subdomain
+    name, apimachinery's ``ValidateObjectMeta``), then per webhook ``validateValidatingWebhook``, its
+    ``admissionReviewVersions`` and a Duplicate name."""
+    return _validate_configuration(obj, False, release)
+
+
+def validate_mutating_webhook_configuration(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """Upstream ``ValidateMutatingWebhookConfiguration`` (create): as
+    :func:`validate_validating_webhook_configuration`, plus each webhook's ``reinvocationPolicy``."""
+    return _validate_configuration(obj, True, release)
+
+
+def validate_static_suffix(name: str, path: Path) -> list[FieldError]:
+    """static_suffix.go ``ValidateStaticSuffix`` (1.36; run only while gate ``ManifestBasedAdmissionControlConfig``
+    is on, which it is not by default)."""
+    if name.endswith(STATIC_CONFIG_SUFFIX):
+        return [invalid(path, name, f"names ending with {go_quote(STATIC_CONFIG_SUFFIX)} are reserved for static "
+                                    "manifest-based configurations and cannot be managed via the API")]
+    return []
+
+
+def warnings_for_static_suffix(name: str, release: Release) -> list[str]:
+    """static_suffix.go ``WarningsForStaticSuffix``: the warning of a create whose name ends with
+    ``.static.k8s.io`` (1.36 on; none before, the file did not exist)."""
+    if release.minor < STATIC_SUFFIX_SINCE or not name.endswith(STATIC_CONFIG_SUFFIX):
+        return []
+    return [f"metadata.name: names ending with {go_quote(STATIC_CONFIG_SUFFIX)} are reserved for static "
+            "manifest-based configurations and cannot be managed via the API"]
