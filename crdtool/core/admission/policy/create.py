@@ -85,35 +85,13 @@ def _go_trim(s: str) -> str:
 
 
 def _match_conditions(spec: Mapping[str, Any], release: Release, has_params: bool) -> list[FieldError]:
-    """``validateMatchConditions`` (the stateless compiler: no ``variables``)."""
-    from crdtool.core.errors import duplicate, too_many
-    from crdtool.core.validation_util import is_qualified_name
+    """``validateMatchConditions`` (the stateless compiler: no ``variables``), shared with the webhook
+    configurations: :func:`crdtool.core.apis.admissionregistration.validation.validate_match_conditions`."""
+    from crdtool.core.apis.admissionregistration.validation import validate_match_conditions
+    from crdtool.core.errors import Path
 
-    errs: list[FieldError] = []
-    conditions = list(spec.get("matchConditions") or [])
-    if len(conditions) > 64:
-        errs.append(too_many("spec.matchConditions", len(conditions), 64))
-    env = PolicyEnvironment(release, has_params, True, False, composition=False)
-    names: set[str] = set()
-    for i, m in enumerate(conditions):
-        path = f"spec.matchConditions[{i}]"
-        expr = _go_trim(str(m.get("expression") or ""))
-        if not expr:
-            errs.append(required(f"{path}.expression"))
-        else:
-            r = env.compile(expr, (T.BOOL,))
-            if r.error:
-                errs.append(_cel_error(f"{path}.expression", r))
-        name = str(m.get("name") or "")
-        if not name:
-            errs.append(required(f"{path}.name"))
-        else:
-            errs.extend(invalid(f"{path}.name", name, msg) for msg in is_qualified_name(name, release))
-        if name:
-            if name in names:
-                errs.append(duplicate(f"{path}.name", name))
-            names.add(name)
-    return errs
+    return validate_match_conditions(list(spec.get("matchConditions") or []), Path("spec", "matchConditions"),
+                                     release, has_params)
 
 
 def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
@@ -292,12 +270,8 @@ def validate_mutating_policy(policy: Mapping[str, Any], release: Release) -> lis
         if r.error:
             errs.append(_cel_error(f"spec.variables[{i}].expression", r))
         variables.append((str(var.get("name") or ""), r.output_type))
-    env = PolicyEnvironment(release, has_params, True, False, tuple(variables))
     patch_env = PolicyEnvironment(release, has_params, True, False, tuple(variables), has_patch_types=True)
-    for i, m in enumerate(spec.get("matchConditions") or []):
-        r = env.compile(str(m.get("expression") or ""), (T.BOOL,))
-        if r.error:
-            errs.append(_cel_error(f"spec.matchConditions[{i}].expression", r))
+    errs.extend(_match_conditions(spec, release, has_params))  # upstream: validateMatchConditions, stateless
     for i, m in enumerate(spec.get("mutations") or []):
         pt = m.get("patchType")
         if pt == "ApplyConfiguration":
