@@ -285,3 +285,19 @@ def test_static_suffix_warning_from_1_36(release: str, warnings: list[str]) -> N
     is off (its default: Alpha in 1.36); static_suffix.go does not exist before."""
     obj = _v1("ValidatingWebhookConfiguration", [], name="a.static.k8s.io")
     assert create(obj, release)[:2] == ([], warnings)
+
+
+@pytest.mark.parametrize(("release", "compiles"), [("1.33", False), ("1.34", True)])
+def test_match_conditions_compile_in_the_releases_new_expressions_environment(release: str, compiles: bool) -> None:
+    """validateMatchConditionsExpression: ``environment.NewExpressions`` at ``DefaultCompatibilityVersion`` (the
+    previous minor); the semver library's ``IntroducedVersion`` is 1.33 (apiserver pkg/cel/environment/base.go
+    v0.33.0), so a new expression may call ``isSemver`` from 1.34 only."""
+    hooks = [hook(matchConditions=[{"name": "semver", "expression": "isSemver('1.0.0')"}],
+                  admissionReviewVersions=["v1"], **NONE)]
+    errs = validate_validating_webhook_configuration(configuration(hooks), resolve_release(release))
+    if compiles:
+        assert errs == []
+    else:
+        assert pairs(errs) == [("FieldValueInvalid", "webhooks[0].matchConditions[0].expression")]
+        # cel-go places a global call at its open parenthesis (parser.go visitGlobalCall: ctx.GetOpen())
+        assert errs[0].detail.startswith("compilation failed: ERROR: <input>:1:9: undeclared reference to 'isSemver'")
