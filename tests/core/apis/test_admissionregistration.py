@@ -275,16 +275,20 @@ def test_validating_defaults_have_no_reinvocation_policy() -> None:
     assert errs == [] and "reinvocationPolicy" not in stored["webhooks"][0]
 
 
-@pytest.mark.parametrize(("release", "warnings"), [
-    ("1.35", []),
-    ("1.36", ['metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based '
-              "configurations and cannot be managed via the API"]),
+@pytest.mark.parametrize(("release", "errors", "warnings"), [
+    ("1.35", [], []),
+    ("1.36", [], ['metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based '
+                  "configurations and cannot be managed via the API"]),
+    ("1.37", ['metadata.name: Invalid value: "a.static.k8s.io": names ending with ".static.k8s.io" are reserved for '
+              "static manifest-based configurations and cannot be managed via the API"], []),
 ])
-def test_static_suffix_warning_from_1_36(release: str, warnings: list[str]) -> None:
-    """1.36 strategy.go ``WarningsOnCreate``: ``WarningsForStaticSuffix`` while gate ManifestBasedAdmissionControlConfig
-    is off (its default: Alpha in 1.36); static_suffix.go does not exist before."""
-    obj = _v1("ValidatingWebhookConfiguration", [], name="a.static.k8s.io")
-    assert create(obj, release)[:2] == ([], warnings)
+def test_static_suffix_from_1_36(release: str, errors: list[str], warnings: list[str]) -> None:
+    """1.36 strategy.go: ``Validate`` adds ``ValidateStaticSuffix`` while gate ManifestBasedAdmissionControlConfig is
+    on, ``WarningsOnCreate`` is ``WarningsForStaticSuffix`` while it is off; the gate is Alpha (off) in 1.36, Beta
+    (on) in 1.37 (k8s.io/apiserver pkg/features/kube_features.go v0.37.0-beta.0); static_suffix.go is new in 1.36."""
+    for kind in ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"):
+        errs, warns, _ = create(_v1(kind, [], name="a.static.k8s.io"), release)
+        assert ([str(e) for e in errs], warns) == (errors, warnings)
 
 
 @pytest.mark.parametrize(("release", "compiles"), [("1.33", False), ("1.34", True)])

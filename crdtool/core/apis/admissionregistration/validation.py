@@ -14,8 +14,9 @@ What changes between releases, each in the function it concerns: ``ValidateWebho
 (empty from 1.34, :func:`crdtool.core.webhook.validate_webhook_service`), ``IsQualifiedName``'s words (1.35,
 :func:`crdtool.core.validation_util.is_qualified_name`), the CEL environment of match conditions (the release's
 ``NewExpressions`` base environment), the bad values' rendering (``%#v`` before 1.34, JSON from 1.34), and the
-static-suffix warning of 1.36 (:func:`warnings_for_static_suffix`). The ``StrictCostEnforcementForWebhooks``
-gate of 1.30 … 1.33 only changes runtime costs: compiling a match condition estimates no cost.
+reserved ``.static.k8s.io`` names (a warning in 1.36, an error in 1.37: :data:`STATIC_SUFFIX_ON_CREATE`). The
+``StrictCostEnforcementForWebhooks`` gate of 1.30 … 1.33 only changes runtime costs: compiling a match condition
+estimates no cost.
 
 Functions take the versioned (v1) object as a decoded, defaulted JSON dict; a missing field is Go's zero value.
 """
@@ -45,10 +46,10 @@ from crdtool.core.validation_util import is_dns1035_label, is_dns1123_subdomain,
 from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
 
 __all__ = [
-    "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "is_fully_qualified_name",
-    "validate_admission_review_versions", "validate_match_conditions", "validate_mutating_webhook_configuration",
-    "validate_rule", "validate_rule_with_operations", "validate_static_suffix", "validate_validating_webhook_configuration",
-    "warnings_for_static_suffix",
+    "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "STATIC_SUFFIX_ON_CREATE", "is_fully_qualified_name",
+    "static_suffix_mode", "validate_admission_review_versions", "validate_match_conditions",
+    "validate_mutating_webhook_configuration", "validate_rule", "validate_rule_with_operations", "validate_static_suffix",
+    "validate_validating_webhook_configuration", "warnings_for_static_suffix",
 ]
 
 #: ``AcceptedAdmissionReviewVersions``: v1, v1beta1 (in this order in the messages).
@@ -68,9 +69,12 @@ MAX_MATCH_CONDITIONS = 64
 
 #: static_suffix.go ``StaticConfigSuffix`` (1.36): names the manifest-based admission configurations reserve.
 STATIC_CONFIG_SUFFIX = ".static.k8s.io"
-#: The first release with ``static_suffix.go`` (gate ``ManifestBasedAdmissionControlConfig``: Alpha, off, in 1.36;
-#: the strategies warn while it is off and refuse while it is on, so a default create warns).
-STATIC_SUFFIX_SINCE = 36
+#: What the strategies do on create with a name ending with :data:`STATIC_CONFIG_SUFFIX`, by release: they warn
+#: (``WarningsForStaticSuffix``) while gate ``ManifestBasedAdmissionControlConfig`` is off and refuse
+#: (``ValidateStaticSuffix``) while it is on. The gate: Alpha, off, in 1.36 (k8s.io/apiserver
+#: ``pkg/features/kube_features.go@v0.36.3``), Beta, on, in 1.37 (``@v0.37.0-beta.0``; the 1.37 strategies are
+#: taken to be 1.36's). No such check before 1.36 (``static_suffix.go`` is new in release-4.23).
+STATIC_SUFFIX_ON_CREATE: dict[int, str] = {36: "warn", 37: "refuse"}
 
 
 def _go_operations(ops: Sequence[Any]) -> Any:
@@ -324,19 +328,24 @@ def validate_mutating_webhook_configuration(obj: Mapping[str, Any], release: Rel
     return _validate_configuration(obj, True, release)
 
 
+def static_suffix_mode(release: Release) -> str | None:
+    """``"warn"``, ``"refuse"`` or None: :data:`STATIC_SUFFIX_ON_CREATE` at ``release``."""
+    return STATIC_SUFFIX_ON_CREATE.get(release.minor)
+
+
 def validate_static_suffix(name: str, path: Path) -> list[FieldError]:
-    """static_suffix.go ``ValidateStaticSuffix`` (1.36; run only while gate ``ManifestBasedAdmissionControlConfig``
-    is on, which it is not by default)."""
+    """static_suffix.go ``ValidateStaticSuffix``: Invalid when ``name`` ends with ``.static.k8s.io`` (the strategies
+    call it only while gate ``ManifestBasedAdmissionControlConfig`` is on: :func:`static_suffix_mode`)."""
     if name.endswith(STATIC_CONFIG_SUFFIX):
         return [invalid(path, name, f"names ending with {go_quote(STATIC_CONFIG_SUFFIX)} are reserved for static "
                                     "manifest-based configurations and cannot be managed via the API")]
     return []
 
 
-def warnings_for_static_suffix(name: str, release: Release) -> list[str]:
-    """static_suffix.go ``WarningsForStaticSuffix``: the warning of a create whose name ends with
-    ``.static.k8s.io`` (1.36 on; none before, the file did not exist)."""
-    if release.minor < STATIC_SUFFIX_SINCE or not name.endswith(STATIC_CONFIG_SUFFIX):
+def warnings_for_static_suffix(name: str) -> list[str]:
+    """static_suffix.go ``WarningsForStaticSuffix``: the warning for a name ending with ``.static.k8s.io`` (the
+    strategies' ``WarningsOnCreate`` while the gate is off: :func:`static_suffix_mode`)."""
+    if not name.endswith(STATIC_CONFIG_SUFFIX):
         return []
     return [f"metadata.name: names ending with {go_quote(STATIC_CONFIG_SUFFIX)} are reserved for static "
             "manifest-based configurations and cannot be managed via the API"]
