@@ -1,4 +1,4 @@
-"""Defaulting of admissionregistration.k8s.io/v1 webhook configurations.
+"""Defaulting of admissionregistration.k8s.io/v1.
 
 Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/v1/defaults.go`` (``SetDefaults_ValidatingWebhook``,
 ``SetDefaults_MutatingWebhook``, ``SetDefaults_Rule``, ``SetDefaults_ServiceReference``) as
@@ -8,17 +8,20 @@ Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/v1/defaults.go`` 
 Ignore, ``matchPolicy`` Exact, ``sideEffects`` Unknown, ``timeoutSeconds`` 30, ``admissionReviewVersions``
 [v1beta1]) were removed in 1.22: no release crdtool models serves them, so they never reach a defaulter.
 
-The admission policies' defaults (same file) are applied by :mod:`crdtool.core.admission.policy.create` for now;
-:func:`set_object_defaults` leaves the other kinds of the group as they are.
+The admission policies' defaults (:func:`default_policy`, :func:`default_binding`: ``SetDefaults_*PolicySpec``,
+``SetDefaults_MatchResources``, ``SetDefaults_Rule``) are what the admission chain and ``crdtool validate`` apply
+to a policy; the create path (:func:`set_object_defaults`) defaults only the webhook configurations.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 
 from crdtool.core.apis._util import ensure_dict
 
-__all__ = ["set_defaults", "set_object_defaults", "set_webhook_defaults"]
+__all__ = ["default_binding", "default_policy", "set_defaults", "set_object_defaults", "set_webhook_defaults"]
 
 _WEBHOOK_KINDS = {"ValidatingWebhookConfiguration": False, "MutatingWebhookConfiguration": True}
 
@@ -73,3 +76,43 @@ def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: A
     """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
     (``kind`` is ``obj['kind']``)."""
     set_defaults(obj, version, release)
+
+
+# --- admission policies and bindings -------------------------------------------------------------------------
+
+
+def _default_match_resources(mr: dict[str, Any]) -> None:
+    mr.setdefault("matchPolicy", "Equivalent")
+    if mr.get("namespaceSelector") is None:
+        mr["namespaceSelector"] = {}
+    if mr.get("objectSelector") is None:
+        mr["objectSelector"] = {}
+    for key in ("resourceRules", "excludeResourceRules"):
+        for rule in mr.get(key) or []:
+            if isinstance(rule, dict) and rule.get("scope") is None:
+                rule["scope"] = "*"
+
+
+def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[str, Any]:
+    """The policy with v1 defaults: ``failurePolicy: Fail``, matchConstraints' ``matchPolicy: Equivalent``,
+    empty selectors, rule scope ``*``; a MutatingAdmissionPolicy's ``reinvocationPolicy: Never``. Not modified
+    in place."""
+    out = copy.deepcopy(dict(policy))
+    spec = out.setdefault("spec", {})
+    if isinstance(spec, dict):
+        spec.setdefault("failurePolicy", "Fail")
+        if mutating:
+            spec.setdefault("reinvocationPolicy", "Never")
+        mc = spec.get("matchConstraints")
+        if isinstance(mc, dict):
+            _default_match_resources(mc)
+    return out
+
+
+def default_binding(binding: Mapping[str, Any]) -> dict[str, Any]:
+    """The binding with v1 defaults (its matchResources as a policy's matchConstraints)."""
+    out = copy.deepcopy(dict(binding))
+    spec = out.setdefault("spec", {})
+    if isinstance(spec, dict) and isinstance(spec.get("matchResources"), dict):
+        _default_match_resources(spec["matchResources"])
+    return out

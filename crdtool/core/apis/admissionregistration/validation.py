@@ -1,18 +1,24 @@
-"""Native validation of admissionregistration.k8s.io/v1: ValidatingWebhookConfiguration, MutatingWebhookConfiguration.
+"""Native validation of admissionregistration.k8s.io/v1: webhook configurations and admission policies.
 
 Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/validation/validation.go`` (openshift/microshift
-``release-4.17`` … ``release-4.23`` = 1.30 … 1.36; 1.37 is judged as 1.36): ``ValidateValidatingWebhookConfiguration``,
-``ValidateMutatingWebhookConfiguration`` (create options: side effects must be ``None``/``NoneOnDryRun``, a
-recognized AdmissionReview version required, unique webhook names, label values checked, match conditions
-compiled without ``params``), ``validateValidatingWebhook``, ``validateMutatingWebhook``,
-``validateRuleWithOperations``, ``validateRule``, ``validateResources``, ``validateAdmissionReviewVersions``,
-``validateMatchConditions`` (shared with the admission policies: :mod:`crdtool.core.admission.policy.create`),
-and ``static_suffix.go`` (1.36). The client configuration's rules are ``k8s.io/apiserver/pkg/util/webhook``'s
-(:mod:`crdtool.core.webhook`).
+``release-4.17`` … ``release-4.23`` = 1.30 … 1.36; 1.37 is judged as 1.36 where no table says otherwise):
+
+* ValidatingWebhookConfiguration and MutatingWebhookConfiguration, ported whole:
+  ``ValidateValidatingWebhookConfiguration``, ``ValidateMutatingWebhookConfiguration`` (create options: side
+  effects must be ``None``/``NoneOnDryRun``, a recognized AdmissionReview version required, unique webhook names,
+  label values checked, match conditions compiled without ``params``), ``validateValidatingWebhook``,
+  ``validateMutatingWebhook``, ``validateRuleWithOperations``, ``validateRule``, ``validateResources``,
+  ``validateAdmissionReviewVersions``, ``validateMatchConditions``, and ``static_suffix.go`` (1.36). The client
+  configuration's rules are ``k8s.io/apiserver/pkg/util/webhook``'s (:mod:`crdtool.core.webhook`).
+* ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings (:func:`validate_policy`,
+  :func:`validate_mutating_policy`, :func:`validate_binding`): the CEL part of ``validateValidatingAdmissionPolicySpec``
+  / ``validateMutatingAdmissionPolicySpec`` (every expression compiled in the policy environment of the release's
+  ``NewExpressions``, its error as ``convertCELErrorToValidationError`` reports it) and the required fields a
+  policy cannot do without; their names, rule shapes and selectors are not ported yet.
 
 What changes between releases, each in the function it concerns: ``ValidateWebhookService``'s Required details
 (empty from 1.34, :func:`crdtool.core.webhook.validate_webhook_service`), ``IsQualifiedName``'s words (1.35,
-:func:`crdtool.core.validation_util.is_qualified_name`), the CEL environment of match conditions (the release's
+:func:`crdtool.core.validation_util.is_qualified_name`), the CEL environment of expressions (the release's
 ``NewExpressions`` base environment), the bad values' rendering (``%#v`` before 1.34, JSON from 1.34), and the
 reserved ``.static.k8s.io`` names (a warning in 1.36, an error in 1.37: :data:`STATIC_SUFFIX_ON_CREATE`). The
 ``StrictCostEnforcementForWebhooks`` gate of 1.30 … 1.33 only changes runtime costs: compiling a match condition
@@ -27,10 +33,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from crdtool.core.apis._util import i, lst, m, s, validate_label_selector
+from crdtool.core.celgo import types as T
 from crdtool.core.errors import (
     FieldError,
     Path,
     duplicate,
+    forbidden,
     go_quote,
     go_string_slice,
     go_typed,
@@ -40,6 +48,7 @@ from crdtool.core.errors import (
     required,
     too_many,
 )
+from crdtool.core.kubecel.admission import PolicyCompilation, PolicyEnvironment
 from crdtool.core.objectmeta import validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1035_label, is_dns1123_subdomain, is_qualified_name, name_is_dns_subdomain
@@ -50,6 +59,7 @@ __all__ = [
     "static_suffix_mode", "validate_admission_review_versions", "validate_match_conditions",
     "validate_mutating_webhook_configuration", "validate_rule", "validate_rule_with_operations", "validate_static_suffix",
     "validate_validating_webhook_configuration", "warnings_for_static_suffix",
+    "validate_binding", "validate_mutating_policy", "validate_policy",
 ]
 
 #: ``AcceptedAdmissionReviewVersions``: v1, v1beta1 (in this order in the messages).
@@ -222,9 +232,6 @@ def validate_match_conditions(
     ``InternalError``, as ``convertCELErrorToValidationError`` reports), the name (Required, or
     ``ValidateQualifiedName``), then Duplicate names.
     """
-    from crdtool.core.celgo import types as T
-    from crdtool.core.kubecel.admission import PolicyEnvironment
-
     errs: list[FieldError] = []
     if len(conditions) > MAX_MATCH_CONDITIONS:
         errs.append(too_many(path, len(conditions), MAX_MATCH_CONDITIONS))
@@ -349,3 +356,233 @@ def warnings_for_static_suffix(name: str) -> list[str]:
         return []
     return [f"metadata.name: names ending with {go_quote(STATIC_CONFIG_SUFFIX)} are reserved for static "
             "manifest-based configurations and cannot be managed via the API"]
+
+
+# --- ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings (create) --------------------------
+
+
+def _cel_error(path: str, result: PolicyCompilation) -> FieldError:
+    """``convertCELErrorToValidationError``."""
+    if result.error_type == "Invalid":
+        return invalid(path, result.expression, result.error)
+    return internal_error(path, result.error)
+
+
+_CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
+                           "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"})
+_SUPPORTED_REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"]
+_MAX_AUDIT_ANNOTATIONS = 20
+_MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024
+
+
+def _is_cel_identifier(name: str) -> bool:
+    import re
+
+    return re.fullmatch(r"[_a-zA-Z][_a-zA-Z0-9]*", name) is not None and name not in _CEL_RESERVED
+
+
+def _go_trim(s: str) -> str:
+    return s.strip(" \t\n\r\v\f\u0085\u00a0")
+
+
+def _match_conditions(spec: Mapping[str, Any], release: Release, has_params: bool) -> list[FieldError]:
+    """``validateMatchConditions`` of a policy's ``spec.matchConditions`` (:func:`validate_match_conditions`)."""
+    return validate_match_conditions(list(spec.get("matchConditions") or []), Path("spec", "matchConditions"),
+                                     release, has_params)
+
+
+def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """The create-time errors of a (defaulted) ValidatingAdmissionPolicy, in ``validateValidatingAdmissionPolicySpec``'s
+    order: failurePolicy, matchConstraints, matchConditions, variables, validations (expression, messageExpression,
+    message, reason) or the required validations/auditAnnotations pair, auditAnnotations. Expressions compile in
+    the release's ``NewExpressions`` environment: composited (``variables`` declared) when the policy has variables;
+    messageExpressions without the authorizer."""
+
+    spec = policy.get("spec")
+    if not isinstance(spec, Mapping):
+        return [required("spec")]
+    errs: list[FieldError] = []
+    if spec.get("failurePolicy") is None:
+        errs.append(required("spec.failurePolicy"))
+    elif spec.get("failurePolicy") not in ("Fail", "Ignore"):
+        errs.append(not_supported("spec.failurePolicy", spec.get("failurePolicy"), ["Fail", "Ignore"]))
+    has_params = spec.get("paramKind") is not None
+    mc = spec.get("matchConstraints")
+    if mc is None:
+        errs.append(required("spec.matchConstraints"))
+    elif not (mc.get("resourceRules") or []):
+        errs.append(required("spec.matchConstraints.resourceRules"))
+    errs.extend(_match_conditions(spec, release, has_params))
+    composition = bool(spec.get("variables"))
+    variables: list[tuple[str, T.Type | None]] = []
+    for n, var in enumerate(spec.get("variables") or []):
+        path = f"spec.variables[{n}]"
+        name = str(var.get("name") or "")
+        if not _go_trim(name):
+            errs.append(required(f"{path}.name", "name is not specified"))
+        elif not _is_cel_identifier(name):
+            errs.append(invalid(f"{path}.name", name, "name is not a valid CEL identifier"))
+        expr = str(var.get("expression") or "")
+        if not _go_trim(expr):
+            errs.append(required(f"{path}.expression", "expression is not specified"))
+            continue
+        r = PolicyEnvironment(release, has_params, True, False, tuple(variables)).compile(expr, (T.ANY,))
+        if r.error:
+            errs.append(_cel_error(f"{path}.expression", r))
+        variables.append((name, r.output_type))
+    env = PolicyEnvironment(release, has_params, True, False, tuple(variables), composition=composition)
+    msg_env = PolicyEnvironment(release, has_params, False, False, tuple(variables), composition=composition)
+    validations = list(spec.get("validations") or [])
+    audits = list(spec.get("auditAnnotations") or [])
+    if not validations and not audits:
+        errs.append(required("spec.validations", "validations or auditAnnotations must contain at least one item"))
+        errs.append(required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"))
+        return errs
+    for n, v in enumerate(validations):
+        path = f"spec.validations[{n}]"
+        expr = str(v.get("expression") or "")
+        if not _go_trim(expr):
+            errs.append(required(f"{path}.expression", "expression is not specified"))
+        else:
+            r = env.compile(expr, (T.BOOL,))
+            if r.error:
+                errs.append(_cel_error(f"{path}.expression", r))
+        msg_expr = str(v.get("messageExpression") or "")
+        if msg_expr and not _go_trim(msg_expr):
+            errs.append(invalid(f"{path}.messageExpression", msg_expr, "must be non-empty if specified"))
+        elif msg_expr:
+            r = msg_env.compile(msg_expr, (T.STRING,))
+            if r.error:
+                errs.append(_cel_error(f"{path}.messageExpression", r))
+        message = str(v.get("message") or "")
+        if message and not _go_trim(message):
+            errs.append(invalid(f"{path}.message", message, "message must be non-empty if specified"))
+        elif "\n" in _go_trim(message) or "\r" in _go_trim(message):
+            errs.append(invalid(f"{path}.message", message, "message must not contain line breaks"))
+        reason = v.get("reason")
+        if reason is not None and reason not in _SUPPORTED_REASONS:
+            errs.append(not_supported(f"{path}.reason", reason, _SUPPORTED_REASONS))
+    if audits:
+        if len(audits) > _MAX_AUDIT_ANNOTATIONS:
+            errs.append(invalid("spec.auditAnnotations", audits,
+                                f"must not have more than {_MAX_AUDIT_ANNOTATIONS} auditAnnotations"))
+        keys: set[str] = set()
+        policy_name = str((policy.get("metadata") or {}).get("name") or "")
+        for n, a in enumerate(audits):
+            path = f"spec.auditAnnotations[{n}]"
+            key = str(a.get("key") or "")
+            if policy_name:
+                errs.extend(invalid(f"{path}.key", f"{policy_name}/{key}", msg)
+                            for msg in is_qualified_name(f"{policy_name}/{key}", release))
+            else:
+                errs.append(invalid(f"{path}.key", key, "requires metadata.name be non-empty"))
+            value = _go_trim(str(a.get("valueExpression") or ""))
+            if not value:
+                errs.append(required(f"{path}.valueExpression", "valueExpression is not specified"))
+            elif len(value.encode()) > _MAX_AUDIT_VALUE_EXPRESSION_LENGTH:
+                errs.append(required(f"{path}.valueExpression",
+                                     f"must not exceed {_MAX_AUDIT_VALUE_EXPRESSION_LENGTH} bytes in length"))
+            else:
+                r = env.compile(value, (T.STRING, T.NULL))
+                if r.error:
+                    errs.append(invalid(f"{path}.valueExpression", a.get("valueExpression"), r.error)
+                                if r.error_type == "Invalid" else internal_error(f"{path}.valueExpression", r.error))
+            if key in keys:
+                errs.append(duplicate(f"{path}.key", key))
+            keys.add(key)
+    return errs
+
+
+def validate_binding(binding: Mapping[str, Any], mutating: bool = False) -> list[FieldError]:
+    """The create-time errors of a (defaulted) binding (``validateValidatingAdmissionPolicyBindingSpec``):
+    policyName, paramRef, validationActions (only for a ValidatingAdmissionPolicyBinding)."""
+
+    spec = binding.get("spec")
+    if not isinstance(spec, Mapping):
+        return [required("spec")]
+    errs: list[FieldError] = []
+    name = str(spec.get("policyName") or "")
+    if not name:
+        errs.append(required("spec.policyName"))
+    else:
+        errs.extend(invalid("spec.policyName", name, msg) for msg in name_is_dns_subdomain(name, False))
+    pr = spec.get("paramRef")
+    if isinstance(pr, Mapping):
+        if pr.get("name") and pr.get("selector") is not None:
+            errs.append(forbidden("spec.paramRef.name", "name and selector are mutually exclusive"))
+            errs.append(forbidden("spec.paramRef.selector", "name and selector are mutually exclusive"))
+        if not pr.get("name") and pr.get("selector") is None:
+            errs.append(required("spec.paramRef", "one of name or selector must be specified"))
+        action = pr.get("parameterNotFoundAction")
+        if not action:
+            errs.append(required("spec.paramRef.parameterNotFoundAction"))
+        elif action not in ("Deny", "Allow"):
+            errs.append(not_supported("spec.paramRef.parameterNotFoundAction", action, ["Deny", "Allow"]))
+    if mutating:
+        return errs
+    actions = list(spec.get("validationActions") or [])
+    seen: set[str] = set()
+    for n, action in enumerate(actions):
+        if action not in ("Audit", "Deny", "Warn"):
+            errs.append(not_supported(f"spec.validationActions[{n}]", action, ["Audit", "Deny", "Warn"]))
+        if action in seen:
+            errs.append(duplicate(f"spec.validationActions[{n}]", action))
+        seen.add(str(action))
+    if "Deny" in seen and "Warn" in seen:
+        errs.append(invalid("spec.validationActions", actions, "must not contain both Deny and Warn (repeating the same "
+                            "validation failure information in the API response and headers serves no purpose)"))
+    if not seen:
+        errs.append(required("spec.validationActions", "at least one validation action is required"))
+    return errs
+
+
+def validate_mutating_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """The create-time errors of a (defaulted) MutatingAdmissionPolicy: required fields, and every expression
+    compiled (``mutations[i].applyConfiguration.expression`` to an ``Object``, ``jsonPatch.expression`` to a
+    ``list(JSONPatch)``) in the release's ``NewExpressions`` policy environment."""
+    spec = policy.get("spec")
+    if not isinstance(spec, Mapping):
+        return [required("spec")]
+    errs: list[FieldError] = []
+    if spec.get("failurePolicy") not in ("Fail", "Ignore"):
+
+        errs.append(not_supported("spec.failurePolicy", spec.get("failurePolicy"), ["Fail", "Ignore"]))
+    mc = spec.get("matchConstraints")
+    if mc is None:
+        errs.append(required("spec.matchConstraints"))
+    elif not (mc.get("resourceRules") or []):
+        errs.append(required("spec.matchConstraints.resourceRules"))
+    if not (spec.get("mutations") or []):
+        errs.append(required("spec.mutations", "mutations must contain at least one item"))
+    has_params = spec.get("paramKind") is not None
+    variables: list[tuple[str, T.Type | None]] = []
+    for n, var in enumerate(spec.get("variables") or []):
+        r = PolicyEnvironment(release, has_params, True, False, tuple(variables)).compile(
+            str(var.get("expression") or ""), (T.ANY,))
+        if r.error:
+            errs.append(_cel_error(f"spec.variables[{n}].expression", r))
+        variables.append((str(var.get("name") or ""), r.output_type))
+    patch_env = PolicyEnvironment(release, has_params, True, False, tuple(variables), has_patch_types=True)
+    errs.extend(_match_conditions(spec, release, has_params))  # upstream: validateMatchConditions, stateless
+    for n, item in enumerate(spec.get("mutations") or []):
+        pt = item.get("patchType")
+        if pt == "ApplyConfiguration":
+            ac = item.get("applyConfiguration")
+            if not isinstance(ac, Mapping):
+                errs.append(required(f"spec.mutations[{n}].applyConfiguration"))
+                continue
+            r = patch_env.compile(str(ac.get("expression") or ""), (T.object_type("Object"),))
+            if r.error:
+                errs.append(_cel_error(f"spec.mutations[{n}].applyConfiguration.expression", r))
+        elif pt == "JSONPatch":
+            jp = item.get("jsonPatch")
+            if not isinstance(jp, Mapping):
+                errs.append(required(f"spec.mutations[{n}].jsonPatch"))
+                continue
+            r = patch_env.compile(str(jp.get("expression") or ""), (T.list_of(T.object_type("JSONPatch")),))
+            if r.error:
+                errs.append(_cel_error(f"spec.mutations[{n}].jsonPatch.expression", r))
+        else:
+
+            errs.append(not_supported(f"spec.mutations[{n}].patchType", pt, ["ApplyConfiguration", "JSONPatch"]))
+    return errs
