@@ -370,7 +370,12 @@ def _cel_error(path: str, result: PolicyCompilation) -> FieldError:
 
 _CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
                            "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"})
-_SUPPORTED_REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"]
+#: ``supportedValidationPolicyReason`` (identical 1.30 … 1.36): not Unauthorized, which the API's docs list.
+_SUPPORTED_REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"]
+#: validation.go's words of ``validateVariable`` / ``validateValidation`` that lost their subject in 1.34
+#: (release-4.20 = 1.33: "name is not a valid CEL identifier", "message must ..."; release-4.21 = 1.34 on:
+#: "must be a valid CEL identifier", "must ...").
+_TERSE_POLICY_WORDS_SINCE = 34
 _MAX_AUDIT_ANNOTATIONS = 20
 _MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024
 
@@ -396,11 +401,13 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
     order: failurePolicy, matchConstraints, matchConditions, variables, validations (expression, messageExpression,
     message, reason) or the required validations/auditAnnotations pair, auditAnnotations. Expressions compile in
     the release's ``NewExpressions`` environment: composited (``variables`` declared) when the policy has variables;
-    messageExpressions without the authorizer."""
-
+    messageExpressions without the authorizer. The words of a variable's name and a validation's message depend on
+    the release (:data:`_TERSE_POLICY_WORDS_SINCE`)."""
     spec = policy.get("spec")
     if not isinstance(spec, Mapping):
         return [required("spec")]
+    terse = release.minor >= _TERSE_POLICY_WORDS_SINCE
+    subject = "" if terse else "message "
     errs: list[FieldError] = []
     if spec.get("failurePolicy") is None:
         errs.append(required("spec.failurePolicy"))
@@ -421,7 +428,8 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
         if not _go_trim(name):
             errs.append(required(f"{path}.name", "name is not specified"))
         elif not _is_cel_identifier(name):
-            errs.append(invalid(f"{path}.name", name, "name is not a valid CEL identifier"))
+            errs.append(invalid(f"{path}.name", name, "must be a valid CEL identifier" if terse
+                                else "name is not a valid CEL identifier"))
         expr = str(var.get("expression") or "")
         if not _go_trim(expr):
             errs.append(required(f"{path}.expression", "expression is not specified"))
@@ -456,9 +464,9 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
                 errs.append(_cel_error(f"{path}.messageExpression", r))
         message = str(v.get("message") or "")
         if message and not _go_trim(message):
-            errs.append(invalid(f"{path}.message", message, "message must be non-empty if specified"))
+            errs.append(invalid(f"{path}.message", message, subject + "must be non-empty if specified"))
         elif "\n" in _go_trim(message) or "\r" in _go_trim(message):
-            errs.append(invalid(f"{path}.message", message, "message must not contain line breaks"))
+            errs.append(invalid(f"{path}.message", message, subject + "must not contain line breaks"))
         reason = v.get("reason")
         if reason is not None and reason not in _SUPPORTED_REASONS:
             errs.append(not_supported(f"{path}.reason", reason, _SUPPORTED_REASONS))
@@ -496,7 +504,6 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
 def validate_binding(binding: Mapping[str, Any], mutating: bool = False) -> list[FieldError]:
     """The create-time errors of a (defaulted) binding (``validateValidatingAdmissionPolicyBindingSpec``):
     policyName, paramRef, validationActions (only for a ValidatingAdmissionPolicyBinding)."""
-
     spec = binding.get("spec")
     if not isinstance(spec, Mapping):
         return [required("spec")]
