@@ -56,10 +56,10 @@ from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
 
 __all__ = [
     "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "STATIC_SUFFIX_ON_CREATE", "is_fully_qualified_name",
-    "static_suffix_mode", "validate_admission_review_versions", "validate_match_conditions",
-    "validate_mutating_webhook_configuration", "validate_rule", "validate_rule_with_operations", "validate_static_suffix",
-    "validate_validating_webhook_configuration", "warnings_for_static_suffix",
-    "validate_binding", "validate_mutating_policy", "validate_policy",
+    "static_suffix_mode", "validate_admission_review_versions", "validate_binding", "validate_match_conditions",
+    "validate_mutating_policy", "validate_mutating_webhook_configuration", "validate_policy", "validate_rule",
+    "validate_rule_with_operations", "validate_static_suffix", "validate_validating_webhook_configuration",
+    "warnings_for_static_suffix",
 ]
 
 #: ``AcceptedAdmissionReviewVersions``: v1, v1beta1 (in this order in the messages).
@@ -68,6 +68,7 @@ ACCEPTED_ADMISSION_REVIEW_VERSIONS = ("v1", "v1beta1")
 # The sets of validation.go, as ``sets.String.List()`` gives them: sorted.
 _SUPPORTED_FAILURE_POLICIES = ("Fail", "Ignore")
 _SUPPORTED_MATCH_POLICIES = ("Equivalent", "Exact")
+#: all side effect classes: what an update keeps accepting when the old object had them (not ported: create only)
 _SUPPORTED_SIDE_EFFECT_CLASSES = ("None", "NoneOnDryRun", "Some", "Unknown")
 _NO_SIDE_EFFECT_CLASSES = ("None", "NoneOnDryRun")
 _SUPPORTED_OPERATIONS = ("*", "CONNECT", "CREATE", "DELETE", "UPDATE")
