@@ -124,3 +124,54 @@ def test_checks_across_the_bundle_are_warnings(tmp_path: Path) -> None:
     assert docs[1]["warnings"] == [
         'BND002 webhook-service-port: webhook "a.example.com" of ValidatingWebhookConfiguration "v" calls port 8443 '
         'of Service "sys/hook", which exposes port 443']
+
+
+WEBHOOKS = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: good}
+webhooks:
+- name: good.example.com
+  sideEffects: NoneOnDryRun
+  admissionReviewVersions: [v1, v1beta1]
+  clientConfig: {url: "https://hooks.example.com/validate"}
+  rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments, deployments/scale]}]
+  matchConditions: [{name: not-system, expression: "!request.userInfo.username.startsWith('system:')"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: bad}
+webhooks:
+- name: foo
+  sideEffects: Some
+  clientConfig: {}
+  timeoutSeconds: 60
+  matchConditions: [{name: c, expression: "object.x in [1, 2, "}]
+"""
+
+
+def test_webhook_configurations_get_the_apiservers_native_validation(tmp_path: Path) -> None:
+    """``ValidateValidatingWebhookConfiguration`` / ``ValidateMutatingWebhookConfiguration`` (kubernetes
+    pkg/apis/admissionregistration/validation/validation.go, v1.36): the texts are upstream's."""
+    path = tmp_path / "webhooks.yaml"
+    path.write_text(WEBHOOKS)
+    result = CliRunner().invoke(app, ["validate", str(path), "--output", "json", "--kubernetes-version", "1.36"])
+    assert result.exit_code == 1
+    good, bad = json.loads(result.stdout)["documents"]
+    assert (good["status"], good["errors"]) == ("valid", [])
+    assert bad["status"] == "invalid"
+    assert [(e["field"], e["message"]) for e in bad["errors"]] == [
+        ("webhooks[0].name", 'webhooks[0].name: Invalid value: "foo": should be a domain with at least three segments '
+                             "separated by dots"),
+        ("webhooks[0].sideEffects", 'webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", '
+                                    '"NoneOnDryRun"'),
+        ("webhooks[0].timeoutSeconds", "webhooks[0].timeoutSeconds: Invalid value: 60: the timeout value must be "
+                                       "between 1 and 30 seconds"),
+        ("webhooks[0].clientConfig", "webhooks[0].clientConfig: Required value: exactly one of url or service is required"),
+        ("webhooks[0].matchConditions[0].expression",
+         'webhooks[0].matchConditions[0].expression: Invalid value: "object.x in [1, 2,": compilation failed: '
+         "ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2,\n | ..................^"),
+        ("webhooks[0].admissionReviewVersions",
+         "webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1"),
+    ]
+    assert bad["apiStatus"]["reason"] == "Invalid"

@@ -82,6 +82,10 @@ STRATEGIES: dict[tuple[str, str], str] = {
     ("scheduling.k8s.io", "PriorityClass"): "crdtool.core.registry.scheduling.priorityclass",
     ("coordination.k8s.io", "Lease"): "crdtool.core.registry.coordination.lease",
     ("apiregistration.k8s.io", "APIService"): "crdtool.core.registry.apiregistration.apiservice",
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"):
+        "crdtool.core.registry.admissionregistration.validatingwebhookconfiguration",
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"):
+        "crdtool.core.registry.admissionregistration.mutatingwebhookconfiguration",
 }
 
 

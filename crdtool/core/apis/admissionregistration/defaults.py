@@ -1,0 +1,118 @@
+"""Defaulting of admissionregistration.k8s.io/v1.
+
+Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/v1/defaults.go`` (``SetDefaults_ValidatingWebhook``,
+``SetDefaults_MutatingWebhook``, ``SetDefaults_Rule``, ``SetDefaults_ServiceReference``) as
+``zz_generated.defaults.go`` applies them (``SetObjectDefaults_ValidatingWebhookConfiguration`` /
+``SetObjectDefaults_MutatingWebhookConfiguration``), unchanged in what they set 1.30 … 1.36 (openshift/microshift
+``release-4.17`` … ``release-4.23``). v1beta1 webhook configurations (whose defaults differ: ``failurePolicy``
+Ignore, ``matchPolicy`` Exact, ``sideEffects`` Unknown, ``timeoutSeconds`` 30, ``admissionReviewVersions``
+[v1beta1]) were removed in 1.22: no release crdtool models serves them, so they never reach a defaulter.
+
+The admission policies' defaults (:func:`default_policy`, :func:`default_binding`: ``SetDefaults_*PolicySpec``,
+``SetDefaults_MatchResources``, ``SetDefaults_Rule``) are what the admission chain and ``crdtool validate`` apply
+to a policy; the create path (:func:`set_object_defaults`) defaults only the webhook configurations.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from crdtool.core.apis._util import ensure_dict
+
+__all__ = ["default_binding", "default_policy", "set_defaults", "set_object_defaults", "set_webhook_defaults"]
+
+_WEBHOOK_KINDS = {"ValidatingWebhookConfiguration": False, "MutatingWebhookConfiguration": True}
+
+
+def _list(v: Any) -> list[Any]:
+    """A list field (anything else: empty)."""
+    return v if isinstance(v, list) else []
+
+
+def _set_if_nil(obj: dict[str, Any], key: str, value: Any) -> None:
+    """``if obj.X == nil { obj.X = value }`` for a pointer field (JSON null is nil too)."""
+    if obj.get(key) is None:
+        obj[key] = value
+
+
+def set_webhook_defaults(hook: dict[str, Any], mutating: bool) -> None:
+    """``SetDefaults_ValidatingWebhook`` / ``SetDefaults_MutatingWebhook`` (v1), then ``SetDefaults_ServiceReference``
+    on the client configuration's service and ``SetDefaults_Rule`` on each rule. Mutates ``hook``.
+
+    failurePolicy ``Fail``, matchPolicy ``Equivalent``, namespaceSelector and objectSelector ``{}``, timeoutSeconds
+    10; a mutating webhook's reinvocationPolicy ``Never``; the service's port 443; each rule's scope ``*``.
+    sideEffects and admissionReviewVersions have no v1 default (validation requires them).
+    """
+    _set_if_nil(hook, "failurePolicy", "Fail")
+    _set_if_nil(hook, "matchPolicy", "Equivalent")
+    _set_if_nil(hook, "namespaceSelector", {})
+    _set_if_nil(hook, "objectSelector", {})
+    _set_if_nil(hook, "timeoutSeconds", 10)
+    if mutating:
+        _set_if_nil(hook, "reinvocationPolicy", "Never")
+    cc = hook.get("clientConfig")
+    if isinstance(cc, dict) and isinstance(cc.get("service"), dict):
+        _set_if_nil(cc["service"], "port", 443)
+    for rule in _list(hook.get("rules")):
+        if isinstance(rule, dict):
+            _set_if_nil(rule, "scope", "*")
+
+
+def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
+    """``SetObjectDefaults_<Kind>`` of a v1 webhook configuration: :func:`set_webhook_defaults` on each webhook.
+    Other kinds and versions: nothing. Mutates ``obj``."""
+    mutating = _WEBHOOK_KINDS.get(str(obj.get("kind")))
+    if mutating is None or version != "v1":
+        return
+    for hook in _list(obj.get("webhooks")):
+        if isinstance(hook, dict):
+            ensure_dict(hook, "clientConfig")  # a struct in Go, whatever the JSON had
+            set_webhook_defaults(hook, mutating)
+
+
+def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: Any) -> None:
+    """The create path's entry (:mod:`crdtool.core.registry.create`): :func:`set_defaults` of ``obj``
+    (``kind`` is ``obj['kind']``)."""
+    set_defaults(obj, version, release)
+
+
+# --- admission policies and bindings -------------------------------------------------------------------------
+
+
+def _default_match_resources(mr: dict[str, Any]) -> None:
+    mr.setdefault("matchPolicy", "Equivalent")
+    if mr.get("namespaceSelector") is None:
+        mr["namespaceSelector"] = {}
+    if mr.get("objectSelector") is None:
+        mr["objectSelector"] = {}
+    for key in ("resourceRules", "excludeResourceRules"):
+        for rule in mr.get(key) or []:
+            if isinstance(rule, dict) and rule.get("scope") is None:
+                rule["scope"] = "*"
+
+
+def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[str, Any]:
+    """The policy with v1 defaults: ``failurePolicy: Fail``, matchConstraints' ``matchPolicy: Equivalent``,
+    empty selectors, rule scope ``*``; a MutatingAdmissionPolicy's ``reinvocationPolicy: Never``. Not modified
+    in place."""
+    out = copy.deepcopy(dict(policy))
+    spec = out.setdefault("spec", {})
+    if isinstance(spec, dict):
+        spec.setdefault("failurePolicy", "Fail")
+        if mutating:
+            spec.setdefault("reinvocationPolicy", "Never")
+        mc = spec.get("matchConstraints")
+        if isinstance(mc, dict):
+            _default_match_resources(mc)
+    return out
+
+
+def default_binding(binding: Mapping[str, Any]) -> dict[str, Any]:
+    """The binding with v1 defaults (its matchResources as a policy's matchConstraints)."""
+    out = copy.deepcopy(dict(binding))
+    spec = out.setdefault("spec", {})
+    if isinstance(spec, dict) and isinstance(spec.get("matchResources"), dict):
+        _default_match_resources(spec["matchResources"])
+    return out
