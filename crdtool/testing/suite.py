@@ -31,6 +31,17 @@ Two forms (``crdtool/testing/crdtest.schema.json`` is the JSON Schema of the fir
   lines: ``valid``, ``invalid``, or ``[TYPE] [FIELD] ["message substring"]`` (one line per expected error;
   a word is a TYPE when it is an upstream ``field.ErrorType`` name).
 
+  A suite may also hold ``objects`` (admission policies, their bindings, params objects, Namespaces; paths or
+  inline manifests), ``featureGates``, and **admission cases**: ``admission`` (the request of an AdmissionReview)
+  with an ``expect`` of the admission chain's answer::
+
+      objects: [../policies.yaml]
+      cases:
+        - name: over the limit
+          admission: {operation: CREATE, userInfo: {username: bob}, object: {...}}
+          expect: {allowed: false, code: 403, message: "... denied request: at most 5",
+                   warnings: [...], auditAnnotations: {p/key: value}, patchedObject: {...}}
+
 Nothing here judges objects; :mod:`crdtool.testing.runner` does. Reading never raises for bad input: a
 problem is a :class:`SuiteError` with file and line.
 """
