@@ -389,7 +389,7 @@ class _ExpressionLog:
         self.events.append((*where, held))
 
 
-def admission_documents(suite: Suite, request: dict[str, Any]) -> list[dict[str, Any]]:
+def admission_documents(suite: Suite, request: dict[str, Any]) -> list[Mapping[str, Any]]:
     """What ``crdtool admit`` would be given for an admission case: the suite's CRDs and objects, and an
     ``admission.k8s.io/v1`` AdmissionReview of ``request``."""
     review = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
