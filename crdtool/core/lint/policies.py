@@ -13,12 +13,14 @@ bindings, params objects). Out: :class:`PolicyFinding` values, each naming the d
   (``validating/validator.go``: ``ForInput(..., celconfig.RuntimeCELCostBudget)``). The estimate is the one lint
   gives CRD rules: cel-go's ``checker.Cost`` (:func:`crdtool.core.celgo.cost.estimate_cost`) with the Kubernetes
   library costs (:class:`~crdtool.core.kubecel.library_cost.LibraryCostEstimator`), each expression type-checked
-  as ``typechecking.go`` checks it against every kind the policy matches (the CRD's structural schema; a built-in
-  kind's OpenAPI definition), sizes from the schema's ``maxItems``/``maxProperties``/``maxLength``, else assumed
-  from the 3 MiB request limit as the CRD estimator assumes them (for a built-in kind, which declares no bound,
-  from its elements' smallest JSON). The apiserver itself never estimates a policy's cost (it enforces the limits
-  at run time): these are crdtool's worst-case estimates, and the fix named is the bound on the CRD's schema
-  that brings the estimate under 90% of the limit.
+  as ``typechecking.go`` checks it against every kind of the bundle's CRDs the policy matches (the CRD's structural
+  schema), sizes from the schema's ``maxItems``/``maxProperties``/``maxLength``, else assumed from the 3 MiB request
+  limit as the CRD estimator assumes them; a built-in params kind's lists, maps and strings (which declare no
+  bound) and a composited variable's value are sized so too, a variable that is a field of the object
+  (``object.spec.tags``) as that field. Built-in kinds are not costed: they declare no bound, so every list would be
+  sized from the request limit (a worst case no Pod reaches), and no bound can be added. The apiserver itself
+  never estimates a policy's cost (it enforces the limits at run time): these are crdtool's worst-case estimates,
+  and the fix named is the bound on the CRD's schema that brings the estimate under 90% of the limit.
 * ``POL101``: a binding whose ``policyName`` names no policy of its kind in the bundle (the binding then matches
   nothing: ``policy/generic/policy_source.go`` skips bindings of unknown policies).
 * ``POL102``: a ``matchConstraints.resourceRules`` group/resource that no built-in kind of the release
@@ -30,6 +32,7 @@ bindings, params objects). Out: :class:`PolicyFinding` values, each naming the d
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +85,11 @@ def _meta_name(doc: Mapping[str, Any]) -> str:
 def _spec(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     spec = doc.get("spec")
     return spec if isinstance(spec, Mapping) else {}
+
+
+def _names(spec: Mapping[str, Any]) -> Mapping[str, Any]:
+    names = spec.get("names")
+    return names if isinstance(names, Mapping) else {}
 
 
 def _list(value: Any) -> list[Any]:
@@ -145,7 +153,7 @@ def _served_resources(crds: list[dict[str, Any]], release: Release) -> set[tuple
     out = {(k.group, k.resource) for k in catalog.kinds(release) if k.served and k.resource}
     for crd in crds:
         spec = _spec(crd)
-        names = spec.get("names") if isinstance(spec.get("names"), Mapping) else {}
+        names = _names(spec)
         if isinstance(spec.get("group"), str) and isinstance(names.get("plural"), str):
             out.add((spec["group"], names["plural"]))
     return out
@@ -215,18 +223,40 @@ def _assumed_size(t: DeclType) -> int:
     return (MAX_REQUEST_SIZE_BYTES - 2) // (smallest + (6 if t.key_type is not None else 1))
 
 
+#: The smallest JSON of a value of each CEL kind (``estimateMinSizeJSON``'s sizes: ``""``, ``0``, ``true``, ``[]``).
+_MIN_JSON = {T.Kind.STRING: 2, T.Kind.BYTES: 2, T.Kind.INT: 1, T.Kind.UINT: 1, T.Kind.DOUBLE: 1, T.Kind.BOOL: 4}
+
+
+def _variable_size(t: T.Type) -> SizeEstimate | None:
+    """A composited variable's size: what an unbounded value of its type read from the request could hold (the
+    estimator has no schema for it; upstream does not estimate policies at all)."""
+    if t.kind in (T.Kind.STRING, T.Kind.BYTES):
+        return SizeEstimate(0, MAX_REQUEST_SIZE_BYTES - 2)
+    if t.kind in (T.Kind.LIST, T.Kind.MAP) and t.params:
+        elem = _MIN_JSON.get(t.params[-1].kind, 2)
+        return SizeEstimate(0, (MAX_REQUEST_SIZE_BYTES - 2) // (elem + (6 if t.kind == T.Kind.MAP else 1)))
+    return None
+
+
 class _Sizes:
     """``sizeEstimator`` over the roots an expression reads (``object``/``oldObject``: the kind's type; ``params``:
     the paramKind's), with ``overrides`` (a path's size, in the estimator's units) for the search of a bound;
     records each path it sized (``read``)."""
 
-    def __init__(self, roots: Mapping[str, DeclType], overrides: Mapping[tuple[str, ...], int]) -> None:
+    def __init__(self, roots: Mapping[str, DeclType], overrides: Mapping[tuple[str, ...], int],
+                 aliases: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.roots = roots
         self.overrides = overrides
+        self.aliases = aliases or {}
         self.read: dict[tuple[str, ...], DeclType] = {}
 
     def estimate_size(self, node: AstNode) -> SizeEstimate | None:
         path = node.path
+        if path and path[0] == "variables" and len(path) >= 2:
+            alias = self.aliases.get(path[1])
+            if alias is None:
+                return _variable_size(node.type)
+            path = (*alias, *path[2:])  # a variable that is a field of the object is sized as the field
         if not path or path[0] not in self.roots:
             return None
         cur = self.roots[path[0]]
@@ -277,9 +307,8 @@ def _kinds(doc: Mapping[str, Any], crds: list[dict[str, Any]], release: Release)
     for g, v, k, crd in _types_to_check(doc, crds, release):
         gvk = f"{g}/{v}, Kind={k}"
         if crd is None:
-            decl = _builtin_kind_decl(release, g, v, k)
-            if decl is not None:
-                out.append(_Kind(gvk, decl))
+            # a built-in kind declares no bound: every list and string would be sized from the 3 MiB request,
+            # a worst case no Pod reaches, and no bound can be added; its costs are not estimated
             continue
         decl = _kind_decl(crd, v, release)
         if decl is None:
@@ -297,7 +326,7 @@ def _params_decl(doc: Mapping[str, Any], crds: list[dict[str, Any]], release: Re
     group, _, version = str(pk.get("apiVersion") or "").rpartition("/")
     for crd in crds:
         cs = _spec(crd)
-        names = cs.get("names") if isinstance(cs.get("names"), Mapping) else {}
+        names = _names(cs)
         if cs.get("group") == group and names.get("kind") == pk.get("kind"):
             return _kind_decl(crd, version, release)
     return _builtin_kind_decl(release, group, version, str(pk.get("kind") or ""))
@@ -324,6 +353,10 @@ class _Coster:
             if result.checked is not None:
                 self.checked[path] = (result.checked, env.environment())
         self.variables = tuple(variables)
+        self.aliases = {name: tuple(expr.strip().split("."))
+                        for name, expr in ((str(v.get("name") or ""), str(v.get("expression") or ""))
+                                           for v in _list(_spec(doc).get("variables")) if isinstance(v, Mapping))
+                        if _FIELD_PATH.match(expr.strip())}
 
     def _env(self, variables: tuple[tuple[str, T.Type | None], ...], patch: bool) -> PolicyEnvironment:
         return PolicyEnvironment(self.release, self.has_params and self.params is not None, True, True, variables,
@@ -337,12 +370,15 @@ class _Coster:
         roots = {"object": self.kind.decl, "oldObject": self.kind.decl}
         if self.params is not None:
             roots["params"] = self.params
-        sizes = _Sizes(roots, overrides or {})
+        sizes = _Sizes(roots, overrides or {}, self.aliases)
         est = estimate_cost(checked, LibraryCostEstimator(sizes, self.release.minor),
                             presence_test_has_cost=env.presence_test_has_cost,
                             overload_estimators=library_estimators(env.libraries), cel_go=env.cel_go)
         return est.max, sizes
 
+
+#: A variable whose expression is a field of the object (or params): ``object.spec.tags``.
+_FIELD_PATH = re.compile(r"^(object|oldObject|params)(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 _BOUND = {"list": "maxItems", "map": "maxProperties", "string": "maxLength"}
 
@@ -384,9 +420,10 @@ def _fix_line(coster: _Coster, path: str, limit: int) -> tuple[str, ...]:
             return got is not None and got[0] <= NEAR_FRACTION * limit
 
         value = _largest(passes, 64)
-        if value is not None:
+        after = coster.cost(path, {read_path: value * units}) if value is not None else None
+        if value is not None and after is not None:
             lines.append(f"fix: {keyword}: {value} on CRD {coster.kind.crd} {manifest_path} (estimated cost then "
-                         f"{coster.cost(path, {read_path: value * units})[0]:,})")  # type: ignore[index]
+                         f"{after[0]:,})")
         else:
             lines.append(f"assumed size: {manifest_path} of CRD {coster.kind.crd} has no {keyword}")
     if len(drivers) > 1:  # the largest common value, as lint's fixes of CRD rules offer it
