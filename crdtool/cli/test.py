@@ -4,7 +4,9 @@ Suites are discovered under the paths (default ``.``; directories are walked for
 hidden directories and ``node_modules`` passed over; a file named is always read); every selected case runs
 on the apiserver's create or update path under each requested Kubernetes release
 (:mod:`crdtool.testing.runner`), and the results go through the reporters (text, json, github, sarif,
-junit). ``--coverage`` adds the rule-coverage table; ``--generate CRD`` writes a starter suite instead.
+junit). A suite's admission cases go through the admission chain ``crdtool admit`` runs instead
+(:func:`crdtool.testing.runner.check_admission`). ``--coverage`` adds the rule-coverage table (and the policy
+expressions' coverage); ``--generate CRD`` writes a starter suite instead.
 """
 
 from __future__ import annotations
