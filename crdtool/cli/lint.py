@@ -3,7 +3,10 @@
 Loads the inputs as ``validate`` does (files, directories, ``-``; ``--exclude``; Helm templates
 explained), lints every CRD document (and the CRD items of a ``v1`` ``List``) with
 :func:`crdtool.core.lint.lint_crd`, places each finding at ``file:line:column`` of its manifest path,
-and renders through the reporters (text, json, github, sarif, junit). ``--fix`` writes the bounds
+and renders through the reporters (text, json, github, sarif, junit). Admission policy documents
+(ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings) are linted against the whole run's
+documents as one bundle (:func:`crdtool.core.lint.policies.lint_policies`: ``POL0xx`` costs, ``POL1xx``
+references). ``--fix`` writes the bounds
 that bring over- and near-limit CEL costs under their limits with the comment-preserving editor
 (:mod:`crdtool.yaml.edit`, as ``upgrade-manifest`` rewrites documents); ``--diff`` prints what it
 would write. ``--explain-cost`` adds every rule's cost; ``validate --explain-cost`` reuses
@@ -11,14 +14,14 @@ would write. ``--explain-cost`` adds every rule's cost; ``validate --explain-cos
 
 ``--output json`` prints::
 
-    {"summary": {"documents", "crds", "skipped", "inputErrors", "findings", "error", "warning", "info"},
+    {"summary": {"documents", "crds", "policies", "skipped", "inputErrors", "findings", "error", "warning", "info"},
      "documents": [{"file", "index", "line", "apiVersion", "kind", "name", "status",
                     "findings": [{"code", "name", "severity", "message", "path", "line", "column",
                                   "versions", "details", "fixes"}],
                     "suppressed": [{"code", "line", "by"}],   # silenced by "# crdtool: ignore[...]" at line "by"
                     "cost": [<CostBreakdown.to_dict() per Kubernetes release>]}]}
 
-``status`` is ``linted``, ``skipped`` (not a CRD) or ``error`` (unreadable input).
+``status`` is ``linted``, ``skipped`` (neither a CRD nor a policy document) or ``error`` (unreadable input).
 """
 
 from __future__ import annotations
@@ -178,7 +181,7 @@ def _apply_suppressions(result: LintedDocument, doc: Document, selected: frozens
             continue
         for code in s.codes:
             if code not in CODES:
-                kept.append(_unused(s, f"unused suppression: {code} is not a lint code (codes: CRD001 … CRD901)"))
+                kept.append(_unused(s, f"unused suppression: {code} is not a lint code (codes: CRD001 … CRD901, POL001 … POL103)"))
             elif code in selected and (k, code) not in used:
                 kept.append(_unused(s, f"unused suppression: no {code} finding on {where} to ignore"))
 
@@ -187,6 +190,39 @@ def _unused(s: Any, message: str) -> dict[str, Any]:
     code = CODES["CRD901"]
     return {"code": code.code, "name": code.name, "severity": code.severity, "message": message, "path": "",
             "line": s.line, "column": s.column, "versions": [], "details": [], "fixes": []}
+
+
+def lint_policy_documents(loaded: list[tuple[int, Document]], results: list[LintedDocument],
+                          select: Sequence[str] | None, ignore: Sequence[str],
+                          file_ignores: Mapping[str, Sequence[str]], kubernetes_version: str | None) -> None:
+    """Lint the run's policy documents as one bundle with every document read (``loaded``: (index in ``results``,
+    document)); each policy document's result becomes ``linted`` with its findings placed and suppressions applied."""
+    from crdtool.core.lint.policies import is_policy_document, lint_policies
+
+    if not any(is_policy_document(doc.data) for _, doc in loaded):
+        return
+    found = lint_policies([doc.data for _, doc in loaded], select=select, ignore=ignore,
+                          kubernetes_version=kubernetes_version)
+    by_doc: dict[int, list[Any]] = {}
+    for f in found:
+        by_doc.setdefault(f.index, []).append(f)
+    for k, (slot, doc) in enumerate(loaded):
+        if not is_policy_document(doc.data):
+            continue
+        result = results[slot]
+        result.status, result.note = "linted", None
+        extra = set(file_ignores.get(doc.file, ()))
+        selected = select_codes(select, [*ignore, *extra])
+        mine = [f for f in by_doc.get(k, []) if f.code in selected]
+        doc.prefetch_positions(f.path for f in mine)
+        result.findings = []
+        for f in mine:
+            line, column = _where(doc, f.path)
+            result.findings.append({"code": f.code, "name": CODES[f.code].name, "severity": f.severity,
+                                    "message": f.message, "path": f.path, "line": line, "column": column,
+                                    "versions": [], "details": list(f.details), "fixes": []})
+        _apply_suppressions(result, doc, selected)
+        result.findings.sort(key=lambda e: (e["line"] or 0, e["column"] or 0, e["code"]))
 
 
 def _input_error_result(err: InputError) -> LintedDocument:
@@ -384,10 +420,14 @@ def _render_text(results: list[LintedDocument], explain_cost: bool, summary: str
 
 
 def _summary(results: list[LintedDocument]) -> dict[str, int]:
+    from crdtool.core.lint.policies import POLICY_KINDS
+
     findings = [f for r in results for f in r.findings]
+    policies = sum(1 for r in results if r.status == "linted" and r.kind in POLICY_KINDS)
     out = {
         "documents": len(results),
-        "crds": sum(1 for r in results if r.status == "linted"),
+        "crds": sum(1 for r in results if r.status == "linted") - policies,
+        "policies": policies,
         "skipped": sum(1 for r in results if r.status == "skipped"),
         "inputErrors": sum(1 for r in results if r.status == "error"),
         "findings": len(findings),
@@ -401,7 +441,8 @@ def _plural(n: int, noun: str) -> str:
 
 
 def _summary_line(s: Mapping[str, int]) -> str:
-    return (f"{_plural(s['documents'], 'document')}: {_plural(s['crds'], 'CRD')} linted, {s['skipped']} skipped, "
+    policies = f", {_plural(s['policies'], 'policy document')} linted" if s.get("policies") else ""
+    return (f"{_plural(s['documents'], 'document')}: {_plural(s['crds'], 'CRD')} linted{policies}, {s['skipped']} skipped, "
             f"{_plural(s['inputErrors'], 'input error')}; {_plural(s['findings'], 'finding')}: "
             f"{s['error']} error, {s['warning']} warning, {s['info']} info")
 
@@ -491,6 +532,8 @@ def run(
     if selection.all_excluded:
         err.print(f"crdtool: all {selection.found} input files match --exclude; nothing to lint", markup=False)
     results: list[LintedDocument] = []
+    loaded: list[tuple[int, Document]] = []  # every document read, for the policies' bundle checks
+    file_ignores: dict[str, list[str]] = {}
     diffs: list[str] = []
     write_failed = False
     for entry in selected:
@@ -528,9 +571,13 @@ def run(
             if isinstance(item, InputError):
                 results.append(_input_error_result(item))
             else:
+                loaded.append((len(results), item))
+                file_ignores[item.file] = extra
                 results.append(lint_document(item, select, [*ignore, *extra], kubernetes_versions))
             if progress is not None:
                 progress.advance()
+    if not diff:
+        lint_policy_documents(loaded, results, select, ignore, file_ignores, kubernetes_versions[0])
     if progress is not None:
         progress.stop()
     if diff:

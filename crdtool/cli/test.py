@@ -4,7 +4,9 @@ Suites are discovered under the paths (default ``.``; directories are walked for
 hidden directories and ``node_modules`` passed over; a file named is always read); every selected case runs
 on the apiserver's create or update path under each requested Kubernetes release
 (:mod:`crdtool.testing.runner`), and the results go through the reporters (text, json, github, sarif,
-junit). ``--coverage`` adds the rule-coverage table; ``--generate CRD`` writes a starter suite instead.
+junit). A suite's admission cases go through the admission chain ``crdtool admit`` runs instead
+(:func:`crdtool.testing.runner.check_admission`). ``--coverage`` adds the rule-coverage table (and the policy
+expressions' coverage); ``--generate CRD`` writes a starter suite instead.
 """
 
 from __future__ import annotations
@@ -275,8 +277,9 @@ def _json(result: Any, with_coverage: bool, percent: float) -> dict[str, Any]:
             "operation": r.case.operation, "outcome": r.outcome, "problems": r.problems,
             "errors": [dict(e.to_dict(), **({"rule": _rule_json(r.rules[id(e)])} if id(e) in r.rules else {}))
                        for e in (v.errors if v else [])],
-            "warnings": list(v.warnings) if v else [],
-            "message": status_message(v) if v else "",
+            "warnings": list(v.warnings) if v else list(r.admission.warnings) if r.admission is not None else [],
+            "message": status_message(v) if v else r.admission.message if r.admission is not None else "",
+            **({"admission": r.admission.to_json()} if r.admission is not None else {}),
             **({"steps": [{"operation": "CREATE" if i == 0 else "UPDATE", "errors": [e.to_dict() for e in sv.errors],
                            "warnings": list(sv.warnings), "message": status_message(sv)}
                           for i, sv in enumerate(r.step_verdicts)]} if r.case.steps else {}),
@@ -343,11 +346,18 @@ def render_text_report(result: Any, with_coverage: bool, quiet: bool, percent: f
 
 def coverage_table(cov: Any, percent: float, fail_under: float | None) -> list[str]:
     """The coverage report: one line per CRD version, then every validation not both passed and failed."""
+    from crdtool.testing.coverage import POLICY_KINDS
+
     lines = ["RULE COVERAGE (a validation is covered when some case made it pass and some case made it fail)"]
     groups: dict[tuple[str, str, str], list[Any]] = {}
     for item in cov.items.values():
         groups.setdefault((item.file, item.crd, item.version), []).append(item)
+    if any(i.kind in POLICY_KINDS for i in cov.items.values()):
+        lines[0] += "; a policy expression when some case evaluated it"
     for (file, crd, version), items in sorted(groups.items()):
+        if items[0].kind in POLICY_KINDS:
+            lines.append(f"  {version} {crd} ({file}): expressions {_ratio(cov, items)}")
+            continue
         rules = [i for i in items if i.kind == "rule"]
         schema = [i for i in items if i.kind != "rule"]
         lines.append(f"  {crd} {version} ({file}): CEL rules {_ratio(cov, rules)}, schema validations {_ratio(cov, schema)}")
@@ -356,6 +366,9 @@ def coverage_table(cov: Any, percent: float, fail_under: float | None) -> list[s
         lines.append("")
         lines.append("  not covered (never failed / never passed by any case):")
         for item in gaps:
+            if item.kind in POLICY_KINDS:
+                lines.append(f"    {item.file}:{item.line}: {item.kind}: {item.text} (never evaluated)")
+                continue
             missing = []
             if item.key not in cov.failed:
                 missing.append("never failed")

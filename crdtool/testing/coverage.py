@@ -10,8 +10,13 @@ The validations counted, per CRD version a case used:
   outcome is the constraint checked on each value of the object as stored (pruned, defaulted) that the node
   describes, walking ``properties``, ``additionalProperties``, ``items`` and ``allOf``.
 
-A validation is *covered* when some case made it pass and some case made it fail; the percentage is over
-all validations of the versions used. Each item knows where it is written (``file:line`` of the CRD
+The expressions of the admission policies an admission case meets (the suite's ``objects``): each
+ValidatingAdmissionPolicy ``validations[].expression`` and ``matchConditions[].expression``, each
+MutatingAdmissionPolicy ``mutations[]`` expression and ``matchConditions[].expression``, as the admission chain
+evaluated them (:data:`crdtool.core.admission.policy.observer.EXPRESSION_OBSERVER`).
+
+A validation is *covered* when some case made it pass and some case made it fail; a policy expression when some
+case evaluated it. The percentage is over all validations of the versions used and all policy expressions. Each item knows where it is written (``file:line`` of the CRD
 manifest), so the report can point at the rules no case ever failed.
 """
 
@@ -22,7 +27,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-__all__ = ["Coverage", "CoverageItem", "ItemIndex", "SCHEMA_KINDS", "constraint_outcomes", "index_version", "schema_root"]
+__all__ = ["Coverage", "CoverageItem", "ItemIndex", "POLICY_KINDS", "SCHEMA_KINDS", "constraint_outcomes",
+           "index_policies", "index_version", "schema_root"]
 
 #: The schema keywords counted besides CEL rules.
 SCHEMA_KINDS = (
@@ -30,11 +36,16 @@ SCHEMA_KINDS = (
     "maxProperties", "multipleOf", "required",
 )
 
+#: The kinds of policy expressions counted (covered when evaluated).
+POLICY_KINDS = ("validation", "matchCondition", "mutation")
+_POLICY_DOCS = ("ValidatingAdmissionPolicy", "MutatingAdmissionPolicy")
+
 
 @dataclass(frozen=True)
 class CoverageItem:
     """One validation: ``kind`` (``rule`` or a schema keyword), where it is (``file``, ``line``, the manifest
-    ``path``), and a short ``text`` (the rule, the pattern, ``>= 1``, ``required spec``)."""
+    ``path``), and a short ``text`` (the rule, the pattern, ``>= 1``, ``required spec``). A policy expression
+    (``kind`` one of :data:`POLICY_KINDS`): ``crd`` is the policy's name, ``version`` its kind."""
 
     key: str
     kind: str
@@ -53,6 +64,8 @@ class ItemIndex:
 
     items: dict[str, CoverageItem] = field(default_factory=dict)
     rules: dict[int, str] = field(default_factory=dict)
+    #: policy expressions: (policy kind, policy name, manifest path) -> item key
+    expressions: dict[tuple[str, str, str], str] = field(default_factory=dict)
     #: keeps the rule dicts alive, so that their ids stay theirs
     _keep: list[Any] = field(default_factory=list)
 
@@ -101,6 +114,44 @@ def index_version(schema: dict[str, Any] | None, manifest: dict[str, Any], crd_n
             key = f"{file}#{crd_name}/{version}:{node_path}.{kind}"
             out.items[key] = CoverageItem(key, kind.split("[")[0], crd_name, version, file, _line(position, path),
                                           path, text)
+    return out
+
+
+def index_policies(objects: list[Any]) -> ItemIndex:
+    """The expressions of the ValidatingAdmissionPolicies and MutatingAdmissionPolicies among ``objects`` (``Document``
+    values or look-alikes: ``file``, ``data``, ``position(path)``); a policy named twice counts once (the first)."""
+    out = ItemIndex()
+    for doc in objects:
+        data = doc.data
+        kind = data.get("kind")
+        meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+        spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+        name = str(meta.get("name") or "")
+        if kind not in _POLICY_DOCS or not str(data.get("apiVersion", "")).startswith("admissionregistration.k8s.io/"):
+            continue
+        found: list[tuple[str, str, Any]] = []
+        if kind == "ValidatingAdmissionPolicy":
+            for i, v in enumerate(spec.get("validations") or []):
+                if isinstance(v, dict):
+                    found.append(("validation", f"spec.validations[{i}].expression", v.get("expression")))
+        else:
+            for i, m in enumerate(spec.get("mutations") or []):
+                if not isinstance(m, dict):
+                    continue
+                for key in ("applyConfiguration", "jsonPatch"):
+                    if isinstance(m.get(key), dict):
+                        found.append(("mutation", f"spec.mutations[{i}].{key}.expression", m[key].get("expression")))
+        for i, c in enumerate(spec.get("matchConditions") or []):
+            if isinstance(c, dict):
+                found.append(("matchCondition", f"spec.matchConditions[{i}].expression", c.get("expression")))
+        for item_kind, path, expression in found:
+            where = (str(kind), name, path)
+            if where in out.expressions:
+                continue
+            key = f"{doc.file}#{kind}/{name}:{path}"
+            out.items[key] = CoverageItem(key, item_kind, name, str(kind), doc.file, _line(doc.position, path), path,
+                                          _short(str(expression or "")))
+            out.expressions[where] = key
     return out
 
 
@@ -274,6 +325,9 @@ class Coverage:
             cases.append(case)
 
     def covered(self, key: str) -> bool:
+        item = self.items.get(key)
+        if item is not None and item.kind in POLICY_KINDS:
+            return key in self.passed or key in self.failed
         return key in self.passed and key in self.failed
 
     def percent(self, kinds: tuple[str, ...] | None = None) -> float:
@@ -286,6 +340,14 @@ class Coverage:
         """One row per validation, in manifest order: the JSON shape of ``--coverage``."""
         out = []
         for item in sorted(self.items.values(), key=lambda i: (i.file, i.crd, i.version, i.line, i.path)):
+            if item.kind in POLICY_KINDS:
+                out.append({
+                    "kind": item.kind, "policy": item.crd, "policyKind": item.version, "file": item.file,
+                    "line": item.line, "path": item.path, "text": item.text,
+                    "passedBy": self.passed.get(item.key, [])[:3], "failedBy": self.failed.get(item.key, [])[:3],
+                    "covered": self.covered(item.key),
+                })
+                continue
             out.append({
                 "kind": item.kind, "crd": item.crd, "version": item.version, "file": item.file, "line": item.line,
                 "path": item.path, "text": item.text, "passedBy": self.passed.get(item.key, [])[:3],

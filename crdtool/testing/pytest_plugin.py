@@ -72,7 +72,7 @@ class CrdTestFile(pytest.File):
         suite = load_suite(str(self.path), crd_cache=session.crd_cache)
         if suite.errors:
             yield CrdTestSuiteError.from_parent(self, name="<suite>", suite=suite)
-            if not suite.crds or any(e.kind in BLOCKING_KINDS for e in suite.errors):
+            if not (suite.crds or suite.objects) or any(e.kind in BLOCKING_KINDS for e in suite.errors):
                 return
         option = self.config.getoption("--crdtest-kubernetes-version")
         override = parse_kubernetes_versions(option) if option else None

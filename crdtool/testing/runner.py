@@ -12,13 +12,28 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from crdtool.testing.coverage import Coverage, ItemIndex, constraint_outcomes, index_version, schema_root
+from crdtool.testing.coverage import (
+    Coverage,
+    ItemIndex,
+    constraint_outcomes,
+    index_policies,
+    index_version,
+    schema_root,
+)
 from crdtool.testing.releases import DEFAULT_RELEASE
-from crdtool.testing.suite import BLOCKING_KINDS, ExpectedError, Expectation, Suite, SuiteError, TestCase
+from crdtool.testing.suite import (
+    AdmissionExpectation,
+    BLOCKING_KINDS,
+    ExpectedError,
+    Expectation,
+    Suite,
+    SuiteError,
+    TestCase,
+)
 from crdtool.yaml import Document
 
 __all__ = ["CaseResult", "CaseRun", "CoverageLog", "CrdEntry", "RunResult", "Session", "Verdict", "case_id",
-           "compile_selector", "crd_refusals", "plan", "run", "run_case", "status_message"]
+           "check_admission", "compile_selector", "crd_refusals", "plan", "run", "run_case", "status_message"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -104,6 +119,15 @@ class Session:
     def __init__(self) -> None:
         self._entries: dict[tuple[str, int, int], CrdEntry] = {}
         self.crd_cache: dict[str, Any] = {}
+        self._policy_indexes: dict[int, ItemIndex] = {}
+
+    def policy_index(self, suite: Suite) -> ItemIndex:
+        """The policy expressions of ``suite``'s objects (:func:`crdtool.testing.coverage.index_policies`), once."""
+        found = self._policy_indexes.get(id(suite))
+        if found is None:
+            found = self._policy_indexes[id(suite)] = index_policies(suite.objects)
+            found._keep.append(suite)  # the suite's id stays its own
+        return found
 
     def entries(self, suite: Suite) -> list[CrdEntry]:
         out = []
@@ -339,6 +363,124 @@ def check(expect: Expectation, verdict: Verdict) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
+# Admission cases
+
+
+class _ExpressionLog:
+    """The :class:`crdtool.core.admission.policy.observer.ExpressionObserver` of one admission request: each
+    observed expression evaluated, as ``(policy kind, policy name, manifest path, held)`` (``held``: a validation or
+    matchCondition gave true; a mutation gave its patch without error)."""
+
+    def __init__(self) -> None:
+        self.paths: dict[int, tuple[str, str, str]] = {}
+        self.events: list[tuple[str, str, str, bool]] = []
+        self._keep: list[Any] = []
+
+    def compiled(self, kind: str, name: str, expressions: list[tuple[str, Any]]) -> None:
+        for path, compilation in expressions:
+            self.paths[id(compilation)] = (kind, name, path)
+            self._keep.append(compilation)
+
+    def evaluated(self, compilation: Any, value: Any, error: str) -> None:
+        where = self.paths.get(id(compilation))
+        if where is None:
+            return
+        held = not error if ".mutations[" in where[2] else (value is True and not error)
+        self.events.append((*where, held))
+
+
+def admission_documents(suite: Suite, request: dict[str, Any]) -> list[Mapping[str, Any]]:
+    """What ``crdtool admit`` would be given for an admission case: the suite's CRDs and objects, and an
+    ``admission.k8s.io/v1`` AdmissionReview of ``request``."""
+    review = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+              "request": {"uid": "", "userInfo": {}, **request}}
+    return [*(d.data for d in suite.crds), *(d.data for d in suite.objects), review]
+
+
+def _judge_admission(suite: Suite, case: TestCase, release: str) -> tuple[Any, list[tuple[str, str, str, bool]]]:
+    """The admission chain's answer to the case's request under ``release`` (:func:`crdtool.core.admission.chain.admit`,
+    the one ``crdtool admit`` runs) and the policy expressions it evaluated. Raises ``AdmitError``."""
+    from crdtool.core.admission.chain import admit
+    from crdtool.core.admission.policy.observer import EXPRESSION_OBSERVER
+
+    log = _ExpressionLog()
+    token = EXPRESSION_OBSERVER.set(log)
+    try:
+        answer = admit(admission_documents(suite, case.admission or {}), release, suite.feature_gates)
+    finally:
+        EXPRESSION_OBSERVER.reset(token)
+    return answer, log.events
+
+
+def check_admission(expect: AdmissionExpectation, answer: Any) -> list[str]:
+    """What in ``answer`` (an ``AdmitResult``) contradicts ``expect`` (empty: the case passes); one line each."""
+    problems: list[str] = []
+    if answer.allowed != expect.allowed:
+        if expect.allowed:
+            problems.append(f"expected the request to be allowed, got denied ({answer.code} {answer.reason}): "
+                            f"{answer.message}")
+        else:
+            problems.append("expected the request to be denied, but it is allowed")
+    for text in expect.message:
+        if not text.matches(answer.message, expect.ignore_case):
+            problems.append(f"the refusal's message does not contain {text.describe()}")
+    if expect.code is not None and expect.code != answer.code:
+        problems.append(f"code: expected {expect.code}, got {answer.code}")
+    if expect.reason is not None and expect.reason != answer.reason:
+        problems.append(f"reason: expected {expect.reason!r}, got {answer.reason!r}")
+    for text in expect.warnings:
+        if not any(text.matches(w, expect.ignore_case) for w in answer.warnings):
+            problems.append(f"expected warning not given: {text.describe()}")
+    for key, value in (expect.audit_annotations or {}).items():
+        got = answer.audit_annotations.get(key)
+        if got is None:
+            problems.append(f"expected audit annotation not published: {key}")
+        elif got != value:
+            problems.append(f"audit annotation {key}: expected {value!r}, got {got!r}")
+    if expect.has_patched_object:
+        if expect.patched_object is None and answer.patched_object is not None:
+            problems.append("expected no mutation, but the object was patched")
+        elif expect.patched_object is not None and answer.patched_object is None:
+            problems.append("expected a patched object, but no mutation changed the object")
+        elif expect.patched_object is not None and not _subset(expect.patched_object, answer.patched_object):
+            problems.append("the patched object does not contain the object expected")
+    return problems
+
+
+def _run_admission(session: Session, suite: Suite, case: TestCase, release: str, coverage: Coverage | None,
+                   multi_release: bool) -> CaseResult:
+    """An admission case: its request through the admission chain, the answer checked, the expressions it
+    evaluated recorded. Policies or bindings the apiserver would refuse at create fail the case (they take no
+    part: a green case without them means nothing)."""
+    from crdtool.core.admission.chain import AdmitError
+
+    result = CaseResult(case, release, "passed", multi_release=multi_release)
+    try:
+        answer, events = _judge_admission(suite, case, release)
+    except AdmitError as exc:
+        result.outcome = "error"
+        result.problems.append(f"the request cannot be made: {exc}")
+        return result
+    result.admission = answer
+    result.problems = [f"{r.kind} {r.name!r} is refused by the apiserver on create (it takes no part): {e}"
+                       for r in answer.rejected for e in r.errors]
+    if result.problems:
+        result.outcome = "error"
+        return result
+    result.problems = check_admission(case.admission_expect or AdmissionExpectation(True), answer)
+    if result.problems:
+        result.outcome = "failed"
+    if coverage is not None:
+        index = session.policy_index(suite)
+        coverage.add_items(index)
+        for kind, name, path, held in events:
+            key = index.expressions.get((kind, name, path))
+            if key is not None:
+                coverage.record(key, held, case_id(case))
+    return result
+
+
+# --------------------------------------------------------------------------------------------------
 # Results
 
 
@@ -354,6 +496,8 @@ class CaseResult:
     rules: dict[int, Any] = field(default_factory=dict)
     multi_release: bool = False
     step_verdicts: list[Verdict] = field(default_factory=list)  # a multi-step case: each step's, in order
+    #: an admission case: the chain's answer (:class:`crdtool.core.admission.chain.AdmitResult`)
+    admission: Any = None
 
     @property
     def name(self) -> str:
@@ -394,6 +538,8 @@ def case_id(case: TestCase) -> str:
 def run_case(session: Session, suite: Suite, case: TestCase, release: str, coverage: Coverage | None = None,
              multi_release: bool = False) -> CaseResult:
     """Judge ``case`` under ``release`` and check it against its expectation; record coverage."""
+    if case.admission is not None:
+        return _run_admission(session, suite, case, release, coverage, multi_release)
     entry = session.crd_for(suite, case.object)
     if entry is None:
         kinds = ", ".join(f"{e.kind}.{e.group}" for e in session.entries(suite)) or "none"
@@ -710,6 +856,10 @@ def explain(result: CaseResult) -> str:
     case, verdict = result.case, result.verdict
     lines = [f"{case.file}:{case.line}: {case.operation} {result.name!r}"]
     lines.extend(f"  {p}" for p in result.problems)
+    if case.admission is not None:
+        if result.admission is not None and case.admission_expect is not None:
+            lines.append(_admission_table(case.admission_expect, result.admission))
+        return "\n".join(lines)
     if case.steps:
         for number, (step, got) in enumerate(zip(case.steps, result.step_verdicts), start=1):
             if got.request_error is None and check(step.expect, got):
@@ -745,6 +895,27 @@ def _table(result: CaseResult, expect: Expectation, verdict: Verdict) -> str:
         right.append(f"warning: {w}")
     if expect.status_message:  # the whole text the expectations were looked for in, to read or copy
         right.append(f"message: {status_message(verdict) or '(none: the request succeeds)'}")
+    return _side_by_side(left, right)
+
+
+def _admission_table(expect: AdmissionExpectation, answer: Any) -> str:
+    """Expected (left) against the admission chain's answer (right)."""
+    left = ["allowed" if expect.allowed else "denied"]
+    left.extend(f"message contains {t.describe()}" for t in expect.message)
+    if expect.code is not None or expect.reason is not None:
+        left.append(f"code {expect.code if expect.code is not None else 'any'} "
+                    f"reason {expect.reason if expect.reason is not None else 'any'}")
+    left.extend(f"warning {t.describe()}" for t in expect.warnings)
+    left.extend(f"audit annotation {k}: {v}" for k, v in (expect.audit_annotations or {}).items())
+    if expect.has_patched_object:
+        left.append("patched object (a subset)" if expect.patched_object is not None else "no mutation")
+    right = ["allowed" if answer.allowed else f"denied ({answer.code} {answer.reason}): {answer.message}"]
+    right.extend(f"warning: {w}" for w in answer.warnings)
+    right.extend(f"audit annotation {k}: {v}" for k, v in answer.audit_annotations.items())
+    if answer.patched_object is not None:
+        from crdtool.core.gojson import go_json_dumps
+
+        right.append(f"patched object: {go_json_dumps(answer.patched_object, indent=None)}")
     return _side_by_side(left, right)
 
 

@@ -31,6 +31,17 @@ Two forms (``crdtool/testing/crdtest.schema.json`` is the JSON Schema of the fir
   lines: ``valid``, ``invalid``, or ``[TYPE] [FIELD] ["message substring"]`` (one line per expected error;
   a word is a TYPE when it is an upstream ``field.ErrorType`` name).
 
+  A suite may also hold ``objects`` (admission policies, their bindings, params objects, Namespaces; paths or
+  inline manifests), ``featureGates``, and **admission cases**: ``admission`` (the request of an AdmissionReview)
+  with an ``expect`` of the admission chain's answer::
+
+      objects: [../policies.yaml]
+      cases:
+        - name: over the limit
+          admission: {operation: CREATE, userInfo: {username: bob}, object: {...}}
+          expect: {allowed: false, code: 403, message: "... denied request: at most 5",
+                   warnings: [...], auditAnnotations: {p/key: value}, patchedObject: {...}}
+
 Nothing here judges objects; :mod:`crdtool.testing.runner` does. Reading never raises for bad input: a
 problem is a :class:`SuiteError` with file and line.
 """
@@ -45,7 +56,8 @@ from typing import Any
 from crdtool.yaml import Document, InputError, load_documents, load_path
 
 __all__ = [
-    "BLOCKING_KINDS", "ERROR_TYPES", "ExpectedError", "ExpectedText", "Expectation", "InlineCrd", "Step", "Suite",
+    "ADMISSION_OPERATIONS", "AdmissionExpectation", "BLOCKING_KINDS", "ERROR_TYPES", "ExpectedError", "ExpectedText",
+    "Expectation", "InlineCrd", "Step", "Suite",
     "SuiteError", "TestCase",
     "is_suite_file", "load_suite", "SUITE_GLOB",
 ]
@@ -154,6 +166,32 @@ class Expectation:
         return not (self.errors or self.status_message)
 
 
+#: The operations of an admission case (``admission.operation``), as ``request.operation`` of an AdmissionReview.
+ADMISSION_OPERATIONS = ("CREATE", "UPDATE", "DELETE", "CONNECT")
+
+
+@dataclass(frozen=True)
+class AdmissionExpectation:
+    """What an admission case expects of the admission chain's answer (:class:`crdtool.core.admission.chain.AdmitResult`).
+
+    ``allowed``: the decision; ``message``: texts to find in the refusal's message (``widgets.example.com "w"
+    is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ...``); ``code``/``reason``: the
+    ``metav1.Status`` code and reason; ``warnings``: each must match some admission warning;
+    ``audit_annotations``: each key must be published with exactly that value; ``patched_object``: a subset the
+    object as mutated must contain (``has_patched_object`` with ``patched_object`` None: no mutation changed it).
+    """
+
+    allowed: bool
+    message: tuple[ExpectedText, ...] = ()
+    code: int | None = None
+    reason: str | None = None
+    warnings: tuple[ExpectedText, ...] = ()
+    audit_annotations: dict[str, str] | None = None
+    patched_object: Any = None
+    has_patched_object: bool = False
+    ignore_case: bool = False
+
+
 @dataclass(frozen=True)
 class Step:
     """One request of a multi-step case: the first a CREATE of ``object``, each later one an UPDATE of the
@@ -174,6 +212,9 @@ class TestCase:
 
     ``kubernetes_versions``: the releases to run it under (``None``: the suite's, else the default release).
     ``subresource``: ``status`` for an update of the status subresource. ``line``: where it is written.
+    ``admission``: an admission case's request (the ``request`` of an ``admission.k8s.io/v1`` AdmissionReview:
+    ``operation``, ``object``, ``oldObject``, ``namespace``, ``userInfo``, ...) judged by the admission chain,
+    with ``admission_expect`` (``object`` is then the request's object, else its old object, else ``{}``).
     """
 
     name: str
@@ -189,9 +230,13 @@ class TestCase:
     duplicate_fields: tuple[str, ...] = ()
     raw_expect: Any = None
     steps: tuple[Step, ...] = ()
+    admission: dict[str, Any] | None = None
+    admission_expect: AdmissionExpectation | None = None
 
     @property
     def operation(self) -> str:
+        if self.admission is not None:
+            return str(self.admission.get("operation") or "CREATE")
         if self.steps:
             return f"{len(self.steps)} STEPS"
         return "UPDATE" if self.old_object is not None else "CREATE"
@@ -201,7 +246,7 @@ class TestCase:
 
 @dataclass(frozen=True)
 class InlineCrd:
-    """A CRD written inside a suite (``crds: [{apiVersion: apiextensions.k8s.io/v1, ...}]``): a
+    """A CRD (or, in ``objects``, any object) written inside a suite (``crds: [{apiVersion: apiextensions.k8s.io/v1, ...}]``): a
     :class:`~crdtool.yaml.Document` look-alike whose positions are those of the suite file."""
 
     file: str
@@ -231,6 +276,12 @@ class Suite:
     #: judge the suite's CRDs on create before any case (``checkCrds: false`` for CRDs that only carry a schema to a
     #: validator test, as upstream's unit tests of schema/cel do; never for manifests that ship)
     check_crds: bool = True
+    #: the suite's other objects (``objects:``): admission policies and their bindings, params objects, Namespaces
+    #: (``Document`` or :class:`InlineCrd`), which every admission case's request meets
+    objects: list[Any] = field(default_factory=list)
+    object_paths: tuple[str, ...] = ()
+    #: ``featureGates`` of the admission cases (``MutatingAdmissionPolicy: true`` before 1.36)
+    feature_gates: dict[str, bool] = field(default_factory=dict)
 
     __test__ = False
 
@@ -286,8 +337,28 @@ def _resolve(base_file: str, rel: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(base_file) or ".", rel))
 
 
+def _load_objects(suite: Suite, cache: dict[str, list[Document | InputError]]) -> None:
+    """The documents of ``objects:`` files: CRDs among them join the suite's CRDs, the rest its objects."""
+    for path in suite.object_paths:
+        key = os.path.abspath(path)
+        if key not in cache:
+            cache[key] = list(load_path(path))
+        for item in cache[key]:
+            if isinstance(item, InputError):
+                suite.errors.append(SuiteError(suite.file, 0, f"objects {path}: {item}"))
+                continue
+            subs = (item.data["items"] if item.data.get("kind") == "List" and isinstance(item.data.get("items"), list)
+                    else [item.data])
+            for sub in subs:
+                if not isinstance(sub, dict):
+                    continue
+                doc = item if sub is item.data else Document(item.file, item.index, item.line, sub)
+                (suite.crds if sub.get("kind") == "CustomResourceDefinition" else suite.objects).append(doc)
+
+
 def _load_crds(suite: Suite, cache: dict[str, list[Document | InputError]]) -> None:
-    if not suite.crd_paths and not suite.crds and not suite.errors:
+    _load_objects(suite, cache)
+    if not suite.crd_paths and not suite.crds and not suite.objects and not suite.object_paths and not suite.errors:
         suite.errors.append(SuiteError(suite.file, 1, "no CRD given (crds: in a suite, '# crd: PATH' in a manifest)"))
     for path in suite.crd_paths:
         key = os.path.abspath(path)
@@ -338,11 +409,15 @@ def _one_crd_per_name(suite: Suite) -> None:
 
 
 _SUITE_KEYS = {"crds", "cases", "kubernetesVersions", "fieldValidation", "ignoreCase", "allowOtherErrors", "description",
-               "checkCrds"}
+               "checkCrds", "objects", "featureGates"}
 _CASE_KEYS = {
     "name", "object", "objectFile", "oldObject", "oldObjectFile", "version", "kubernetesVersions", "fieldValidation",
-    "subresource", "expect", "description", "steps",
+    "subresource", "expect", "description", "steps", "admission",
 }
+_ADMISSION_KEYS = {"operation", "object", "objectFile", "oldObject", "oldObjectFile", "namespace", "name", "userInfo",
+                   "subResource", "dryRun", "options", "kind", "resource"}
+_ADMISSION_EXPECT_KEYS = {"allowed", "message", "code", "reason", "warnings", "auditAnnotations", "patchedObject",
+                          "ignoreCase"}
 _STEP_KEYS = {"object", "objectFile", "subresource", "expect", "description"}
 _EXPECT_KEYS = {"valid", "errors", "allowOtherErrors", "statusMessage", "warnings", "object", "pruned", "ignoreCase"}
 _ERROR_KEYS = {"field", "type", "message", "messageRegex"}
@@ -372,7 +447,9 @@ def _read_suite(path: str, doc: Document) -> Suite:
     crds = data.get("crds")
     if isinstance(crds, str):
         crds = [crds]
-    if not isinstance(crds, list) or not crds or not all(isinstance(c, (str, dict)) for c in crds):
+    if crds is None and "objects" in data:
+        crds = []  # a suite of admission cases on built-in kinds needs no CRD
+    elif not isinstance(crds, list) or not crds or not all(isinstance(c, (str, dict)) for c in crds):
         bad("crds", "crds: a list of paths to CRD files or directories (relative to this file), or CRD manifests")
         crds = []
     suite.crd_paths = tuple(_resolve(path, c) for c in crds if isinstance(c, str))
@@ -382,7 +459,23 @@ def _read_suite(path: str, doc: Document) -> Suite:
                 bad(f"crds[{i}]", f"crds[{i}]: not a CustomResourceDefinition")
                 continue
             suite.crds.append(InlineCrd(path, i, line(f"crds[{i}]"), c, doc, f"crds[{i}]"))
+    objects = data.get("objects", [])
+    if isinstance(objects, str):
+        objects = [objects]
+    if not isinstance(objects, list) or not all(isinstance(o, (str, dict)) for o in objects):
+        bad("objects", "objects: a list of paths (relative to this file) or manifests: admission policies, their "
+                       "bindings, params objects, Namespaces")
+        objects = []
+    suite.object_paths = tuple(_resolve(path, o) for o in objects if isinstance(o, str))
+    for i, o in enumerate(objects):
+        if isinstance(o, dict):
+            if not isinstance(o.get("kind"), str) or not isinstance(o.get("apiVersion"), str):
+                bad(f"objects[{i}]", f"objects[{i}]: a Kubernetes object (apiVersion and kind)")
+                continue
+            target = suite.crds if o["kind"] == "CustomResourceDefinition" else suite.objects
+            target.append(InlineCrd(path, i, line(f"objects[{i}]"), o, doc, f"objects[{i}]"))
     try:
+        suite.feature_gates = _feature_gates(data.get("featureGates"))
         suite.kubernetes_versions = _versions(data.get("kubernetesVersions"), "kubernetesVersions")
         suite.check_crds = _bool(data.get("checkCrds", True), "checkCrds")
         defaults = {
@@ -411,6 +504,22 @@ def _read_suite(path: str, doc: Document) -> Suite:
         names[case.name] = case.line
         suite.cases.append(case)
     return suite
+
+
+def _feature_gates(value: Any) -> dict[str, bool]:
+    """``featureGates: {MutatingAdmissionPolicy: true}``: the gates the admission chain runs with."""
+    if value is None:
+        return {}
+    from crdtool.core.admission.chain import KNOWN_FEATURE_GATES
+
+    if not isinstance(value, dict):
+        raise _Bad("featureGates", "featureGates: a mapping of feature gate names to true or false")
+    out: dict[str, bool] = {}
+    for name, on in value.items():
+        if name not in KNOWN_FEATURE_GATES:
+            raise _Bad(f"featureGates.{name}", f"featureGates: unrecognized feature gate: {name}")
+        out[str(name)] = _bool(on, f"featureGates.{name}")
+    return out
 
 
 def _bool(value: Any, where: str) -> bool:
@@ -478,6 +587,8 @@ def _read_case(path: str, raw: Any, where: str, line: int, defaults: dict[str, A
         raise _Bad("name", "name: a non-empty string")
     if "steps" in raw:
         return _read_steps(path, raw, name, line, defaults, line_of or (lambda w: line))
+    if "admission" in raw:
+        return _read_admission_case(path, raw, name, line, defaults)
     obj, dups = _object(path, raw, "object", "objectFile")
     if obj is None:
         raise _Bad("", f"case {name!r}: object or objectFile is required")
@@ -552,6 +663,89 @@ def _read_steps(path: str, raw: dict[str, Any], name: str, line: int, defaults: 
         field_validation=_choice(raw.get("fieldValidation", defaults["fieldValidation"]), FIELD_VALIDATIONS,
                                  "fieldValidation"),
         steps=tuple(out),
+    )
+
+
+def _read_admission_case(path: str, raw: dict[str, Any], name: str, line: int, defaults: dict[str, Any]) -> TestCase:
+    """An admission case: ``admission`` (the request) and an ``expect`` of the chain's answer."""
+    clash = [k for k in ("object", "objectFile", "oldObject", "oldObjectFile", "subresource", "version",
+                         "fieldValidation") if k in raw]
+    if clash:
+        raise _Bad(clash[0], f"case {name!r}: {clash[0]} goes inside admission (the request), or is not one of an "
+                             "admission case")
+    adm = raw["admission"]
+    if not isinstance(adm, dict):
+        raise _Bad("admission", "admission: the request (operation, object, oldObject, namespace, userInfo, ...)")
+    unknown = [k for k in adm if k not in _ADMISSION_KEYS]
+    if unknown:
+        raise _Bad(f"admission.{unknown[0]}", f"unknown key {unknown[0]!r} in admission "
+                                              f"(expected one of {', '.join(sorted(_ADMISSION_KEYS))})")
+    try:
+        obj, _ = _object(path, adm, "object", "objectFile")
+        old, _ = _object(path, adm, "oldObject", "oldObjectFile")
+    except _Bad as exc:
+        raise _Bad(f"admission.{exc.where}", f"admission.{exc.message}") from None
+    if obj is None and old is None:
+        raise _Bad("admission", f"case {name!r}: admission: object or oldObject is required")
+    operation = adm.get("operation", "UPDATE" if obj is not None and old is not None else
+                        "DELETE" if obj is None else "CREATE")
+    _choice(operation, ADMISSION_OPERATIONS, "admission.operation")
+    for key in ("namespace", "name", "subResource"):
+        if key in adm and not isinstance(adm[key], str):
+            raise _Bad(f"admission.{key}", f"admission.{key}: a string")
+    for key in ("userInfo", "options", "kind", "resource"):
+        if key in adm and not isinstance(adm[key], dict):
+            raise _Bad(f"admission.{key}", f"admission.{key}: a mapping")
+    request = {k: v for k, v in adm.items() if k not in ("objectFile", "oldObjectFile")}
+    request["operation"] = operation
+    if obj is not None:
+        request["object"] = obj
+    if old is not None:
+        request["oldObject"] = old
+    if "expect" not in raw:
+        raise _Bad("", f"case {name!r}: expect is required (allowed: true, or allowed: false and the message)")
+    return TestCase(
+        name=name, file=path, line=line, object=obj if obj is not None else (old or {}), expect=Expectation(),
+        old_object=old, kubernetes_versions=_versions(raw.get("kubernetesVersions"), "kubernetesVersions"),
+        raw_expect=raw["expect"], admission=request, admission_expect=_read_admission_expect(raw["expect"], defaults),
+    )
+
+
+def _read_admission_expect(raw: Any, defaults: dict[str, Any]) -> AdmissionExpectation:
+    if not isinstance(raw, dict):
+        raise _Bad("expect", "expect: a mapping (allowed: true, or allowed: false and the message)")
+    unknown = [k for k in raw if k not in _ADMISSION_EXPECT_KEYS]
+    if unknown:
+        raise _Bad(f"expect.{unknown[0]}", f"unknown key {unknown[0]!r} in the expect of an admission case "
+                                           f"(expected one of {', '.join(sorted(_ADMISSION_EXPECT_KEYS))})")
+    if not isinstance(raw.get("allowed"), bool):
+        raise _Bad("expect.allowed", "expect.allowed: true or false (the admission chain's decision)")
+    message = raw.get("message", [])
+    if not isinstance(message, list):
+        message = [message]
+    code = raw.get("code")
+    if code is not None and (not isinstance(code, int) or isinstance(code, bool)):
+        raise _Bad("expect.code", "expect.code: the HTTP status code (403, 422, ...)")
+    reason = raw.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise _Bad("expect.reason", "expect.reason: the status reason (Forbidden, Invalid, ...)")
+    if raw["allowed"] and (message or code not in (None, 200) or reason):
+        raise _Bad("expect.allowed", "expect.allowed: true contradicts the refusal's message, code or reason")
+    warnings = raw.get("warnings", [])
+    if not isinstance(warnings, list):
+        raise _Bad("expect.warnings", "expect.warnings: a list of substrings (or {messageRegex: ...})")
+    audits = raw.get("auditAnnotations")
+    if audits is not None and (not isinstance(audits, dict) or not all(isinstance(v, str) for v in audits.values())):
+        raise _Bad("expect.auditAnnotations", "expect.auditAnnotations: a mapping of keys to their values (strings)")
+    patched = raw.get("patchedObject")
+    if patched is not None and not isinstance(patched, dict):
+        raise _Bad("expect.patchedObject", "expect.patchedObject: the object as mutated (a subset of it), or null")
+    return AdmissionExpectation(
+        allowed=raw["allowed"], message=tuple(_text(m, f"expect.message[{k}]") for k, m in enumerate(message)),
+        code=code, reason=reason, warnings=tuple(_text(w, f"expect.warnings[{k}]") for k, w in enumerate(warnings)),
+        audit_annotations={str(k): v for k, v in audits.items()} if audits is not None else None,
+        patched_object=patched, has_patched_object="patchedObject" in raw,
+        ignore_case=_bool(raw.get("ignoreCase", defaults["ignoreCase"]), "expect.ignoreCase"),
     )
 
 

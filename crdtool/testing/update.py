@@ -5,7 +5,8 @@ For each failing case of the suite form (``cases:``), the new ``expect`` holds t
 (``field``, ``type`` and the whole message), else ``valid: true``; its warnings; and, where the old expectation
 had them, the whole ``statusMessage``, the stored (pruned, defaulted) ``object`` and the ``pruned`` fields. A
 case is left alone when the releases it runs under answer differently, or when it could not be run (no CRD of
-its kind: no expectation makes that pass). An annotated manifest gets new ``# expect:`` lines (``valid``, or a
+its kind: no expectation makes that pass). An admission case's new ``expect`` holds the admission chain's answer
+(:func:`admission_expectation_from`). An annotated manifest gets new ``# expect:`` lines (``valid``, or a
 ``TYPE FIELD "message"`` line per error) when all its documents answer alike.
 
 The file is edited in place: a one-line flow value stays a one-line flow value where it fits (:func:`_keep_flow`),
@@ -20,7 +21,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CaseUpdate", "SuiteUpdate", "expectation_from", "plan_updates"]
+__all__ = ["CaseUpdate", "SuiteUpdate", "admission_expectation_from", "expectation_from", "plan_updates"]
 
 
 @dataclass
@@ -71,6 +72,34 @@ def expectation_from(verdict: Any, old: Any) -> dict[str, Any]:
     return new
 
 
+def admission_expectation_from(answer: Any, old: Any) -> dict[str, Any]:
+    """The raw ``expect`` mapping of an admission case that states ``answer`` (an ``AdmitResult``): ``allowed``,
+    the whole ``message`` of a refusal, the ``warnings``, the ``auditAnnotations`` and the ``patchedObject`` when
+    there are any (of a refusal only where ``old`` had them); ``code`` and ``reason`` (and ``patchedObject: null``,
+    ``ignoreCase``) where ``old`` had them."""
+    old = old if isinstance(old, dict) else {}
+    new: dict[str, Any] = {"allowed": answer.allowed}
+    if not answer.allowed:
+        new["message"] = answer.message
+        if "code" in old:
+            new["code"] = answer.code
+        if "reason" in old:
+            new["reason"] = answer.reason
+    if answer.warnings:
+        new["warnings"] = list(answer.warnings)
+    # a refused request stores nothing: what admission annotated or patched on the way is stated only when the
+    # old expectation checked it
+    if answer.audit_annotations and (answer.allowed or "auditAnnotations" in old):
+        new["auditAnnotations"] = dict(answer.audit_annotations)
+    if answer.patched_object is not None and (answer.allowed or "patchedObject" in old):
+        new["patchedObject"] = copy.deepcopy(answer.patched_object)
+    elif "patchedObject" in old and answer.patched_object is None:
+        new["patchedObject"] = None
+    if "ignoreCase" in old:
+        new["ignoreCase"] = old["ignoreCase"]
+    return new
+
+
 def _error(err: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if err.field:
@@ -85,8 +114,8 @@ def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
     """The new text of each suite file with a failing case (``results``: the run's
     :class:`~crdtool.testing.runner.CaseResult` values; ``suites``: the :class:`~crdtool.testing.suite.Suite`
     values run). Reads the files; raises ``OSError`` when one cannot be read."""
-    from crdtool.testing.runner import check
-    from crdtool.testing.suite import _Bad, _read_expect
+    from crdtool.testing.runner import check, check_admission
+    from crdtool.testing.suite import _Bad, _read_admission_expect, _read_expect
 
     by_case: dict[tuple[str, str], list[Any]] = {}
     for r in results:
@@ -121,7 +150,10 @@ def plan_updates(results: list[Any], suites: list[Any]) -> list[SuiteUpdate]:
                 for r in by_case[(c.file, c.name)]:
                     for verdict, raw in _pairs(r, c):
                         try:
-                            wrong = check(_read_expect(raw, _DEFAULTS), verdict)
+                            if r.case.admission is not None:
+                                wrong = check_admission(_read_admission_expect(raw, _DEFAULTS), verdict)
+                            else:
+                                wrong = check(_read_expect(raw, _DEFAULTS), verdict)
                         except _Bad as exc:
                             wrong = [exc.message]
                         if wrong:
@@ -202,7 +234,9 @@ def _steps_of(runs: list[Any]) -> Any:
 
     news: list[Any] = []
     for r in runs:
-        if r.step_verdicts:  # the steps that fail; the others keep their expectation as written
+        if r.case.admission is not None:
+            news.append(admission_expectation_from(r.admission, r.case.raw_expect))
+        elif r.step_verdicts:  # the steps that fail; the others keep their expectation as written
             news.append([(i, expectation_from(v, r.case.steps[i].raw_expect)) for i, v in enumerate(r.step_verdicts)
                          if check(r.case.steps[i].expect, v)])
         else:
@@ -215,6 +249,8 @@ def _steps_of(runs: list[Any]) -> Any:
 def _pairs(result: Any, c: CaseUpdate) -> list[tuple[Any, Any]]:
     if isinstance(c.new, list):
         return [(result.step_verdicts[i], raw) for i, raw in c.new]
+    if result.case.admission is not None:
+        return [(result.admission, c.new)]
     return [(result.verdict, c.new)]
 
 

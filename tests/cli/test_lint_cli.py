@@ -88,7 +88,7 @@ def test_json_findings_costs_and_positions(lint_json: dict[str, Any]) -> None:
     [expr] = cost["schemas"][0]["expressions"]
     assert expr["estimated"] == expr["cost"] * expr["cardinality"] and expr["overLimit"]
     assert {d["keyword"] for d in expr["drivers"] if d["assumed"]} == {"maxItems", "maxLength"}
-    assert lint_json["summary"] == {"documents": 2, "crds": 2, "skipped": 0, "inputErrors": 0, "findings": 8,
+    assert lint_json["summary"] == {"documents": 2, "crds": 2, "policies": 0, "skipped": 0, "inputErrors": 0, "findings": 8,
                                     "error": 2, "warning": 6, "info": 0}
 
 
@@ -334,7 +334,7 @@ def test_unused_suppressions_are_reported_with_their_code_selected(tmp_path: Pat
     assert out.returncode == 1
     lines = [line.strip() for line in out.stdout.splitlines() if "CRD901" in line]
     assert lines == [
-        "near.yaml:1:38: CRD901 warning: unused suppression: CRD777 is not a lint code (codes: CRD001 … CRD901)",
+        "near.yaml:1:38: CRD901 warning: unused suppression: CRD777 is not a lint code (codes: CRD001 … CRD901, POL001 … POL103)",
         "near.yaml:2:33: CRD901 warning: unused suppression: no CRD101 finding on line 2 to ignore",
     ]  # CRD205 did not run: whether it is used is not known; CRD002 above the rule was used
 

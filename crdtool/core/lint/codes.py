@@ -3,7 +3,8 @@
 Codes are stable (a code is never reused for another check): ``CRD0xx`` the CEL cost budget,
 ``CRD1xx`` lists and maps under server-side apply, ``CRD2xx`` schema types, formats and pruning,
 ``CRD3xx`` versions and subresources, ``CRD4xx`` CEL rules, ``CRD9xx`` what keeps lint from checking a CRD at
-all. Selection is ruff's: ``--select`` names codes or prefixes
+all; ``POL0xx`` the CEL cost of admission policies' expressions, ``POL1xx`` the references of a bundle's
+policies and bindings (:mod:`crdtool.core.lint.policies`). Selection is ruff's: ``--select`` names codes or prefixes
 (``CRD1``, ``CRD10``, ``ALL``) and replaces the default set; ``--ignore`` removes codes or
 prefixes from it.
 """
@@ -24,6 +25,8 @@ _CRD_DOCS = "https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources
 _VERSIONING = "https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/"
 _SSA = "https://kubernetes.io/docs/reference/using-api/server-side-apply/#merge-strategy"
 _CHECKER = "https://github.com/openshift/crd-schema-checker"
+_VAP = "https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/"
+_MAP = "https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/"
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,30 @@ CODES: dict[str, LintCode] = {c.code: c for c in (
              "field that is immutable once set (self == oldSelf) can still be removed and then set to anything; "
              "the parent needs !has(oldSelf.f) || has(self.f) (the field may not be removed once set).",
              _CRD_DOCS + "#transition-rules"),
+    # --- POL0xx: the CEL cost of admission policies' expressions ------------------------------------------
+    LintCode("POL001", "policy-expression-over-limit", "warning",
+             "Each call of a policy's CEL expression runs with a cost limit of 1,000,000 (PerCallLimit): an "
+             "expression estimated above it can fail at run time, which denies the request under failurePolicy "
+             "Fail; bounding the lists, maps and strings it reads (in the CRD's schema) lowers the estimate.",
+             _VAP + "#resource-constraints"),
+    LintCode("POL002", "policy-over-runtime-budget", "warning",
+             "One evaluation of a policy (its variables, validations and messageExpressions, or mutations) runs "
+             "with a budget of 10,000,000 (RuntimeCELCostBudget): expressions estimated above it together can "
+             "run out of budget, which fails the evaluation.",
+             _VAP + "#resource-constraints"),
+    # --- POL1xx: the references of a bundle's policies and bindings ----------------------------------------
+    LintCode("POL101", "binding-unknown-policy", "warning",
+             "A binding whose policyName names no policy of the bundle applies nothing (the apiserver accepts it "
+             "and skips it until such a policy exists).",
+             _VAP + "#creating-a-validatingadmissionpolicy"),
+    LintCode("POL102", "policy-unknown-resource", "warning",
+             "A resource rule naming a group/resource that neither a built-in kind nor a CRD of the bundle serves "
+             "never matches: a typo in a plural or a group silently turns the policy off.",
+             _VAP + "#matching-requests-matchconstraints"),
+    LintCode("POL103", "policy-params-missing", "warning",
+             "A policy with a paramKind and no object of that kind in the bundle finds no params for any binding: "
+             "parameterNotFoundAction (Deny by default) then decides every request it matches.",
+             _VAP + "#parameter-resources"),
     # --- CRD9xx: what keeps lint from checking a CRD at all (ruff's E902/E999) -----------------------
     LintCode("CRD900", "crd-not-decodable", "error",
              "A CRD the apiserver cannot decode (spec not an object, versions not a list, a field of the wrong "

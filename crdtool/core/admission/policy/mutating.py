@@ -22,6 +22,7 @@ from typing import Any
 
 from crdtool.core.admission.attributes import GVK, GVR, Attributes
 from crdtool.core.admission.policy.matching import MatchError, Resources, matches_criteria
+from crdtool.core.admission.policy.observer import EXPRESSION_OBSERVER
 from crdtool.core.admission.policy.validating import (
     PER_CALL_LIMIT,
     RUNTIME_CEL_COST_BUDGET,
@@ -85,18 +86,26 @@ def compile_mutating_policy(policy: Mapping[str, Any], release: Release) -> Comp
     conditions = tuple((str(m.get("name") or ""), env.compile(str(m.get("expression") or ""), (T.BOOL,)))
                        for m in spec.get("matchConditions") or [])
     mutations = []
-    for m in spec.get("mutations") or []:
+    paths: list[tuple[str, PolicyCompilation]] = []
+    for i, m in enumerate(spec.get("mutations") or []):
         pt = m.get("patchType")
         if pt == "JSONPatch" and isinstance(m.get("jsonPatch"), Mapping):
             mutations.append(_Mutation(pt, patch_env.compile(str(m["jsonPatch"].get("expression") or ""),
                                                              (T.list_of(T.object_type("JSONPatch")),))))
+            paths.append((f"spec.mutations[{i}].jsonPatch.expression", mutations[-1].compiled))
         elif pt == "ApplyConfiguration" and isinstance(m.get("applyConfiguration"), Mapping):
             mutations.append(_Mutation(pt, patch_env.compile(str(m["applyConfiguration"].get("expression") or ""),
                                                              (T.object_type("Object"),))))
-    return CompiledMutatingPolicy(
+            paths.append((f"spec.mutations[{i}].applyConfiguration.expression", mutations[-1].compiled))
+    out = CompiledMutatingPolicy(
         str((policy.get("metadata") or {}).get("name") or ""), spec, str(spec.get("failurePolicy") or "Fail"),
         str(spec.get("reinvocationPolicy") or "Never"), tuple(variables), conditions, tuple(mutations),
     )
+    observer = EXPRESSION_OBSERVER.get()
+    if observer is not None:
+        observer.compiled("MutatingAdmissionPolicy", out.name, [
+            *paths, *((f"spec.matchConditions[{i}].expression", c) for i, (_, c) in enumerate(conditions))])
+    return out
 
 
 # --- patching ------------------------------------------------------------------------------------------------

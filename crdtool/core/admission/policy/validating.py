@@ -21,6 +21,7 @@ from typing import Any
 
 from crdtool.core.admission.attributes import GVK, GVR, Attributes
 from crdtool.core.admission.policy.matching import MatchError, Resources, matches_criteria
+from crdtool.core.admission.policy.observer import EXPRESSION_OBSERVER
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo import values as V
 from crdtool.core.kubecel.admission import PolicyCompilation, PolicyEnvironment
@@ -88,10 +89,17 @@ def compile_policy(policy: Mapping[str, Any], release: Release) -> CompiledPolic
     audits = tuple((str(a.get("key") or ""), str(a.get("valueExpression") or ""),
                     env.compile(str(a.get("valueExpression") or ""), (T.STRING, T.NULL)))
                    for a in spec.get("auditAnnotations") or [])
-    return CompiledPolicy(
+    out = CompiledPolicy(
         str((policy.get("metadata") or {}).get("name") or ""), spec, str(spec.get("failurePolicy") or "Fail"),
         tuple(variables), tuple(validations), conditions, audits,
     )
+    observer = EXPRESSION_OBSERVER.get()
+    if observer is not None:
+        observer.compiled("ValidatingAdmissionPolicy", out.name, [
+            *((f"spec.validations[{i}].expression", v.compiled) for i, v in enumerate(out.validations)),
+            *((f"spec.matchConditions[{i}].expression", c) for i, (_, c) in enumerate(out.match_conditions)),
+        ])
+    return out
 
 
 # --- evaluation (activation.go, composition.go) -------------------------------------------------------------
@@ -183,11 +191,19 @@ def evaluate_expressions(results: list[PolicyCompilation | None], variables: tup
     ctx = _Context(variables, activation)
     out: list[tuple[Any, str]] = []
     remaining = budget
+    observer = EXPRESSION_OBSERVER.get()
     for r in results:
         if r is None:
             out.append((None, ""))
             continue
-        value, err, remaining = ctx.evaluate(r, remaining)
+        try:
+            value, err, remaining = ctx.evaluate(r, remaining)
+        except _EvalError as exc:
+            if observer is not None:
+                observer.evaluated(r, None, str(exc))
+            raise
+        if observer is not None:
+            observer.evaluated(r, value, err)
         out.append((value, err))
     return out, remaining
 

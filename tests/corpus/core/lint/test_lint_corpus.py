@@ -67,8 +67,9 @@ def test_lint_runs_over_the_corpus(corpus: str) -> None:
 
 def test_readme_lists_every_code_and_the_corpus_counts() -> None:
     readme = _readme_counts()
-    assert set(readme) == set(CODES)
-    for code in CODES:
+    crd_codes = {c for c in CODES if c.startswith("CRD")}  # the POL codes lint policy documents, not CRDs
+    assert set(readme) == crd_codes
+    for code in crd_codes:
         assert readme[code] == (_counts("corpus")[1][code], _counts("corpus-outside")[1][code]), code
 
 
