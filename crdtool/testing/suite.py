@@ -358,7 +358,8 @@ def _load_objects(suite: Suite, cache: dict[str, list[Document | InputError]]) -
 
 def _load_crds(suite: Suite, cache: dict[str, list[Document | InputError]]) -> None:
     _load_objects(suite, cache)
-    if not suite.crd_paths and not suite.crds and not suite.objects and not suite.object_paths and not suite.errors:
+    if (not suite.crd_paths and not suite.crds and not suite.objects and not suite.object_paths and not suite.errors
+            and not suite.cases):
         suite.errors.append(SuiteError(suite.file, 1, "no CRD given (crds: in a suite, '# crd: PATH' in a manifest)"))
     for path in suite.crd_paths:
         key = os.path.abspath(path)
@@ -447,8 +448,8 @@ def _read_suite(path: str, doc: Document) -> Suite:
     crds = data.get("crds")
     if isinstance(crds, str):
         crds = [crds]
-    if crds is None and "objects" in data:
-        crds = []  # a suite of admission cases on built-in kinds needs no CRD
+    if crds is None:
+        crds = []  # a suite of built-in objects, or of admission cases on built-in kinds, needs no CRD
     elif not isinstance(crds, list) or not crds or not all(isinstance(c, (str, dict)) for c in crds):
         bad("crds", "crds: a list of paths to CRD files or directories (relative to this file), or CRD manifests")
         crds = []
