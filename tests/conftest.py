@@ -85,9 +85,16 @@ def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+#: Golden inputs of ``crdtool test``'s CLI tests (``tests/golden/test``): their suites fail on purpose, and the CLI
+#: tests run them; the crdtool pytest plugin must not collect them as tests of their own.
+GOLDEN = TESTS / "golden"
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     if not _within(collection_path, TESTS):
         return None
+    if _within(collection_path, GOLDEN):
+        return True
     tier = config.getoption("--tier")
     if tier == "default" and _within(collection_path, CORPUS_TIER):
         return True
