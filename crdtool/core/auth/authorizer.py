@@ -14,7 +14,7 @@ conditions of webhooks). A check the apiserver would send to a webhook is here R
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from crdtool.core.auth.bootstrappolicy import cluster_role_bindings, cluster_roles
@@ -72,7 +72,7 @@ class ClusterAuthorizer:
     out; decisions are memoised by request, as the admission plugins' ``NewCachingAuthorizer`` does.
     """
 
-    def __init__(self, objects: list[Mapping[str, Any]], bootstrap: bool = True) -> None:
+    def __init__(self, objects: Sequence[Mapping[str, Any]], bootstrap: bool = True) -> None:
         defaults: list[Mapping[str, Any]] = [*cluster_roles(), *cluster_role_bindings()] if bootstrap else []
         self.rbac = RBACAuthorizer(RuleSet.from_objects([*defaults, *objects]))
         self._authorize = union(privileged_group_authorize, self.rbac.authorize)

@@ -19,7 +19,7 @@ namespace and name, so which binding a reason names does not depend on the order
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,7 +235,7 @@ class RuleSet:
     cluster_role_bindings: list[Mapping[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def from_objects(cls, objects: list[Mapping[str, Any]]) -> RuleSet:
+    def from_objects(cls, objects: Sequence[Mapping[str, Any]]) -> RuleSet:
         """The ``rbac.authorization.k8s.io/v1`` objects among ``objects`` (others are ignored); a later object of
         the same kind, namespace and name replaces an earlier one."""
         roles: dict[tuple[str, str], Mapping[str, Any]] = {}
