@@ -69,14 +69,23 @@ class ClusterAuthorizer:
     """The apiserver's authorizer for a cluster holding ``objects``' RBAC objects: ``system:masters``, then RBAC
     over the bootstrap roles and bindings and the objects (an object replaces a bootstrap one of the same kind and
     name). Callable: attributes in (see :data:`crdtool.core.kubecel.authz.Authorize`), (decision, reason, error)
-    out; decisions are memoised by request, as the admission plugins' ``NewCachingAuthorizer`` does.
+    out; decisions are memoised by request, as the admission plugins' ``NewCachingAuthorizer`` does. The rule set is
+    built on the first check, so a request no policy asks about costs nothing.
     """
 
     def __init__(self, objects: Sequence[Mapping[str, Any]], bootstrap: bool = True) -> None:
-        defaults: list[Mapping[str, Any]] = [*cluster_roles(), *cluster_role_bindings()] if bootstrap else []
-        self.rbac = RBACAuthorizer(RuleSet.from_objects([*defaults, *objects]))
-        self._authorize = union(privileged_group_authorize, self.rbac.authorize)
+        self._objects = list(objects)
+        self._bootstrap = bootstrap
+        self._rbac: RBACAuthorizer | None = None
         self._cache: dict[str, Decision] = {}
+
+    @property
+    def rbac(self) -> RBACAuthorizer:
+        """The RBAC authorizer, its rule set built (and ClusterRoles aggregated) on first use."""
+        if self._rbac is None:
+            defaults: list[Mapping[str, Any]] = [*cluster_roles(), *cluster_role_bindings()] if self._bootstrap else []
+            self._rbac = RBACAuthorizer(RuleSet.from_objects([*defaults, *self._objects]))
+        return self._rbac
 
     def __call__(self, attributes: Mapping[str, Any]) -> Decision:
         import json
@@ -84,5 +93,5 @@ class ClusterAuthorizer:
         key = json.dumps(attributes, sort_keys=True, default=str)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = self._authorize(attributes)
+            found = self._cache[key] = union(privileged_group_authorize, self.rbac.authorize)(attributes)
         return found
