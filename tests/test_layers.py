@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crdtool.core.builtin",),  # built-in kinds: schema data per release, strict decoding, serving
     ("crdtool.core.apis",),  # built-in kinds: pkg/apis/<group> validation and defaults
     ("crdtool.core.registry", "crdtool.core.bundle"),  # built-ins: strategies, the create path; checks across a bundle
+    ("crdtool.core.auth",),  # authorization: the RBAC authorizer, bootstrap policy, the authorizer chain
     ("crdtool.core.admission",),  # the admission chain: policy plugins (k8s.io/apiserver/pkg/admission)
     ("crdtool.core.conversion_review", "crdtool.core.json_schema", "crdtool.core.fuzz", "crdtool.core.lint"),
     ("crdtool.yaml",),  # manifests as text

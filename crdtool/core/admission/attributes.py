@@ -21,7 +21,10 @@ class Attributes:
     ``operation``: ``CREATE``, ``UPDATE``, ``DELETE`` or ``CONNECT``; ``kind``/``resource``: what was
     requested; ``object``/``old_object``: plain JSON objects or None; ``user_info``: ``username``, ``uid``,
     ``groups``, ``extra`` as in ``authentication/v1.UserInfo``; ``options``: the operation's options object.
-    ``annotations``: audit annotations added while admitting (``AddAnnotation``).
+    ``annotations``: audit annotations added while admitting (``AddAnnotation``). ``authorizer``: the
+    authorizer the policy plugins were given (``SetAuthorizer``; a :class:`crdtool.core.kubecel.authz.Binder`),
+    carried with the request so that every evaluation binds ``authorizer`` and ``authorizer.requestResource``
+    (``activation.go``); None: the variables are unbound, as for a plugin without one.
     """
 
     operation: str
@@ -36,6 +39,7 @@ class Attributes:
     dry_run: bool = False
     options: Any = None
     uid: str = ""
+    authorizer: Any = field(default=None, compare=False, repr=False)
 
     def with_object(self, obj: dict[str, Any] | None) -> Attributes:
         return replace(self, object=obj)

@@ -12,6 +12,11 @@ order of ``kubernetes/pkg/kubeapiserver/options/plugins.go``):
    ``PrepareForCreate``, schema, CEL and metadata validation): invalid objects are answered 422;
 3. the ``ValidatingAdmissionPolicy`` plugin (:mod:`crdtool.core.admission.policy.validating`).
 
+The policies' ``authorizer`` is the apiserver's authorizer chain for the request's ``userInfo``
+(:class:`crdtool.core.auth.authorizer.ClusterAuthorizer`): ``system:masters`` is allowed everything, otherwise RBAC
+decides over the bootstrap policy's default roles and the bundle's Roles, ClusterRoles (aggregated),
+RoleBindings and ClusterRoleBindings.
+
 A policy or binding the apiserver would refuse at create (:mod:`crdtool.core.admission.policy.create`) is reported
 in :attr:`AdmitResult.rejected` and takes no part.
 """
@@ -29,7 +34,9 @@ from crdtool.core.admission.policy.matching import Resources
 from crdtool.core.admission.policy.mutating import compile_mutating_policy, dispatch_mutating, gate_default
 from crdtool.core.admission.policy.typechecking import type_check
 from crdtool.core.admission.policy.validating import Params, compile_policy, dispatch
+from crdtool.core.auth.authorizer import ClusterAuthorizer
 from crdtool.core.errors import go_quote
+from crdtool.core.kubecel.authz import Binder
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
 __all__ = ["AdmitError", "AdmitResult", "KNOWN_FEATURE_GATES", "admit"]
@@ -570,6 +577,14 @@ def _schema_and_defaulter(crd: dict[str, Any] | None, attr: Attributes,
     return ver.structural, lambda o: cr_default(o, serving)
 
 
+def _authorizer(bundle: _Bundle, release: Release, gates: Mapping[str, bool]) -> Binder:
+    """The policy plugins' authorizer: the apiserver's chain (``system:masters``, then RBAC over the bootstrap
+    policy and the bundle's Roles, ClusterRoles, RoleBindings and ClusterRoleBindings), with the selectors passed
+    on as ``AuthorizeWithSelectors`` says (``authz.go``: gated v0.31.0 … v0.36.x, always from v0.37.0-beta.0)."""
+    selectors = release.minor >= 37 or gates.get("AuthorizeWithSelectors", release.gate("AuthorizeWithSelectors"))
+    return Binder(ClusterAuthorizer(bundle.others), bool(selectors))
+
+
 def admit(documents: list[Mapping[str, Any]], release: Release | str | None = None,
           feature_gates: Mapping[str, bool] | None = None) -> AdmitResult:
     """Run the bundle's AdmissionReview through the admission chain of ``release``.
@@ -585,7 +600,8 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     req = bundle.reviews[0].get("request")
     if not isinstance(req, Mapping):
         raise AdmitError("the AdmissionReview has no request")
-    attr = _request_attributes(bundle, req, rel)
+    gates = dict(feature_gates or {})
+    attr = replace(_request_attributes(bundle, req, rel), authorizer=_authorizer(bundle, rel, gates))
 
     rejected: list[Rejected] = []
     policies = _accepted(bundle.policies, "ValidatingAdmissionPolicy", policy_create.default_policy,
@@ -600,7 +616,6 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
         result.uid = attr.uid
         return result
 
-    gates = dict(feature_gates or {})
     mutating_on = rel.minor >= 32 and gates.get("MutatingAdmissionPolicy", gate_default(rel))
     mutating_policies: list[dict[str, Any]] = []
     mutating_bindings: list[dict[str, Any]] = []

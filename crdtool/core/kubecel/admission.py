@@ -9,9 +9,9 @@ variables' output types, ``convertCelTypeToDeclType``), identical at v0.30.0 …
 ported here. The environment is the release's base environment (:mod:`crdtool.core.kubecel.environment`):
 ``StoredExpressions`` when the plugins evaluate, ``NewExpressions`` when a policy is created.
 
-What is not modelled: the ``StrictCost`` extension (the authorizer's costs; the authorization functions
-are not bound at runtime, see :mod:`crdtool.core.kubecel.library`) and ``HasPatchTypes`` (the mutating
-plugin's ``Object{...}`` construction).
+The ``authorizer`` values and functions at run time are :mod:`crdtool.core.kubecel.authz` (their costs in
+:mod:`crdtool.core.kubecel.library`); the admission chain binds them (``activation.go``). What is not modelled:
+the ``StrictCost`` extension.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ and ``inf.Dec`` representations, ``Cmp``, ``Add``, ``Sub``, ``AsInt64``,
 ``Compare``), and Go's ``net/url``, ``net/netip`` and ``regexp``
 (:mod:`crdtool.core.gostd`).
 
-The ``kubernetes.authorization`` functions are not bound: no rule of a CRD can
-obtain an authorizer value.
+The ``kubernetes.authorization`` functions (``authz.go``) are in
+:mod:`crdtool.core.kubecel.authz`; only admission policies have an authorizer
+value to call them on.
 """
 
 from __future__ import annotations
@@ -1147,6 +1148,14 @@ def library_specs(lib: str, minor: int = DEFAULT_RELEASE.minor) -> list[FnSpec]:
         return _format_specs()
     if lib == "k8s.semver":
         return _semver_specs()
+    if lib == "k8s.authz":
+        from crdtool.core.kubecel.authz import authz_specs
+
+        return authz_specs()
+    if lib == "k8s.authz_selectors":
+        from crdtool.core.kubecel.authz import authz_selectors_specs
+
+        return authz_selectors_specs()
     if lib == "k8s.jsonpatch":
         return [FnSpec("jsonpatch.escapeKey", [unary("string_jsonpatch_escapeKey_string", _jsonpatch_escape)])]
     if lib == "k8s.test":
@@ -1223,6 +1232,14 @@ def traversal_cost(v: Any) -> int:
 _K8S_EQ_TYPES = (Quantity, IP, CIDR, Format, URL, Semver)
 
 
+def _selector_call_cost(length: int) -> int:
+    """``selectorCostEstimate(checker.SizeEstimate{Min: length, Max: length}).Max`` (cost.go v0.31.0 on)."""
+    from crdtool.core.celgo.cost import SizeEstimate
+    from crdtool.core.kubecel.library_cost import _selector_cost
+
+    return _selector_cost(SizeEstimate(length, length)).max
+
+
 def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int | None:  # noqa: C901 - CallCost
     """``CostEstimator.CallCost``: the actual cost of a call, or None for the default."""
     if function == "check":
@@ -1230,6 +1247,8 @@ def call_cost(function: str, overload: str, args: list[Any], result: Any) -> int
     if function in _NOMINAL:
         return 1
     if function in ("fieldSelector", "labelSelector"):
+        if len(args) >= 2:
+            return _selector_call_cost(_csize(args[1]))
         return None
     if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"):
         return traversal_cost(args[0]) if args else 0
@@ -1319,7 +1338,7 @@ def call_cost_for(minor: int) -> Callable[[str, str, list[Any], Any], int | None
 
 #: every function :func:`call_cost` may price (for the others it always answers None)
 CALL_COST_FUNCTIONS = _NOMINAL | frozenset({
-    "check", "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes", "url", "lowerAscii", "upperAscii",
+    "check", "fieldSelector", "labelSelector", "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes", "url", "lowerAscii", "upperAscii",
     "substring", "trim", "jsonpatch.escapeKey", "replace", "split", "join", "find", "findAll", "cidr", "isIP",
     "isCIDR", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "quantity", "isQuantity", "semver", "isSemver",
     "validate", "_==_"})

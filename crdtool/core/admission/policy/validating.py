@@ -177,11 +177,17 @@ class _Context:
 
 
 def _activation(request: dict[str, Any], attr: Attributes, params: Any, namespace: Any) -> dict[str, Any]:
-    return {
+    """``newActivation``: the variables; ``authorizer`` and ``authorizer.requestResource`` when the request
+    carries an authorizer (``NewAuthorizerVal``, ``NewResourceAuthorizerVal`` of the request's resource)."""
+    out = {
         "object": V.adapt_native(attr.object), "oldObject": V.adapt_native(attr.old_object),
         "params": V.adapt_native(params), "request": V.adapt_native(request),
         "namespaceObject": V.adapt_native(namespace),
     }
+    if attr.authorizer is not None:
+        out.update(attr.authorizer.variables(attr.user_info, attr.resource[0], attr.resource[2], attr.subresource,
+                                             attr.namespace, attr.name))
+    return out
 
 
 def evaluate_expressions(results: list[PolicyCompilation | None], variables: tuple[tuple[str, PolicyCompilation], ...],
