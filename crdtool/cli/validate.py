@@ -1432,7 +1432,8 @@ def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, k
     elif kind == "MutatingAdmissionPolicy":
         errors = validate_mutating_policy(default_policy(doc.data, mutating=True), catalog.release)
     else:
-        errors = validate_binding(default_binding(doc.data), mutating=kind == "MutatingAdmissionPolicyBinding")
+        errors = validate_binding(default_binding(doc.data), catalog.release,
+                                  mutating=kind == "MutatingAdmissionPolicyBinding")
     _prefetch_all(doc, [("", e) for e in errors])
     result.errors.extend(_error_entry(doc, e, "") for e in errors)
     result.status = "invalid" if errors else "valid"

@@ -591,7 +591,7 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     policies = _accepted(bundle.policies, "ValidatingAdmissionPolicy", policy_create.default_policy,
                          lambda d: policy_create.validate_policy(d, rel), rel, rejected)
     bindings = _accepted(bundle.bindings, "ValidatingAdmissionPolicyBinding", policy_create.default_binding,
-                         policy_create.validate_binding, rel, rejected)
+                         lambda d: policy_create.validate_binding(d, rel), rel, rejected)
     type_warnings = [w for p in policies for w in type_check(p, rel, bundle.crds)]
 
     def finish(result: AdmitResult) -> AdmitResult:
@@ -610,7 +610,7 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
             lambda d: policy_create.validate_mutating_policy(d, rel), rel, rejected)
         mutating_bindings = _accepted(
             bundle.mutating_bindings, "MutatingAdmissionPolicyBinding", policy_create.default_binding,
-            lambda d: policy_create.validate_binding(d, mutating=True), rel, rejected)
+            lambda d: policy_create.validate_binding(d, rel, mutating=True), rel, rejected)
     else:
         for kind_name, docs in (("MutatingAdmissionPolicy", bundle.mutating),
                                 ("MutatingAdmissionPolicyBinding", bundle.mutating_bindings)):

@@ -94,15 +94,17 @@ def _default_match_resources(mr: dict[str, Any]) -> None:
 
 
 def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[str, Any]:
-    """The policy with v1 defaults: ``failurePolicy: Fail``, matchConstraints' ``matchPolicy: Equivalent``,
-    empty selectors, rule scope ``*``; a MutatingAdmissionPolicy's ``reinvocationPolicy: Never``. Not modified
-    in place."""
+    """The policy with its defaults (the same in v1, v1beta1 and v1alpha1): ``failurePolicy: Fail``
+    (``SetDefaults_ValidatingAdmissionPolicySpec`` / ``SetDefaults_MutatingAdmissionPolicySpec``), matchConstraints'
+    ``matchPolicy: Equivalent`` and empty selectors (``SetDefaults_MatchResources``), rule scope ``*``
+    (``SetDefaults_Rule``). A MutatingAdmissionPolicy's ``reinvocationPolicy`` is not defaulted by any version
+    (release-4.19 … release-4.23): validation requires it. ``mutating`` is kept for the callers: both kinds default
+    alike. Not modified in place."""
+    del mutating
     out = copy.deepcopy(dict(policy))
     spec = out.setdefault("spec", {})
     if isinstance(spec, dict):
         spec.setdefault("failurePolicy", "Fail")
-        if mutating:
-            spec.setdefault("reinvocationPolicy", "Never")
         mc = spec.get("matchConstraints")
         if isinstance(mc, dict):
             _default_match_resources(mc)
@@ -110,9 +112,14 @@ def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[st
 
 
 def default_binding(binding: Mapping[str, Any]) -> dict[str, Any]:
-    """The binding with v1 defaults (its matchResources as a policy's matchConstraints)."""
+    """The binding with its defaults: its matchResources as a policy's matchConstraints; in v1alpha1 only, a
+    paramRef's ``parameterNotFoundAction: Deny`` (v1alpha1 ``SetDefaults_ParamRef``; v1beta1 and v1 have no such
+    default, and validation requires the field). Not modified in place."""
     out = copy.deepcopy(dict(binding))
     spec = out.setdefault("spec", {})
     if isinstance(spec, dict) and isinstance(spec.get("matchResources"), dict):
         _default_match_resources(spec["matchResources"])
+    if (isinstance(spec, dict) and isinstance(spec.get("paramRef"), dict)
+            and str(out.get("apiVersion") or "").endswith("/v1alpha1")):
+        spec["paramRef"].setdefault("parameterNotFoundAction", "Deny")
     return out
