@@ -29,7 +29,7 @@ from crdtool.core.admission.policy.matching import Resources
 from crdtool.core.admission.policy.mutating import compile_mutating_policy, dispatch_mutating, gate_default
 from crdtool.core.admission.policy.typechecking import type_check
 from crdtool.core.admission.policy.validating import Params, compile_policy, dispatch
-from crdtool.core.errors import go_quote
+from crdtool.core.errors import FieldError, go_quote
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
 __all__ = ["AdmitError", "AdmitResult", "KNOWN_FEATURE_GATES", "admit"]
@@ -496,7 +496,9 @@ def _accepted(docs: list[dict[str, Any]], kind: str, default: Callable[[dict[str
         defaulted = default(decoded)
         errs = validate(defaulted)
         if errs:
-            rejected.append(Rejected(kind, name, tuple(str(e) for e in errs)))
+            # as the release's field.Error renders them (%#v bad values before 1.34)
+            rejected.append(Rejected(kind, name, tuple(str(e.at_release(release)) if isinstance(e, FieldError) else str(e)
+                                                       for e in errs)))
         else:
             out.append(defaulted)
     return out
