@@ -591,9 +591,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
 
     rejected: list[Rejected] = []
     policies = _accepted(bundle.policies, "ValidatingAdmissionPolicy", policy_create.default_policy,
-                         lambda d: policy_create.validate_policy(d, rel), rel, rejected)
+                         lambda d: policy_create.refusals("ValidatingAdmissionPolicy", d, rel), rel, rejected)
     bindings = _accepted(bundle.bindings, "ValidatingAdmissionPolicyBinding", policy_create.default_binding,
-                         lambda d: policy_create.validate_binding(d, rel), rel, rejected)
+                         lambda d: policy_create.refusals("ValidatingAdmissionPolicyBinding", d, rel), rel,
+                         rejected)
     type_warnings = [w for p in policies for w in type_check(p, rel, bundle.crds)]
 
     def finish(result: AdmitResult) -> AdmitResult:
@@ -609,10 +610,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     if mutating_on:
         mutating_policies = _accepted(
             bundle.mutating, "MutatingAdmissionPolicy", lambda d: policy_create.default_policy(d, mutating=True),
-            lambda d: policy_create.validate_mutating_policy(d, rel), rel, rejected)
+            lambda d: policy_create.refusals("MutatingAdmissionPolicy", d, rel), rel, rejected)
         mutating_bindings = _accepted(
             bundle.mutating_bindings, "MutatingAdmissionPolicyBinding", policy_create.default_binding,
-            lambda d: policy_create.validate_binding(d, rel, mutating=True), rel, rejected)
+            lambda d: policy_create.refusals("MutatingAdmissionPolicyBinding", d, rel), rel, rejected)
     else:
         for kind_name, docs in (("MutatingAdmissionPolicy", bundle.mutating),
                                 ("MutatingAdmissionPolicyBinding", bundle.mutating_bindings)):

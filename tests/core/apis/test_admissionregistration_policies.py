@@ -29,6 +29,7 @@ from crdtool.core.apis.admissionregistration.validation import (
 )
 from crdtool.core.errors import errors_at_release
 from crdtool.core.releases import Release, resolve_release
+from tests.core.apis._create import create
 
 TABLES = json.loads((Path(__file__).parent / "data" / "admissionregistration_policy_cases.json").read_text("utf-8"))
 #: table -> the releases whose validation.go it was written against (1.37 is judged as 1.36)
@@ -251,3 +252,63 @@ def test_defaults() -> None:
     beta = default_binding({"apiVersion": "admissionregistration.k8s.io/v1beta1", **binding})
     assert messages(validate_binding(beta, rel, mutating=True), rel) == [
         "spec.paramRef.parameterNotFoundAction: Required value"]
+
+
+def test_audit_annotations_over_twenty_by_release() -> None:
+    """``field.Invalid(..., spec.AuditAnnotations, ...)``: the internal ``[]AuditAnnotation`` (no json tags) as
+    ``%#v`` before 1.34 and as JSON with the Go field names from 1.34 (apimachinery field/errors.go v0.34.0)."""
+    spec = {"failurePolicy": "Fail", "matchConstraints": MATCH,
+            "auditAnnotations": [{"key": f"k{i}", "valueExpression": "'v'"} for i in range(21)]}
+    policy = {"metadata": {"name": "p"}, "spec": spec}
+    rel = resolve_release("1.33")
+    old = messages(validate_policy(policy, rel), rel)
+    assert len(old) == 1 and old[0].startswith(
+        "spec.auditAnnotations: Invalid value: []admissionregistration.AuditAnnotation{admissionregistration."
+        "AuditAnnotation{Key:\"k0\", ValueExpression:\"'v'\"}, ")
+    assert old[0].endswith("ValueExpression:\"'v'\"}}: must not have more than 20 auditAnnotations")
+    rel = resolve_release("1.34")
+    new = messages(validate_policy(policy, rel), rel)
+    assert len(new) == 1 and new[0].startswith(
+        "spec.auditAnnotations: Invalid value: [{\"Key\":\"k0\",\"ValueExpression\":\"'v'\"},{\"Key\":\"k1\",")
+    assert new[0].endswith("\"ValueExpression\":\"'v'\"}]: must not have more than 20 auditAnnotations")
+
+
+@pytest.mark.parametrize("kind", ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                                  "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"])
+@pytest.mark.parametrize(("release", "errors", "warnings"), [
+    ("1.35", [], []),
+    ("1.36", [], ['metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based '
+                  "configurations and cannot be managed via the API"]),
+    ("1.37", ['metadata.name: Invalid value: "a.static.k8s.io": names ending with ".static.k8s.io" are reserved for '
+              "static manifest-based configurations and cannot be managed via the API"], []),
+])
+def test_create_strategy(kind: str, release: str, errors: list[str], warnings: list[str]) -> None:
+    """The strategies (``pkg/registry/admissionregistration/<kind>/strategy.go`` @release-4.23): the create path
+    defaults the policy (v1 defaults.go), sets generation 1 (and clears a ValidatingAdmissionPolicy's status),
+    validates, and checks the ``.static.k8s.io`` suffix: a warning in 1.36 (gate ManifestBasedAdmissionControlConfig
+    off), an error in 1.37 (on, k8s.io/apiserver v0.37.0-beta.0)."""
+    if kind.startswith("Mutating") and release == "1.35":
+        release = "1.36"  # v1 from 1.36
+        warnings = ['metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based '
+                    "configurations and cannot be managed via the API"]
+    spec: dict[str, Any] = {
+        "ValidatingAdmissionPolicy": {"matchConstraints": {"resourceRules": [RULE]},
+                                      "validations": [{"expression": "true"}]},
+        "ValidatingAdmissionPolicyBinding": {"policyName": "p", "validationActions": ["Deny"],
+                                             "matchResources": {"resourceRules": [RULE]}},
+        "MutatingAdmissionPolicy": {"matchConstraints": {"resourceRules": [RULE]}, "reinvocationPolicy": "Never",
+                                    "mutations": [{"patchType": "ApplyConfiguration",
+                                                   "applyConfiguration": {"expression": "Object{}"}}]},
+        "MutatingAdmissionPolicyBinding": {"policyName": "p"},
+    }[kind]
+    obj = {"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind,
+           "metadata": {"name": "a.static.k8s.io"}, "spec": spec, "status": {"x": 1}}
+    errs, warns, stored = create(obj, release)
+    assert ([str(e) for e in errs], warns) == (errors, warnings)
+    assert stored["metadata"]["generation"] == 1
+    if kind == "ValidatingAdmissionPolicy":
+        assert stored["status"] == {}
+    if kind in ("ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"):
+        assert stored["spec"]["failurePolicy"] == "Fail"
+        assert stored["spec"]["matchConstraints"] == {"matchPolicy": "Equivalent", "namespaceSelector": {},
+                                                      "objectSelector": {}, "resourceRules": [{**RULE, "scope": "*"}]}

@@ -591,6 +591,15 @@ def _validate_variables(spec: Mapping[str, Any], release: Release,
     return errs, variables
 
 
+def _go_audit_annotations(audits: Sequence[Any]) -> Any:
+    """The ``[]admissionregistration.AuditAnnotation`` bad value: the internal type has no json tags, so from 1.34
+    its JSON keys are the Go field names; ``%#v`` before."""
+    pairs = [(s(m(a).get("key")), s(m(a).get("valueExpression"))) for a in audits]
+    return go_typed([{"Key": k, "ValueExpression": v} for k, v in pairs], "[]admissionregistration.AuditAnnotation{"
+                    + ", ".join(f"admissionregistration.AuditAnnotation{{Key:{go_quote(k)}, ValueExpression:{go_quote(v)}}}"
+                                for k, v in pairs) + "}")
+
+
 def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateValidatingAdmissionPolicy`` (create) of a decoded, defaulted ValidatingAdmissionPolicy.
 
@@ -647,7 +656,7 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
             errs.append(not_supported(f"{path}.reason", reason, _SUPPORTED_REASONS))
     if audits:
         if len(audits) > _MAX_AUDIT_ANNOTATIONS:
-            errs.append(invalid("spec.auditAnnotations", audits,
+            errs.append(invalid("spec.auditAnnotations", _go_audit_annotations(audits),
                                 f"must not have more than {_MAX_AUDIT_ANNOTATIONS} auditAnnotations"))
         keys: set[str] = set()
         policy_name = s(m(policy.get("metadata")).get("name"))
