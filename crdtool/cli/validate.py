@@ -1409,30 +1409,23 @@ _MUTATING_POLICY_KINDS = ("MutatingAdmissionPolicy", "MutatingAdmissionPolicyBin
 
 def _judge_policy(doc: Document, catalog: CrdCatalog, api_version: str | None, kind: str | None,
                   name: str | None) -> DocumentResult:
-    """A ValidatingAdmissionPolicy or binding as the apiserver judges it at create (defaults, the CEL of every
-    expression in the policy environment of the release), with the type checker's warnings against the run's
-    CRDs (:mod:`crdtool.core.admission.policy`)."""
-    from crdtool.core.admission.policy.create import (
-        default_binding,
-        default_policy,
-        validate_binding,
-        validate_mutating_policy,
-        validate_policy,
-    )
+    """An admission policy or binding as the apiserver judges it at create (defaults, then the strategy's
+    ``Validate``: validation.go's native checks with the CEL of every expression in the policy environment of the
+    release, and the static suffix), with ``WarningsOnCreate`` and, for a ValidatingAdmissionPolicy, the type
+    checker's warnings against the run's CRDs (:mod:`crdtool.core.admission.policy.create`)."""
+    from crdtool.core.admission.policy.create import create_warnings, default_binding, default_policy, refusals
     from crdtool.core.admission.policy.typechecking import type_check
 
     result = DocumentResult(doc.file, doc.index, doc.line, api_version, kind, name, "valid")
-    if kind == "ValidatingAdmissionPolicy":
-        defaulted = default_policy(doc.data)
-        errors = validate_policy(defaulted, catalog.release)
-        if not errors:
-            crds = [source.doc.data for source in catalog.sources()]
-            for w in type_check(defaulted, catalog.release, crds):
-                result.warnings.append(f"{w['fieldRef']}: type checking: {w['warning'].rstrip()}")
-    elif kind == "MutatingAdmissionPolicy":
-        errors = validate_mutating_policy(default_policy(doc.data, mutating=True), catalog.release)
-    else:
-        errors = validate_binding(default_binding(doc.data), mutating=kind == "MutatingAdmissionPolicyBinding")
+    kind = kind or ""
+    defaulted = default_binding(doc.data) if kind.endswith("Binding") else default_policy(doc.data)
+    errors = refusals(kind, defaulted, catalog.release)
+    if not errors:
+        result.warnings.extend(create_warnings(kind, defaulted, catalog.release))
+    if kind == "ValidatingAdmissionPolicy" and not errors:
+        crds = [source.doc.data for source in catalog.sources()]
+        for w in type_check(defaulted, catalog.release, crds):
+            result.warnings.append(f"{w['fieldRef']}: type checking: {w['warning'].rstrip()}")
     _prefetch_all(doc, [("", e) for e in errors])
     result.errors.extend(_error_entry(doc, e, "") for e in errors)
     result.status = "invalid" if errors else "valid"

@@ -99,3 +99,21 @@ def test_mutation_by_release_and_gate() -> None:
     off = json.loads(out)
     assert code == 1 and "patchedObject" not in off and off["allowed"] is False
     assert [r["kind"] for r in off["rejected"]] == ["MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"]
+
+
+@pytest.mark.parametrize(("release", "field"), [("1.31", "matchResouces"), ("1.37", "matchResources")])
+def test_binding_the_apiserver_refuses_takes_no_part(tmp_path: Path, release: str, field: str) -> None:
+    """A binding with a resourceName that is no path segment is refused at create (kubernetes
+    pkg/apis/admissionregistration/validation ``validateNamedRuleWithOperations``; the field spelled ``matchResouces``
+    in release-4.18 = 1.31): the policy is not bound, the request that ``deny`` denies is allowed; the refusal
+    is a finding (exit 1)."""
+    bundle = (GOLDEN / "deny.yaml").read_text(encoding="utf-8").replace(
+        "    namespaceSelector: {matchLabels: {env: prod}}\n",
+        "    namespaceSelector: {matchLabels: {env: prod}}\n    resourceRules:\n    - {apiGroups: [example.com], "
+        "apiVersions: [v1], operations: [CREATE], resources: [widgets], resourceNames: [w/1]}\n", 1)
+    (tmp_path / "bundle.yaml").write_text(bundle, encoding="utf-8")
+    code, out = _run("admit", str(tmp_path / "bundle.yaml"), "--kubernetes-version", release, "-o", "json")
+    result = json.loads(out)
+    assert code == 1 and result["allowed"] is True
+    assert result["rejected"] == [{"kind": "ValidatingAdmissionPolicyBinding", "name": "widget-binding", "errors": [
+        f"spec.{field}.resourceRules[0].resourceNames[0]: Invalid value: \"w/1\": may not contain '/'"]}]

@@ -175,3 +175,53 @@ def test_webhook_configurations_get_the_apiservers_native_validation(tmp_path: P
          "webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1"),
     ]
     assert bad["apiStatus"]["reason"] == "Invalid"
+
+
+POLICIES = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  paramKind: {apiVersion: example.com/v1, kind: Config_Map}
+  matchConstraints:
+    namespaceSelector:
+      matchExpressions: [{key: env, operator: In}]
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments], resourceNames: [a/b]}
+  validations: [{expression: "true"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: b}
+spec:
+  policyName: p
+  paramRef: {name: cfg}
+  matchResources:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [DELETE], resources: [deployments]}
+"""
+
+
+def test_admission_policies_get_the_apiservers_native_validation(tmp_path: Path) -> None:
+    """``ValidateValidatingAdmissionPolicy`` / ``ValidateMutatingAdmissionPolicyBinding`` (kubernetes
+    pkg/apis/admissionregistration/validation/validation.go @release-4.23 = v1.36) after the v1 defaults: the
+    texts are upstream's, in its order."""
+    path = tmp_path / "policies.yaml"
+    path.write_text(POLICIES)
+    result = CliRunner().invoke(app, ["validate", str(path), "--output", "json", "--kubernetes-version", "1.36"])
+    assert result.exit_code == 1
+    policy, binding = json.loads(result.stdout)["documents"]
+    assert [e["message"] for e in policy["errors"]] == [
+        'spec.paramKind.kind: Invalid value: "Config_Map": may have mixed case, but should otherwise match: a DNS-1035 '
+        "label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end "
+        "with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+        "'[a-z]([-a-z0-9]*[a-z0-9])?')",
+        "spec.matchConstraints.namespaceSelector.matchExpressions[0].values: Required value: must be specified when "
+        "`operator` is 'In' or 'NotIn'",
+        "spec.matchConstraints.resourceRules[0].resourceNames[0]: Invalid value: \"a/b\": may not contain '/'",
+    ]
+    assert [e["message"] for e in binding["errors"]] == [
+        "spec.paramRef.parameterNotFoundAction: Required value",
+        'spec.matchResources.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", '
+        '"CREATE", "UPDATE"',
+    ]

@@ -35,7 +35,7 @@ from crdtool.core.admission.policy.mutating import compile_mutating_policy, disp
 from crdtool.core.admission.policy.typechecking import type_check
 from crdtool.core.admission.policy.validating import Params, compile_policy, dispatch
 from crdtool.core.auth.authorizer import ClusterAuthorizer
-from crdtool.core.errors import go_quote
+from crdtool.core.errors import FieldError, go_quote
 from crdtool.core.kubecel.authz import Binder
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
@@ -503,7 +503,9 @@ def _accepted(docs: list[dict[str, Any]], kind: str, default: Callable[[dict[str
         defaulted = default(decoded)
         errs = validate(defaulted)
         if errs:
-            rejected.append(Rejected(kind, name, tuple(str(e) for e in errs)))
+            # as the release's field.Error renders them (%#v bad values before 1.34)
+            rejected.append(Rejected(kind, name, tuple(str(e.at_release(release)) if isinstance(e, FieldError) else str(e)
+                                                       for e in errs)))
         else:
             out.append(defaulted)
     return out
@@ -605,9 +607,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
 
     rejected: list[Rejected] = []
     policies = _accepted(bundle.policies, "ValidatingAdmissionPolicy", policy_create.default_policy,
-                         lambda d: policy_create.validate_policy(d, rel), rel, rejected)
+                         lambda d: policy_create.refusals("ValidatingAdmissionPolicy", d, rel), rel, rejected)
     bindings = _accepted(bundle.bindings, "ValidatingAdmissionPolicyBinding", policy_create.default_binding,
-                         policy_create.validate_binding, rel, rejected)
+                         lambda d: policy_create.refusals("ValidatingAdmissionPolicyBinding", d, rel), rel,
+                         rejected)
     type_warnings = [w for p in policies for w in type_check(p, rel, bundle.crds)]
 
     def finish(result: AdmitResult) -> AdmitResult:
@@ -622,10 +625,10 @@ def admit(documents: list[Mapping[str, Any]], release: Release | str | None = No
     if mutating_on:
         mutating_policies = _accepted(
             bundle.mutating, "MutatingAdmissionPolicy", lambda d: policy_create.default_policy(d, mutating=True),
-            lambda d: policy_create.validate_mutating_policy(d, rel), rel, rejected)
+            lambda d: policy_create.refusals("MutatingAdmissionPolicy", d, rel), rel, rejected)
         mutating_bindings = _accepted(
             bundle.mutating_bindings, "MutatingAdmissionPolicyBinding", policy_create.default_binding,
-            lambda d: policy_create.validate_binding(d, mutating=True), rel, rejected)
+            lambda d: policy_create.refusals("MutatingAdmissionPolicyBinding", d, rel), rel, rejected)
     else:
         for kind_name, docs in (("MutatingAdmissionPolicy", bundle.mutating),
                                 ("MutatingAdmissionPolicyBinding", bundle.mutating_bindings)):

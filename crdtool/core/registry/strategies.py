@@ -86,6 +86,14 @@ STRATEGIES: dict[tuple[str, str], str] = {
         "crdtool.core.registry.admissionregistration.validatingwebhookconfiguration",
     ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"):
         "crdtool.core.registry.admissionregistration.mutatingwebhookconfiguration",
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"):
+        "crdtool.core.registry.admissionregistration.validatingadmissionpolicy",
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"):
+        "crdtool.core.registry.admissionregistration.validatingadmissionpolicybinding",
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicy"):
+        "crdtool.core.registry.admissionregistration.mutatingadmissionpolicy",
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"):
+        "crdtool.core.registry.admissionregistration.mutatingadmissionpolicybinding",
 }
 
 

@@ -68,7 +68,7 @@ def test_words_before_1_34_and_reasons() -> None:
 
 def test_binding_checks() -> None:
     def berr(spec: dict[str, Any]) -> list[str]:
-        return [str(e) for e in validate_binding(default_binding({"metadata": {"name": "b"}, "spec": spec}))]
+        return [str(e) for e in validate_binding(default_binding({"metadata": {"name": "b"}, "spec": spec}), resolve_release("1.36"))]
 
     assert berr({"policyName": "p", "validationActions": ["Deny", "Deny"]}) == [
         'spec.validationActions[1]: Duplicate value: "Deny"']

@@ -40,7 +40,9 @@ OBJ = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w
 def policy(*mutations: dict[str, Any], name: str = "p", **spec: Any) -> dict[str, Any]:
     s: dict[str, Any] = {"matchConstraints": {"resourceRules": [{"apiGroups": ["example.com"], "apiVersions": ["v1"],
                                                                  "operations": ["*"], "resources": ["widgets"]}]},
-                         "mutations": list(mutations)}
+                         "mutations": list(mutations),
+                         # required: no version defaults it (validateMutatingAdmissionPolicySpec, release-4.23)
+                         "reinvocationPolicy": "Never"}
     s.update(spec)
     return {"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "MutatingAdmissionPolicy",
             "metadata": {"name": name}, "spec": s}

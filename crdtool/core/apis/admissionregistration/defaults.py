@@ -10,7 +10,7 @@ Ignore, ``matchPolicy`` Exact, ``sideEffects`` Unknown, ``timeoutSeconds`` 30, `
 
 The admission policies' defaults (:func:`default_policy`, :func:`default_binding`: ``SetDefaults_*PolicySpec``,
 ``SetDefaults_MatchResources``, ``SetDefaults_Rule``) are what the admission chain and ``crdtool validate`` apply
-to a policy; the create path (:func:`set_object_defaults`) defaults only the webhook configurations.
+to a policy; the create path (:func:`set_object_defaults`) applies the same to policies and bindings.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from crdtool.core.apis._util import ensure_dict
 __all__ = ["default_binding", "default_policy", "set_defaults", "set_object_defaults", "set_webhook_defaults"]
 
 _WEBHOOK_KINDS = {"ValidatingWebhookConfiguration": False, "MutatingWebhookConfiguration": True}
+_POLICY_KINDS = ("ValidatingAdmissionPolicy", "MutatingAdmissionPolicy")
+_BINDING_KINDS = ("ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicyBinding")
 
 
 def _list(v: Any) -> list[Any]:
@@ -61,9 +63,17 @@ def set_webhook_defaults(hook: dict[str, Any], mutating: bool) -> None:
 
 
 def set_defaults(obj: dict[str, Any], version: str, release: Any) -> None:
-    """``SetObjectDefaults_<Kind>`` of a v1 webhook configuration: :func:`set_webhook_defaults` on each webhook.
+    """``SetObjectDefaults_<Kind>`` of a v1 webhook configuration: :func:`set_webhook_defaults` on each webhook;
+    of an admission policy or binding (any version): :func:`default_policy` / :func:`default_binding`'s defaults.
     Other kinds and versions: nothing. Mutates ``obj``."""
-    mutating = _WEBHOOK_KINDS.get(str(obj.get("kind")))
+    kind = str(obj.get("kind"))
+    if kind in _POLICY_KINDS:
+        _default_policy_spec(obj.get("spec"))
+        return
+    if kind in _BINDING_KINDS:
+        _default_binding_spec(obj.get("spec"), version)
+        return
+    mutating = _WEBHOOK_KINDS.get(kind)
     if mutating is None or version != "v1":
         return
     for hook in _list(obj.get("webhooks")):
@@ -82,7 +92,8 @@ def set_object_defaults(obj: dict[str, Any], version: str, kind: str, release: A
 
 
 def _default_match_resources(mr: dict[str, Any]) -> None:
-    mr.setdefault("matchPolicy", "Equivalent")
+    if mr.get("matchPolicy") is None:
+        mr["matchPolicy"] = "Equivalent"
     if mr.get("namespaceSelector") is None:
         mr["namespaceSelector"] = {}
     if mr.get("objectSelector") is None:
@@ -94,25 +105,41 @@ def _default_match_resources(mr: dict[str, Any]) -> None:
 
 
 def default_policy(policy: Mapping[str, Any], mutating: bool = False) -> dict[str, Any]:
-    """The policy with v1 defaults: ``failurePolicy: Fail``, matchConstraints' ``matchPolicy: Equivalent``,
-    empty selectors, rule scope ``*``; a MutatingAdmissionPolicy's ``reinvocationPolicy: Never``. Not modified
-    in place."""
+    """The policy with its defaults (the same in v1, v1beta1 and v1alpha1): ``failurePolicy: Fail``
+    (``SetDefaults_ValidatingAdmissionPolicySpec`` / ``SetDefaults_MutatingAdmissionPolicySpec``), matchConstraints'
+    ``matchPolicy: Equivalent`` and empty selectors (``SetDefaults_MatchResources``), rule scope ``*``
+    (``SetDefaults_Rule``). A MutatingAdmissionPolicy's ``reinvocationPolicy`` is not defaulted by any version
+    (release-4.19 … release-4.23): validation requires it. ``mutating`` is kept for the callers: both kinds default
+    alike. Not modified in place."""
+    del mutating
     out = copy.deepcopy(dict(policy))
-    spec = out.setdefault("spec", {})
-    if isinstance(spec, dict):
-        spec.setdefault("failurePolicy", "Fail")
-        if mutating:
-            spec.setdefault("reinvocationPolicy", "Never")
-        mc = spec.get("matchConstraints")
-        if isinstance(mc, dict):
-            _default_match_resources(mc)
+    _default_policy_spec(out.setdefault("spec", {}))
     return out
 
 
 def default_binding(binding: Mapping[str, Any]) -> dict[str, Any]:
-    """The binding with v1 defaults (its matchResources as a policy's matchConstraints)."""
+    """The binding with its defaults: its matchResources as a policy's matchConstraints; in v1alpha1 only, a
+    paramRef's ``parameterNotFoundAction: Deny`` (v1alpha1 ``SetDefaults_ParamRef``; v1beta1 and v1 have no such
+    default, and validation requires the field). Not modified in place."""
     out = copy.deepcopy(dict(binding))
-    spec = out.setdefault("spec", {})
-    if isinstance(spec, dict) and isinstance(spec.get("matchResources"), dict):
-        _default_match_resources(spec["matchResources"])
+    _default_binding_spec(out.setdefault("spec", {}), str(out.get("apiVersion") or "").rpartition("/")[2])
     return out
+
+
+def _default_policy_spec(spec: Any) -> None:
+    if isinstance(spec, dict):
+        if spec.get("failurePolicy") is None:
+            spec["failurePolicy"] = "Fail"
+        mc = spec.get("matchConstraints")
+        if isinstance(mc, dict):
+            _default_match_resources(mc)
+
+
+def _default_binding_spec(spec: Any, version: str) -> None:
+    if not isinstance(spec, dict):
+        return
+    if isinstance(spec.get("matchResources"), dict):
+        _default_match_resources(spec["matchResources"])
+    pr = spec.get("paramRef")
+    if version == "v1alpha1" and isinstance(pr, dict) and pr.get("parameterNotFoundAction") is None:
+        pr["parameterNotFoundAction"] = "Deny"

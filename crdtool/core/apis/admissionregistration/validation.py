@@ -10,11 +10,15 @@ Mirrors kubernetes/kubernetes ``pkg/apis/admissionregistration/validation/valida
   ``validateMutatingWebhook``, ``validateRuleWithOperations``, ``validateRule``, ``validateResources``,
   ``validateAdmissionReviewVersions``, ``validateMatchConditions``, and ``static_suffix.go`` (1.36). The client
   configuration's rules are ``k8s.io/apiserver/pkg/util/webhook``'s (:mod:`crdtool.core.webhook`).
-* ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings (:func:`validate_policy`,
-  :func:`validate_mutating_policy`, :func:`validate_binding`): the CEL part of ``validateValidatingAdmissionPolicySpec``
-  / ``validateMutatingAdmissionPolicySpec`` (every expression compiled in the policy environment of the release's
-  ``NewExpressions``, its error as ``convertCELErrorToValidationError`` reports it) and the required fields a
-  policy cannot do without; their names, rule shapes and selectors are not ported yet.
+* ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings, ported whole (create):
+  ``ValidateValidatingAdmissionPolicy`` (:func:`validate_policy`), ``ValidateValidatingAdmissionPolicyBinding``
+  (:func:`validate_binding`), ``ValidateMutatingAdmissionPolicy`` (:func:`validate_mutating_policy`),
+  ``ValidateMutatingAdmissionPolicyBinding`` (:func:`validate_binding` with ``mutating``): ObjectMeta,
+  ``validateParamKind``, ``validateMatchResources``, ``validateNamedRuleWithOperations``, ``validateParamRef``,
+  ``validateValidationActions``, ``validateVariable``, ``validateValidation``, ``validateAuditAnnotation``,
+  ``validateMutation``; every expression compiled in the policy environment of the release's ``NewExpressions``,
+  its error as ``convertCELErrorToValidationError`` reports it. Their per-release table is at the head of their
+  section below.
 
 What changes between releases, each in the function it concerns: ``ValidateWebhookService``'s Required details
 (empty from 1.34, :func:`crdtool.core.webhook.validate_webhook_service`), ``IsQualifiedName``'s words (1.35,
@@ -51,15 +55,22 @@ from crdtool.core.errors import (
 from crdtool.core.kubecel.admission import PolicyCompilation, PolicyEnvironment
 from crdtool.core.objectmeta import validate_object_meta
 from crdtool.core.releases import Release
-from crdtool.core.validation_util import is_dns1035_label, is_dns1123_subdomain, is_qualified_name, name_is_dns_subdomain
+from crdtool.core.validation_util import (
+    is_dns1035_label,
+    is_dns1123_subdomain,
+    is_path_segment_name,
+    is_qualified_name,
+    name_is_dns_subdomain,
+)
 from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
 
 __all__ = [
     "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "STATIC_SUFFIX_ON_CREATE", "is_fully_qualified_name",
     "static_suffix_mode", "validate_admission_review_versions", "validate_binding", "validate_match_conditions",
-    "validate_mutating_policy", "validate_mutating_webhook_configuration", "validate_policy", "validate_rule",
-    "validate_rule_with_operations", "validate_static_suffix", "validate_validating_webhook_configuration",
-    "warnings_for_static_suffix",
+    "validate_match_resources", "validate_mutating_policy", "validate_mutating_webhook_configuration",
+    "validate_named_rule_with_operations", "validate_param_kind", "validate_param_ref", "validate_policy",
+    "validate_rule", "validate_rule_with_operations", "validate_static_suffix", "validate_validating_webhook_configuration",
+    "validate_validation_actions", "warnings_for_static_suffix",
 ]
 
 #: ``AcceptedAdmissionReviewVersions``: v1, v1beta1 (in this order in the messages).
@@ -360,6 +371,24 @@ def warnings_for_static_suffix(name: str) -> list[str]:
 
 
 # --- ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings (create) --------------------------
+#
+# ValidateValidatingAdmissionPolicy, ValidateValidatingAdmissionPolicyBinding, ValidateMutatingAdmissionPolicy
+# and ValidateMutatingAdmissionPolicyBinding with the create options (validationOptions{ignoreMatchConditions:
+# false}, no pre-existing expressions). Upstream validates the internal type, whatever group-version the object
+# came in (v1, v1beta1, v1alpha1): these functions take the decoded, defaulted object of any of them.
+#
+# What differs between releases (openshift/microshift release-4.17 … release-4.23 = 1.30 … 1.36, validation.go):
+#   1.30, 1.31 (release-4.17, 4.18)  the binding's matchResources errors are reported under "spec.matchResouces"
+#                                     (upstream's typo, fixed in release-4.19): :data:`_BINDING_MATCH_RESOURCES_FIELD`
+#   1.32 (release-4.19)              MutatingAdmissionPolicy(Binding) validation appears (whole, unchanged to 1.36)
+#   1.34 (release-4.21)              validateVariable / validateValidation lose their subject word:
+#                                     :data:`_TERSE_POLICY_WORDS_SINCE`
+#   1.36 (release-4.23)              resourceNames and paramRef.name checked by content.IsPathSegmentName instead of
+#                                     path.ValidatePathSegmentName(name, false): the same messages (apimachinery
+#                                     v0.35.0 pkg/api/validation/path/name.go), no change here
+#   1.37                             judged as 1.36
+# StrictCostEnforcementForVAP (1.30 … 1.33, removed in release-4.22) only changes cost limits at runtime: compiling
+# estimates no cost.
 
 
 def _cel_error(path: str, result: PolicyCompilation) -> FieldError:
@@ -379,59 +408,179 @@ _SUPPORTED_REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"]
 _TERSE_POLICY_WORDS_SINCE = 34
 _MAX_AUDIT_ANNOTATIONS = 20
 _MAX_AUDIT_VALUE_EXPRESSION_LENGTH = 5 * 1024
+#: ``validValidationActions.List()``: sorted.
+_VALIDATION_ACTIONS = ("Audit", "Deny", "Warn")
+#: ``validateParamRef``'s list, in its order (not sorted).
+_PARAMETER_NOT_FOUND_ACTIONS = ("Deny", "Allow")
+#: ``supportedMutatingOperations.List()`` (1.32 on): a MutatingAdmissionPolicy cannot match DELETE.
+_SUPPORTED_MUTATING_OPERATIONS = ("*", "CONNECT", "CREATE", "UPDATE")
+#: ``supportedPatchType.List()``.
+_SUPPORTED_PATCH_TYPES = ("ApplyConfiguration", "JSONPatch")
+#: The field name under which ``validateValidatingAdmissionPolicyBindingSpec`` reports ``validateMatchResources``'
+#: errors, by release: ``matchResouces`` (sic) in release-4.17 / release-4.18 = 1.30 / 1.31, ``matchResources``
+#: from release-4.19 = 1.32 (MutatingAdmissionPolicyBinding, new in 1.32, always spells it right).
+_BINDING_MATCH_RESOURCES_FIELD: dict[int, str] = {30: "matchResouces", 31: "matchResouces"}
 
 
 def _is_cel_identifier(name: str) -> bool:
+    """``isCELIdentifier``: ``[_a-zA-Z][_a-zA-Z0-9]*``, not a reserved word."""
     import re
 
     return re.fullmatch(r"[_a-zA-Z][_a-zA-Z0-9]*", name) is not None and name not in _CEL_RESERVED
 
 
 def _go_trim(s: str) -> str:
-    return s.strip(" \t\n\r\v\f\u0085\u00a0")
+    return _go_trim_space(s)
 
 
-def _match_conditions(spec: Mapping[str, Any], release: Release, has_params: bool) -> list[FieldError]:
-    """``validateMatchConditions`` of a policy's ``spec.matchConditions`` (:func:`validate_match_conditions`)."""
-    return validate_match_conditions(list(spec.get("matchConditions") or []), Path("spec", "matchConditions"),
-                                     release, has_params)
+def _spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec = obj.get("spec")
+    return spec if isinstance(spec, Mapping) else {}
 
 
-def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
-    """The create-time errors of a (defaulted) ValidatingAdmissionPolicy, in ``validateValidatingAdmissionPolicySpec``'s
-    order: failurePolicy, matchConstraints, matchConditions, variables, validations (expression, messageExpression,
-    message, reason) or the required validations/auditAnnotations pair, auditAnnotations. Expressions compile in
-    the release's ``NewExpressions`` environment: composited (``variables`` declared) when the policy has variables;
-    messageExpressions without the authorizer. The words of a variable's name and a validation's message depend on
-    the release (:data:`_TERSE_POLICY_WORDS_SINCE`)."""
-    spec = policy.get("spec")
-    if not isinstance(spec, Mapping):
-        return [required("spec")]
-    terse = release.minor >= _TERSE_POLICY_WORDS_SINCE
-    subject = "" if terse else "message "
+def _object_meta(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """``genericvalidation.ValidateObjectMeta(&p.ObjectMeta, false, NameIsDNSSubdomain, "metadata")``:
+    cluster-scoped, a DNS subdomain name."""
+    return validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, Path("metadata"), release)
+
+
+def _parse_group_version(gv: str) -> tuple[str, str] | None:
+    """``parseGroupVersion``: (group, version), None for more than one ``/``."""
+    if not gv or gv == "/":
+        return "", ""
+    if gv.count("/") == 0:
+        return "", gv
+    if gv.count("/") == 1:
+        group, _, version = gv.partition("/")
+        return group, version
+    return None
+
+
+def validate_param_kind(param_kind: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """``validateParamKind``: ``apiVersion`` (Required; at most one ``/``; the group a DNS-1123 subdomain, the
+    version present and a DNS-1035 label: APIService's rules), then ``kind`` (Required; lower-cased, a DNS-1035
+    label)."""
     errs: list[FieldError] = []
-    if spec.get("failurePolicy") is None:
-        errs.append(required("spec.failurePolicy"))
-    elif spec.get("failurePolicy") not in ("Fail", "Ignore"):
-        errs.append(not_supported("spec.failurePolicy", spec.get("failurePolicy"), ["Fail", "Ignore"]))
-    has_params = spec.get("paramKind") is not None
+    api_version, kind = s(param_kind.get("apiVersion")), s(param_kind.get("kind"))
+    if not api_version:
+        errs.append(required(path.child("apiVersion"), ""))
+    else:
+        gv = _parse_group_version(api_version)
+        if gv is None:
+            errs.append(invalid(path.child("apiVersion"), api_version, f"unexpected GroupVersion string: {api_version}"))
+        else:
+            group, version = gv
+            if group and (msgs := is_dns1123_subdomain(group)):
+                errs.append(invalid(path.child("apiVersion"), group, ",".join(msgs)))
+            if not version:
+                errs.append(invalid(path.child("apiVersion"), api_version, "version must be specified"))
+            elif msgs := is_dns1035_label(version):
+                errs.append(invalid(path.child("apiVersion"), version, ",".join(msgs)))
+    if not kind:
+        errs.append(required(path.child("kind"), ""))
+    elif msgs := is_dns1035_label(kind.lower()):
+        errs.append(invalid(path.child("kind"), kind, "may have mixed case, but should otherwise match: " + ",".join(msgs)))
+    return errs
+
+
+def validate_named_rule_with_operations(rule: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """``validateNamedRuleWithOperations``: each of ``resourceNames`` a path segment name (Invalid per message),
+    no Duplicate; then :func:`validate_rule_with_operations`."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for index, name in enumerate(_strings(rule.get("resourceNames"))):
+        p = path.child("resourceNames").index(index)
+        errs.extend(invalid(p, name, msg) for msg in is_path_segment_name(name))
+        if name in seen:
+            errs.append(duplicate(p, name))
+        else:
+            seen.add(name)
+    errs.extend(validate_rule_with_operations(rule, path))
+    return errs
+
+
+def validate_match_resources(mr: Mapping[str, Any] | None, path: Path, release: Release) -> list[FieldError]:
+    """``validateMatchResources``: nothing for None; else ``matchPolicy`` (Required, Exact/Equivalent),
+    ``namespaceSelector`` and ``objectSelector`` (Required, else ``metav1validation.ValidateLabelSelector``, strict),
+    then each of ``resourceRules`` and ``excludeResourceRules`` (:func:`validate_named_rule_with_operations`). A
+    policy's "resourceRules must be specified" is its caller's."""
+    if mr is None:
+        return []
+    errs: list[FieldError] = []
+    match_policy = mr.get("matchPolicy")
+    if match_policy is None:
+        errs.append(required(path.child("matchPolicy"), ""))
+    elif match_policy not in _SUPPORTED_MATCH_POLICIES:
+        errs.append(not_supported(path.child("matchPolicy"), s(match_policy), _SUPPORTED_MATCH_POLICIES))
+    for key in ("namespaceSelector", "objectSelector"):
+        selector = mr.get(key)
+        if selector is None:
+            errs.append(required(path.child(key), ""))
+        else:
+            errs.extend(validate_label_selector(m(selector), path.child(key), release))
+    for key in ("resourceRules", "excludeResourceRules"):
+        for index, rule in enumerate(lst(mr.get(key))):
+            errs.extend(validate_named_rule_with_operations(m(rule), path.child(key).index(index)))
+    return errs
+
+
+def _mutating_operations(mr: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """"It is only possible to mutate create and update requests": NotSupported per operation of each resource rule,
+    all reported at ``<path>.resourceRules.operations`` (no index, as upstream)."""
+    return [not_supported(path.child("resourceRules", "operations"), s(op), _SUPPORTED_MUTATING_OPERATIONS)
+            for rule in lst(mr.get("resourceRules")) for op in lst(m(rule).get("operations"))
+            if op not in _SUPPORTED_MUTATING_OPERATIONS]
+
+
+def _failure_policy(spec: Mapping[str, Any]) -> list[FieldError]:
+    fp = spec.get("failurePolicy")
+    if fp is None:
+        return [required("spec.failurePolicy", "")]
+    if fp not in _SUPPORTED_FAILURE_POLICIES:
+        return [not_supported("spec.failurePolicy", s(fp), _SUPPORTED_FAILURE_POLICIES)]
+    return []
+
+
+def _policy_head(spec: Mapping[str, Any], release: Release, mutating: bool) -> list[FieldError]:
+    """failurePolicy, paramKind, matchConstraints (with Required resourceRules, and a mutating policy's
+    operations), matchConditions: the common start of both specs' validation."""
+    errs = _failure_policy(spec)
+    param_kind = spec.get("paramKind")
+    if param_kind is not None:
+        errs.extend(validate_param_kind(m(param_kind), Path("spec", "paramKind")))
     mc = spec.get("matchConstraints")
     if mc is None:
-        errs.append(required("spec.matchConstraints"))
-    elif not (mc.get("resourceRules") or []):
-        errs.append(required("spec.matchConstraints.resourceRules"))
-    errs.extend(_match_conditions(spec, release, has_params))
-    composition = bool(spec.get("variables"))
+        errs.append(required("spec.matchConstraints", ""))
+    else:
+        mc = m(mc)
+        errs.extend(validate_match_resources(mc, Path("spec", "matchConstraints"), release))
+        if not lst(mc.get("resourceRules")):
+            errs.append(required("spec.matchConstraints.resourceRules", ""))
+        if mutating:
+            errs.extend(_mutating_operations(mc, Path("spec", "matchConstraints")))
+    errs.extend(validate_match_conditions(lst(spec.get("matchConditions")), Path("spec", "matchConditions"),
+                                          release, param_kind is not None))
+    return errs
+
+
+def _validate_variables(spec: Mapping[str, Any], release: Release,
+                        has_params: bool) -> tuple[list[FieldError], list[tuple[str, T.Type | None]]]:
+    """``validateVariable`` of each of ``spec.variables``: the name (Required when blank, a CEL identifier), the
+    expression (Required when blank, else compiled and stored in the composited environment, so later variables
+    and expressions see its type). Out: the errors and the declared ``(name, type)``."""
+    terse = release.minor >= _TERSE_POLICY_WORDS_SINCE
+    errs: list[FieldError] = []
     variables: list[tuple[str, T.Type | None]] = []
-    for n, var in enumerate(spec.get("variables") or []):
+    for n, var in enumerate(lst(spec.get("variables"))):
+        var = m(var)
         path = f"spec.variables[{n}]"
-        name = str(var.get("name") or "")
+        name = s(var.get("name"))
         if not _go_trim(name):
             errs.append(required(f"{path}.name", "name is not specified"))
         elif not _is_cel_identifier(name):
             errs.append(invalid(f"{path}.name", name, "must be a valid CEL identifier" if terse
                                 else "name is not a valid CEL identifier"))
-        expr = str(var.get("expression") or "")
+        expr = s(var.get("expression"))
         if not _go_trim(expr):
             errs.append(required(f"{path}.expression", "expression is not specified"))
             continue
@@ -439,31 +588,65 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
         if r.error:
             errs.append(_cel_error(f"{path}.expression", r))
         variables.append((name, r.output_type))
+    return errs, variables
+
+
+def _go_audit_annotations(audits: Sequence[Any]) -> Any:
+    """The ``[]admissionregistration.AuditAnnotation`` bad value: the internal type has no json tags, so from 1.34
+    its JSON keys are the Go field names; ``%#v`` before."""
+    pairs = [(s(m(a).get("key")), s(m(a).get("valueExpression"))) for a in audits]
+    return go_typed([{"Key": k, "ValueExpression": v} for k, v in pairs], "[]admissionregistration.AuditAnnotation{"
+                    + ", ".join(f"admissionregistration.AuditAnnotation{{Key:{go_quote(k)}, ValueExpression:{go_quote(v)}}}"
+                                for k, v in pairs) + "}")
+
+
+def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
+    """Upstream ``ValidateValidatingAdmissionPolicy`` (create) of a decoded, defaulted ValidatingAdmissionPolicy.
+
+    Out, in upstream's order: ObjectMeta (cluster-scoped, DNS subdomain), then ``validateValidatingAdmissionPolicySpec``:
+    failurePolicy, paramKind (:func:`validate_param_kind`), matchConstraints (Required; :func:`validate_match_resources`;
+    resourceRules Required), matchConditions (:func:`validate_match_conditions`), variables, then validations
+    (expression, messageExpression, message, reason) and auditAnnotations (at most 20; key as a qualified name
+    ``<policy name>/<key>``, valueExpression, Duplicate keys) — or the Required pair when both are empty.
+    Expressions compile in the release's ``NewExpressions`` environment: composited (``variables`` declared) when
+    the policy has variables; messageExpressions without the authorizer. The words of a variable's name and a
+    validation's message depend on the release (:data:`_TERSE_POLICY_WORDS_SINCE`).
+    """
+    spec = _spec(policy)
+    terse = release.minor >= _TERSE_POLICY_WORDS_SINCE
+    subject = "" if terse else "message "
+    has_params = spec.get("paramKind") is not None
+    errs = _object_meta(policy, release)
+    errs.extend(_policy_head(spec, release, False))
+    var_errs, variables = _validate_variables(spec, release, has_params)
+    errs.extend(var_errs)
+    composition = bool(lst(spec.get("variables")))
     env = PolicyEnvironment(release, has_params, True, False, tuple(variables), composition=composition)
     msg_env = PolicyEnvironment(release, has_params, False, False, tuple(variables), composition=composition)
-    validations = list(spec.get("validations") or [])
-    audits = list(spec.get("auditAnnotations") or [])
+    validations = lst(spec.get("validations"))
+    audits = lst(spec.get("auditAnnotations"))
     if not validations and not audits:
         errs.append(required("spec.validations", "validations or auditAnnotations must contain at least one item"))
         errs.append(required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"))
         return errs
     for n, v in enumerate(validations):
+        v = m(v)
         path = f"spec.validations[{n}]"
-        expr = str(v.get("expression") or "")
+        expr = s(v.get("expression"))
         if not _go_trim(expr):
             errs.append(required(f"{path}.expression", "expression is not specified"))
         else:
             r = env.compile(expr, (T.BOOL,))
             if r.error:
                 errs.append(_cel_error(f"{path}.expression", r))
-        msg_expr = str(v.get("messageExpression") or "")
+        msg_expr = s(v.get("messageExpression"))
         if msg_expr and not _go_trim(msg_expr):
             errs.append(invalid(f"{path}.messageExpression", msg_expr, "must be non-empty if specified"))
         elif msg_expr:
             r = msg_env.compile(msg_expr, (T.STRING,))
             if r.error:
                 errs.append(_cel_error(f"{path}.messageExpression", r))
-        message = str(v.get("message") or "")
+        message = s(v.get("message"))
         if message and not _go_trim(message):
             errs.append(invalid(f"{path}.message", message, subject + "must be non-empty if specified"))
         elif "\n" in _go_trim(message) or "\r" in _go_trim(message):
@@ -473,19 +656,20 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
             errs.append(not_supported(f"{path}.reason", reason, _SUPPORTED_REASONS))
     if audits:
         if len(audits) > _MAX_AUDIT_ANNOTATIONS:
-            errs.append(invalid("spec.auditAnnotations", audits,
+            errs.append(invalid("spec.auditAnnotations", _go_audit_annotations(audits),
                                 f"must not have more than {_MAX_AUDIT_ANNOTATIONS} auditAnnotations"))
         keys: set[str] = set()
-        policy_name = str((policy.get("metadata") or {}).get("name") or "")
+        policy_name = s(m(policy.get("metadata")).get("name"))
         for n, a in enumerate(audits):
+            a = m(a)
             path = f"spec.auditAnnotations[{n}]"
-            key = str(a.get("key") or "")
+            key = s(a.get("key"))
             if policy_name:
                 errs.extend(invalid(f"{path}.key", f"{policy_name}/{key}", msg)
                             for msg in is_qualified_name(f"{policy_name}/{key}", release))
             else:
                 errs.append(invalid(f"{path}.key", key, "requires metadata.name be non-empty"))
-            value = _go_trim(str(a.get("valueExpression") or ""))
+            value = _go_trim(s(a.get("valueExpression")))
             if not value:
                 errs.append(required(f"{path}.valueExpression", "valueExpression is not specified"))
             elif len(value.encode()) > _MAX_AUDIT_VALUE_EXPRESSION_LENGTH:
@@ -502,95 +686,149 @@ def validate_policy(policy: Mapping[str, Any], release: Release) -> list[FieldEr
     return errs
 
 
-def validate_binding(binding: Mapping[str, Any], mutating: bool = False) -> list[FieldError]:
-    """The create-time errors of a (defaulted) binding (``validateValidatingAdmissionPolicyBindingSpec``):
-    policyName, paramRef, validationActions (only for a ValidatingAdmissionPolicyBinding)."""
-    spec = binding.get("spec")
-    if not isinstance(spec, Mapping):
-        return [required("spec")]
+def validate_param_ref(pr: Mapping[str, Any] | None, path: Path, release: Release) -> list[FieldError]:
+    """``validateParamRef``: nothing for None; else ``name`` (a path segment name; Forbidden beside a selector),
+    ``selector`` (``ValidateLabelSelector``; Forbidden beside a name), Required when neither, then
+    ``parameterNotFoundAction`` (Required, Deny or Allow)."""
+    if pr is None:
+        return []
     errs: list[FieldError] = []
-    name = str(spec.get("policyName") or "")
+    name, selector = s(pr.get("name")), pr.get("selector")
+    if name:
+        errs.extend(invalid(path.child("name"), name, msg) for msg in is_path_segment_name(name))
+        if selector is not None:
+            errs.append(forbidden(path.child("name"), "name and selector are mutually exclusive"))
+    if selector is not None:
+        errs.extend(validate_label_selector(m(selector), path.child("selector"), release))
+        if name:
+            errs.append(forbidden(path.child("selector"), "name and selector are mutually exclusive"))
+    if not name and selector is None:
+        errs.append(required(path, "one of name or selector must be specified"))
+    action = pr.get("parameterNotFoundAction")
+    if not action:
+        errs.append(required(path.child("parameterNotFoundAction"), ""))
+    elif action not in _PARAMETER_NOT_FOUND_ACTIONS:
+        errs.append(not_supported(path.child("parameterNotFoundAction"), s(action), _PARAMETER_NOT_FOUND_ACTIONS))
+    return errs
+
+
+def validate_validation_actions(actions: Sequence[Any], path: Path) -> list[FieldError]:
+    """``validateValidationActions``: each supported (Audit, Deny, Warn) and not a Duplicate, not Deny and Warn
+    together, at least one."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for n, action in enumerate(actions):
+        if action not in _VALIDATION_ACTIONS:
+            errs.append(not_supported(path.index(n), s(action), _VALIDATION_ACTIONS))
+        if action in seen:
+            errs.append(duplicate(path.index(n), s(action)))
+        seen.add(s(action))
+    if "Deny" in seen and "Warn" in seen:
+        bad = go_typed([s(a) for a in actions], "[]admissionregistration.ValidationAction{"
+                       + ", ".join(go_quote(s(a)) for a in actions) + "}")
+        errs.append(invalid(path, bad, "must not contain both Deny and Warn (repeating the same validation failure "
+                                       "information in the API response and headers serves no purpose)"))
+    if not seen:
+        errs.append(required(path, "at least one validation action is required"))
+    return errs
+
+
+def validate_binding(binding: Mapping[str, Any], release: Release, mutating: bool = False) -> list[FieldError]:
+    """Upstream ``ValidateValidatingAdmissionPolicyBinding`` / ``ValidateMutatingAdmissionPolicyBinding`` (create)
+    of a decoded, defaulted binding.
+
+    Out, in upstream's order: ObjectMeta (cluster-scoped, DNS subdomain), policyName (Required, a DNS subdomain),
+    paramRef (:func:`validate_param_ref`), matchResources (:func:`validate_match_resources`, no Required
+    resourceRules; under ``spec.matchResouces`` in 1.30 / 1.31: :data:`_BINDING_MATCH_RESOURCES_FIELD`), then
+    validationActions (:func:`validate_validation_actions`) for a ValidatingAdmissionPolicyBinding, or the
+    matchResources' operations (no DELETE) for a MutatingAdmissionPolicyBinding.
+    """
+    spec = _spec(binding)
+    errs = _object_meta(binding, release)
+    name = s(spec.get("policyName"))
     if not name:
-        errs.append(required("spec.policyName"))
+        errs.append(required("spec.policyName", ""))
     else:
         errs.extend(invalid("spec.policyName", name, msg) for msg in name_is_dns_subdomain(name, False))
     pr = spec.get("paramRef")
-    if isinstance(pr, Mapping):
-        if pr.get("name") and pr.get("selector") is not None:
-            errs.append(forbidden("spec.paramRef.name", "name and selector are mutually exclusive"))
-            errs.append(forbidden("spec.paramRef.selector", "name and selector are mutually exclusive"))
-        if not pr.get("name") and pr.get("selector") is None:
-            errs.append(required("spec.paramRef", "one of name or selector must be specified"))
-        action = pr.get("parameterNotFoundAction")
-        if not action:
-            errs.append(required("spec.paramRef.parameterNotFoundAction"))
-        elif action not in ("Deny", "Allow"):
-            errs.append(not_supported("spec.paramRef.parameterNotFoundAction", action, ["Deny", "Allow"]))
+    errs.extend(validate_param_ref(None if pr is None else m(pr), Path("spec", "paramRef"), release))
+    mr = spec.get("matchResources")
+    field_name = "matchResources" if mutating else _BINDING_MATCH_RESOURCES_FIELD.get(release.minor, "matchResources")
+    errs.extend(validate_match_resources(None if mr is None else m(mr), Path("spec", field_name), release))
     if mutating:
+        if mr is not None:
+            errs.extend(_mutating_operations(m(mr), Path("spec", "matchResources")))
         return errs
-    actions = list(spec.get("validationActions") or [])
-    seen: set[str] = set()
-    for n, action in enumerate(actions):
-        if action not in ("Audit", "Deny", "Warn"):
-            errs.append(not_supported(f"spec.validationActions[{n}]", action, ["Audit", "Deny", "Warn"]))
-        if action in seen:
-            errs.append(duplicate(f"spec.validationActions[{n}]", action))
-        seen.add(str(action))
-    if "Deny" in seen and "Warn" in seen:
-        errs.append(invalid("spec.validationActions", actions, "must not contain both Deny and Warn (repeating the same "
-                            "validation failure information in the API response and headers serves no purpose)"))
-    if not seen:
-        errs.append(required("spec.validationActions", "at least one validation action is required"))
+    errs.extend(validate_validation_actions(lst(spec.get("validationActions")), Path("spec", "validationActions")))
+    return errs
+
+
+def _validate_patch_expression(holder: Mapping[str, Any], path: Path, env: PolicyEnvironment,
+                               output: T.Type) -> list[FieldError]:
+    """``validateApplyConfiguration`` / ``validateJSONPatch``: the expression Required when blank, else its
+    trimmed text compiled (the Invalid value is the trimmed text, as upstream's accessor holds it)."""
+    expression = _go_trim_space(s(holder.get("expression")))
+    if not expression:
+        return [required(path.child("expression"), "")]
+    r = env.compile(expression, (output,))
+    return [_cel_error(path.child("expression"), r)] if r.error else []
+
+
+def _validate_mutation(mutation: Mapping[str, Any], path: Path, env: PolicyEnvironment) -> list[FieldError]:
+    """``validateMutation``: patchType (Required; ApplyConfiguration or JSONPatch), the matching member Required and
+    validated, the other one Invalid when present."""
+    patch_type = s(mutation.get("patchType"))
+    ac, jp = mutation.get("applyConfiguration"), mutation.get("jsonPatch")
+    errs: list[FieldError] = []
+    if not patch_type:
+        errs.append(required(path.child("patchType"), ""))
+    elif patch_type == "JSONPatch":
+        if jp is None:
+            errs.append(required(path.child("jsonPatch"), "must be specified when patchType is JSONPatch"))
+        else:
+            errs.extend(_validate_patch_expression(m(jp), path.child("jsonPatch"), env,
+                                                   T.list_of(T.object_type("JSONPatch"))))
+        if ac is not None:
+            errs.append(invalid(path.child("applyConfiguration"), "{applyConfiguration}",
+                                "must not be specified when patchType is JSONPatch"))
+    elif patch_type == "ApplyConfiguration":
+        if ac is None:
+            errs.append(required(path.child("applyConfiguration"), "must be specified when patchType is ApplyConfiguration"))
+        else:
+            errs.extend(_validate_patch_expression(m(ac), path.child("applyConfiguration"), env, T.object_type("Object")))
+        if jp is not None:
+            errs.append(invalid(path.child("jsonPatch"), "{jsonPatch}",
+                                "must not be specified when patchType is ApplyConfiguration"))
+    else:
+        errs.append(not_supported(path.child("patchType"), patch_type, _SUPPORTED_PATCH_TYPES))
     return errs
 
 
 def validate_mutating_policy(policy: Mapping[str, Any], release: Release) -> list[FieldError]:
-    """The create-time errors of a (defaulted) MutatingAdmissionPolicy: required fields, and every expression
-    compiled (``mutations[i].applyConfiguration.expression`` to an ``Object``, ``jsonPatch.expression`` to a
-    ``list(JSONPatch)``) in the release's ``NewExpressions`` policy environment."""
-    spec = policy.get("spec")
-    if not isinstance(spec, Mapping):
-        return [required("spec")]
-    errs: list[FieldError] = []
-    if spec.get("failurePolicy") not in ("Fail", "Ignore"):
+    """Upstream ``ValidateMutatingAdmissionPolicy`` (create, 1.32 on) of a decoded, defaulted MutatingAdmissionPolicy.
 
-        errs.append(not_supported("spec.failurePolicy", spec.get("failurePolicy"), ["Fail", "Ignore"]))
-    mc = spec.get("matchConstraints")
-    if mc is None:
-        errs.append(required("spec.matchConstraints"))
-    elif not (mc.get("resourceRules") or []):
-        errs.append(required("spec.matchConstraints.resourceRules"))
-    if not (spec.get("mutations") or []):
-        errs.append(required("spec.mutations", "mutations must contain at least one item"))
+    Out, in upstream's order: ObjectMeta, then ``validateMutatingAdmissionPolicySpec``: failurePolicy, paramKind,
+    matchConstraints (as a ValidatingAdmissionPolicy's, plus NotSupported operations other than ``*``, CONNECT,
+    CREATE, UPDATE), matchConditions, variables, mutations (Required; each ``validateMutation``: patchType and its
+    member, ``applyConfiguration.expression`` compiled to an ``Object``, ``jsonPatch.expression`` to a
+    ``list(JSONPatch)``, in the release's ``NewExpressions`` environment with the patch types), then
+    reinvocationPolicy (Required — no version defaults it —, IfNeeded or Never).
+    """
+    spec = _spec(policy)
     has_params = spec.get("paramKind") is not None
-    variables: list[tuple[str, T.Type | None]] = []
-    for n, var in enumerate(spec.get("variables") or []):
-        r = PolicyEnvironment(release, has_params, True, False, tuple(variables)).compile(
-            str(var.get("expression") or ""), (T.ANY,))
-        if r.error:
-            errs.append(_cel_error(f"spec.variables[{n}].expression", r))
-        variables.append((str(var.get("name") or ""), r.output_type))
+    errs = _object_meta(policy, release)
+    errs.extend(_policy_head(spec, release, True))
+    var_errs, variables = _validate_variables(spec, release, has_params)
+    errs.extend(var_errs)
     patch_env = PolicyEnvironment(release, has_params, True, False, tuple(variables), has_patch_types=True)
-    errs.extend(_match_conditions(spec, release, has_params))  # upstream: validateMatchConditions, stateless
-    for n, item in enumerate(spec.get("mutations") or []):
-        pt = item.get("patchType")
-        if pt == "ApplyConfiguration":
-            ac = item.get("applyConfiguration")
-            if not isinstance(ac, Mapping):
-                errs.append(required(f"spec.mutations[{n}].applyConfiguration"))
-                continue
-            r = patch_env.compile(str(ac.get("expression") or ""), (T.object_type("Object"),))
-            if r.error:
-                errs.append(_cel_error(f"spec.mutations[{n}].applyConfiguration.expression", r))
-        elif pt == "JSONPatch":
-            jp = item.get("jsonPatch")
-            if not isinstance(jp, Mapping):
-                errs.append(required(f"spec.mutations[{n}].jsonPatch"))
-                continue
-            r = patch_env.compile(str(jp.get("expression") or ""), (T.list_of(T.object_type("JSONPatch")),))
-            if r.error:
-                errs.append(_cel_error(f"spec.mutations[{n}].jsonPatch.expression", r))
-        else:
-
-            errs.append(not_supported(f"spec.mutations[{n}].patchType", pt, ["ApplyConfiguration", "JSONPatch"]))
+    mutations = lst(spec.get("mutations"))
+    if not mutations:
+        errs.append(required("spec.mutations", "mutations must contain at least one item"))
+    for n, item in enumerate(mutations):
+        errs.extend(_validate_mutation(m(item), Path("spec", "mutations").index(n), patch_env))
+    reinvocation = s(spec.get("reinvocationPolicy"))
+    if not reinvocation:
+        errs.append(required("spec.reinvocationPolicy", ""))
+    elif reinvocation not in _SUPPORTED_REINVOCATION_POLICIES:
+        errs.append(not_supported("spec.reinvocationPolicy", reinvocation, _SUPPORTED_REINVOCATION_POLICIES))
     return errs
