@@ -95,6 +95,7 @@ def test_mutating_policies_see_the_authorizer() -> None:
          "metadata": {"name": "m"}, "spec": {
              "matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
                                                      "operations": ["CREATE"], "resources": ["configmaps"]}]},
+             "reinvocationPolicy": "Never",  # required: no release defaults it (validation.go @release-4.23)
              "mutations": [{"patchType": "JSONPatch", "jsonPatch": {"expression": expr}}]}},
         {"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "MutatingAdmissionPolicyBinding",
          "metadata": {"name": "mb"}, "spec": {"policyName": "m"}},
