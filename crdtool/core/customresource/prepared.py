@@ -156,8 +156,8 @@ def prepare_crd(crd: dict[str, Any] | PreparedCrd, kubernetes_version: str | Non
     JSON as one of the 8 CRDs prepared last (by its ``marshal`` bytes) gets
     that preparation too. That check reads the whole dict
     (:mod:`crdtool.core.snapshot`): about 0.06 ms for the Prometheus CRD
-    with the compiled extension, 0.2 ms without it on CPython 3.11 (dict
-    versions read through ``ctypes``), 2 to 4 ms elsewhere; passing the
+    with the compiled extension, 0.02 to 0.08 ms without it on CPython 3.11
+    (dict versions read through ``ctypes``), 2 to 4 ms elsewhere; passing the
     :class:`PreparedCrd` itself costs nothing.
 
     Mirrors ``customresource_handler.go`` ``getOrCreateServingInfoFor``
