@@ -328,6 +328,83 @@ def dict_versions(dicts: list[dict[Any, Any]]) -> list[memoryview] | None:
     """
     views_of = _version_views()
     return views_of(dicts) if views_of is not None else None
+
+
+def versions_readable() -> bool:
+    """Whether :func:`version_guard` can read dict versions here (CPython 3.11 and a passing self-test)."""
+    return _version_views() is not None
+
+
+def version_guard(dicts: list[dict[Any, Any]]) -> tuple[list[memoryview], list[memoryview]] | None:
+    """``(live, recorded)``: while ``live == recorded`` (one list comparison in C), none of ``dicts`` has
+    changed since this call (the same keys and values, in the same order); None where versions cannot be read
+    (as :func:`dict_versions`).
+
+    The PEP 509 versions are read through as few strided views as the dicts' addresses allow (one per
+    arithmetic progression, see :class:`_VersionWalk`). The caller must keep the dicts alive while it
+    compares (the views point into them).
+    """
+    if _version_views() is None:
+        return None
+    at = {id(d) for d in dicts}
+    if any(_read_words(a + _DICT_VALUES_AT for a in at).values()):
+        return None  # a split table
+    live = _word_views(a + _VERSION_AT for a in at)
+    return live, [memoryview(v.tobytes()).cast("Q") for v in live]
+
+
+#: :func:`compact_copy` leaves values with fewer dicts as they are
+_COMPACT_MIN: Final = 256
+
+
+def compact_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (exact dicts, lists and scalars) whose dicts sit side by side in memory,
+    so that :func:`version_guard` reads the versions of a node's property schemas through one or two views
+    instead of one per schema; ``value`` itself when it is not a dict or versions cannot be read here.
+
+    Equal to ``value`` (the same keys in the same order, the very same scalar objects); shares no container
+    with it. The dicts are copied in breadth-first order, in one run, after the free blocks of their size
+    that earlier frees left scattered through the allocator's pools are taken up by placeholders (at most
+    65,536 empty dicts, a few ms, freed again at once): a schema decoded depth first, or copied from such a one,
+    otherwise gets its dicts wherever the allocator has holes. Only speed depends on where they land.
+    """
+    if type(value) is not dict or _version_views() is None:
+        return value
+    order: list[Any] = [value]
+    i = 0
+    while i < len(order):
+        container = order[i]
+        i += 1
+        for v in container.values() if type(container) is dict else container:
+            if type(v) is dict or type(v) is list:
+                order.append(v)
+    dicts = [c for c in order if type(c) is dict]
+    if len(dicts) < _COMPACT_MIN:
+        return value  # a few guards of a few views each: not worth a copy
+    lists = [c for c in order if type(c) is list]
+    placeholders: list[list[dict[Any, Any]]] = []
+    for _ in range(256):
+        chunk: list[dict[Any, Any]] = [{} for _ in range(256)]
+        placeholders.append(chunk)
+        tail = [id(d) for d in chunk[-64:]]
+        if len({b - a for a, b in zip(tail, tail[1:])}) == 1:  # fresh memory: one block after another
+            break
+    new_dicts = list(map(dict.copy, dicts))
+    del placeholders
+    new_lists = list(map(list.copy, lists))
+    new_of: dict[int, Any] = {id(old): new for old, new in zip(dicts, new_dicts)}
+    new_of.update((id(old), new) for old, new in zip(lists, new_lists))
+    for d in new_dicts:
+        for k, v in d.items():
+            if type(v) is dict or type(v) is list:
+                d[k] = new_of[id(v)]
+    for lst in new_lists:
+        for j, v in enumerate(lst):
+            if type(v) is dict or type(v) is list:
+                lst[j] = new_of[id(v)]
+    return new_dicts[0]
+
+
 #: the self-test's answer, once it ran: ``[views_of]`` or ``[None]`` (a fact about this interpreter)
 _VIEWS_OF: list[ViewsOf | None] = []
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from crdtool.core import snapshot
 from crdtool.core.schema import defaulting
 from crdtool.core.schema.defaulting import default, prune_non_nullable_nulls
 
@@ -444,3 +445,107 @@ def test_the_remembered_scan_matches_the_plain_loop_after_changes(value: Any, ch
         # the explicit-stack walk scans every property every time: the exact reference (repr: types and key
         # order too)
         assert repr(default(value, schema)) == repr(defaulting._default_iter(value, schema))
+
+
+# --- issue #28: the guarded node summaries of default(obj, schema_dict), against the explicit-stack walk -------
+
+
+def _schema_dicts(schema: Any) -> list[dict[str, Any]]:
+    """Every dict of a schema reached through properties, items and additionalProperties (the schema nodes)."""
+    out = []
+    stack = [schema]
+    while stack:
+        s = stack.pop()
+        if type(s) is not dict:
+            continue
+        out.append(s)
+        props = s.get("properties")
+        if type(props) is dict:
+            stack.extend(props.values())
+        stack.extend(s.get(k) for k in ("items", "additionalProperties"))
+    return out
+
+
+#: in-place changes of one schema node (argument: a value from VALUES)
+_NODE_CHANGES: list[Any] = [
+    lambda s, v: s.__setitem__("default", v),
+    lambda s, v: s.pop("default", None),
+    lambda s, v: s.__setitem__("nullable", not s.get("nullable")),
+    lambda s, v: s.setdefault("properties", {}).__setitem__("a", {"default": v}),
+    lambda s, v: s.setdefault("properties", {}).__setitem__("b", {"properties": {"c": {"default": v}}}),
+    lambda s, v: s.get("properties", {}).pop("a", None),
+    lambda s, v: s.__setitem__("items", {"default": v}),
+    lambda s, v: s.__setitem__("additionalProperties", {"default": v, "nullable": False}),
+    lambda s, v: s.__setitem__("additionalProperties", bool(v)),
+    lambda s, v: s.pop("properties", None),
+    # a default changed inside (the guards do not cover it: read afresh)
+    lambda s, v: s["default"].append(v) if type(s.get("default")) is list else None,
+    # the same properties in another order
+    lambda s, v: s.__setitem__("properties", dict(reversed(list(s["properties"].items()))))
+    if type(s.get("properties")) is dict else None,
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=SCHEMAS,
+       changes=st.lists(st.tuples(st.integers(0, 1000), st.sampled_from(range(len(_NODE_CHANGES))), VALUES),
+                        min_size=1, max_size=5))
+def test_guarded_defaulting_follows_in_place_changes_at_any_depth(value: Any, schema: Any, changes: Any) -> None:
+    """default(obj, schema_dict) is the explicit-stack walk (which reads every field on every call), before and
+    after each in-place change of a schema node picked at any depth, called twice each time (the summaries
+    remembered)."""
+    value_before = copy.deepcopy(value)
+    for which, change, new in [(0, None, None), *changes]:
+        if change is not None:
+            nodes = _schema_dicts(schema)
+            _NODE_CHANGES[change](nodes[which % len(nodes)], copy.deepcopy(new))
+        expected = repr(defaulting._default_iter(value, schema))
+        assert repr(default(value, schema)) == expected
+        assert repr(default(value, schema)) == expected
+    assert value == value_before
+
+
+def _deep_schema_without_defaults(depth: int, width: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for i in range(depth):
+        node = {"type": "object", "properties": {f"k{j}": (node if j == 0 else {"type": "integer"})
+                                                  for j in range(width)}}
+    return node
+
+
+def test_a_subtree_without_defaults_is_copied_until_a_default_appears_deep_in_it() -> None:
+    schema = {"type": "object", "properties": {
+        "deep": _deep_schema_without_defaults(6, 3),
+        "list": {"type": "array", "items": _deep_schema_without_defaults(3, 2)},
+    }}
+    value = {"deep": {"k0": {"k0": {"k1": 5}}}, "list": [None, {"k0": {}}]}
+    assert default(value, schema) == value
+    node = defaulting._NODES.get(id(schema["properties"]["deep"]))
+    assert node is None or node[6] or not snapshot.versions_readable()  # guarded whole, copied
+    # a default five levels down, under a node the object reaches
+    schema["properties"]["deep"]["properties"]["k0"]["properties"]["k0"]["properties"]["k2"] = {"default": 7}
+    out = default(value, schema)
+    assert out["deep"]["k0"]["k0"] == {"k1": 5, "k2": 7}
+    # a default for a null item
+    schema["properties"]["list"]["items"]["default"] = {"k1": 1}
+    out = default(value, schema)
+    assert out["list"][0] == {"k1": 1}
+    # and below the items
+    schema["properties"]["list"]["items"]["properties"]["k0"]["properties"]["k1"] = {"default": 3}
+    assert default(value, schema)["list"][1] == {"k0": {"k1": 3}}
+    for v in (value, {}, {"deep": None, "list": []}):
+        assert repr(default(v, schema)) == repr(defaulting._default_iter(v, schema))
+
+
+def test_a_compact_copy_is_equal_and_defaults_the_same() -> None:
+    schema = {"type": "object", "properties": {f"p{i}": _deep_schema_without_defaults(3, 4) for i in range(40)}}
+    schema["properties"]["p7"]["properties"]["k1"]["default"] = 1
+    compact = snapshot.compact_copy(schema)
+    assert repr(compact) == repr(schema)
+    assert not (set(map(id, _schema_dicts(compact))) & set(map(id, _schema_dicts(schema))))
+    value = {"p7": {}, "p8": {"k0": {}}}
+    assert repr(default(value, compact)) == repr(defaulting._default_iter(value, schema))
+    compact["properties"]["p8"]["properties"]["k0"]["properties"]["k3"]["default"] = "x"
+    schema["properties"]["p8"]["properties"]["k0"]["properties"]["k3"]["default"] = "x"
+    assert repr(default(value, compact)) == repr(defaulting._default_iter(value, schema))
+    assert default(value, compact)["p8"]["k0"] == {"k3": "x"}

@@ -149,3 +149,61 @@ def test_the_plain_dict_call_follows_in_place_changes_deep_in_the_prometheus_crd
         fresh = _prepare(copy.deepcopy(crd))
         for obj in objects:
             assert validate_object(obj, crd) == validate_object(obj, fresh)
+
+
+def test_guarded_defaulting_follows_in_place_changes_of_corpus_schemas() -> None:
+    """Issue #28: ``default(obj, schema_dict)`` (guarded node summaries, whole subtrees copied when they have no
+    default) against the explicit-stack walk, on corpus version schemas as loaded and as a prepared CRD lays
+    them out (:func:`crdtool.core.snapshot.compact_copy`), for their corpus objects, before and after in-place
+    changes of schema nodes the objects reach (a default added deep down, a nullable flipped, a default
+    dropped)."""
+    import random
+
+    rnd = random.Random(2028)
+    checked = 0
+    for crd in _crds()[::2]:
+        objects = _objects_of(crd)[:4]
+        if not objects:
+            continue
+        for v in (crd.get("spec") or {}).get("versions") or []:
+            raw = (v.get("schema") or {}).get("openAPIV3Schema")
+            if not isinstance(raw, dict):
+                continue
+            for schema in (raw, snapshot.compact_copy(copy.deepcopy(raw))):
+                for obj in [{}, *objects]:
+                    assert repr(defaulting.default(obj, schema)) == repr(defaulting._default_iter(obj, schema))
+                nodes = _reached(schema, objects)
+                for _ in range(3):
+                    node = nodes[rnd.randrange(len(nodes))]
+                    op = rnd.randrange(3)
+                    if op == 0:
+                        node.setdefault("properties", {})[f"added{rnd.randrange(9)}"] = {"default": {"x": [1]}}
+                    elif op == 1:
+                        node["nullable"] = not node.get("nullable")
+                    else:
+                        for p in (node.get("properties") or {}).values():
+                            if isinstance(p, dict) and p.pop("default", None) is not None:
+                                break
+                    for obj in [{}, *objects]:
+                        for _ in range(2):
+                            assert repr(defaulting.default(obj, schema)) == repr(defaulting._default_iter(obj, schema))
+                            checked += 1
+    assert checked > 100
+
+
+def _reached(schema: dict[str, Any], objects: list[Any]) -> list[dict[str, Any]]:
+    """The schema nodes the objects' dicts reach (through properties, additionalProperties and items)."""
+    out: dict[int, dict[str, Any]] = {}
+    stack: list[tuple[Any, Any]] = [(o, schema) for o in objects]
+    while stack:
+        value, s = stack.pop()
+        if not isinstance(s, dict):
+            continue
+        if isinstance(value, dict):
+            out[id(s)] = s
+            props = s.get("properties") if isinstance(s.get("properties"), dict) else {}
+            for k, v in value.items():
+                stack.append((v, props.get(k) if k in props else s.get("additionalProperties")))
+        elif isinstance(value, list):
+            stack.extend((v, s.get("items")) for v in value)
+    return list(out.values())
