@@ -341,8 +341,9 @@ def version_guard(dicts: list[dict[Any, Any]]) -> tuple[list[memoryview], list[m
     (as :func:`dict_versions`).
 
     The PEP 509 versions are read through as few strided views as the dicts' addresses allow (one per
-    arithmetic progression, see :class:`_VersionWalk`). The caller must keep the dicts alive while it
-    compares (the views point into them).
+    arithmetic progression, see :class:`_VersionWalk`). The caller must hold a reference to every one of
+    the dicts for as long as it keeps the views (they point into the dicts' memory, and are read in address
+    order: a dict dropped by a change to another must not be freed before the comparison sees the change).
     """
     if _version_views() is None:
         return None

@@ -549,3 +549,18 @@ def test_a_compact_copy_is_equal_and_defaults_the_same() -> None:
     schema["properties"]["p8"]["properties"]["k0"]["properties"]["k3"]["default"] = "x"
     assert repr(default(value, compact)) == repr(defaulting._default_iter(value, schema))
     assert default(value, compact)["p8"]["k0"] == {"k3": "x"}
+
+
+def test_dicts_dropped_by_a_change_stay_readable_until_the_guard_sees_the_change() -> None:
+    """A node's guard reads its dicts' memory in address order: the dicts a change drops (a properties map, its
+    property schemas) are held by the summary, so reading them is safe and the change is seen."""
+    import gc
+
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(20)}}
+    schema["properties"]["p3"]["default"] = "x"
+    assert default({}, schema) == {"p3": "x"}
+    schema["properties"] = {"q": {"default": 1}}  # the old map and its schemas: referenced by the summary only
+    gc.collect()
+    garbage = [{"k": i} for i in range(10_000)]
+    assert default({}, schema) == {"q": 1}
+    del garbage

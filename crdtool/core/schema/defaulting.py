@@ -168,12 +168,14 @@ def _with_defaults(props: dict[str, Any]) -> Iterable[tuple[str, Any]]:
     found = tuple((k, p) for k, p in props.items() if p.get("default") is not None)
     if len(_SCANS) >= _SCANS_SIZE:
         _SCANS.clear()
-    _SCANS[id(props)] = (props, *guard, found)  # holds props: its id is not reused meanwhile
+    # holds props and every property schema: their memory is read by the views, their ids not reused meanwhile
+    _SCANS[id(props)] = (props, *guard, found, schemas)
     return found
 
 
-#: :func:`_with_defaults`' memo: id(props) -> (props, live version views, recorded versions, entries with a default)
-_SCANS: dict[int, tuple[dict[str, Any], list[memoryview], list[memoryview], tuple[tuple[str, Any], ...]]] = {}
+#: :func:`_with_defaults`' memo: id(props) -> (props, live version views, recorded versions, entries with a default,
+#: the property schemas)
+_SCANS: dict[int, tuple[dict[str, Any], list[memoryview], list[memoryview], tuple[tuple[str, Any], ...], list[Any]]] = {}
 _SCANS_SIZE = 512
 #: smaller ``properties`` maps are scanned every time
 _SCAN_MEMO_MIN = 8
@@ -311,7 +313,7 @@ def _default_iter(x: Any, s: Schema | None) -> Any:
 
 def _node(s: Schema) -> tuple[Any, ...] | None:
     """``(s, live views, recorded versions, properties or None, additionalProperties dict or None, scalar
-    defaults, copy only, other defaults)`` of the schema node ``s``, remembered by ``id(s)``; None when ``s`` has a shape :func:`_default`
+    defaults, copy only, other defaults, the dicts guarded)`` of the schema node ``s``, remembered by ``id(s)``; None when ``s`` has a shape :func:`_default`
     handles alone (``properties`` not a dict or holding a non-dict schema) or versions cannot be read.
 
     The defaults of the properties whose ``default`` is not null, in schema order: ``(key, value)`` when all
@@ -331,8 +333,10 @@ def _node(s: Schema) -> tuple[Any, ...] | None:
     below = _without_defaults(s)
     guard = version_guard(below) if below is not None else None
     copy_only = guard is not None and len(guard[0]) <= _SUBTREE_VIEWS
+    guarded = below
     if not copy_only:
-        guard = version_guard([s, props, *schemas] if props is not None else [s])
+        guarded = [s, props, *schemas] if props is not None else [s]
+        guard = version_guard(guarded)
     if guard is None:
         return None
     ap = s.get("additionalProperties")
@@ -343,7 +347,9 @@ def _node(s: Schema) -> tuple[Any, ...] | None:
     containers = tuple((k, p, dv) for k, p, dv in defaults if type(dv) not in _SCALAR_TYPES)
     if scalars and containers:  # schema order matters for the keys added: one loop over both
         scalars, containers = (), tuple(defaults)
-    node = (s, guard[0], guard[1], props or None, ap if type(ap) is dict else None, scalars, copy_only, containers)
+    # the node holds every dict its views read (their memory stays theirs, even after a change drops them)
+    node = (s, guard[0], guard[1], props or None, ap if type(ap) is dict else None, scalars, copy_only, containers,
+            guarded)
     if len(_NODES) >= _NODES_SIZE:
         _NODES.clear()
     _NODES[id(s)] = node  # holds s: its id is not reused meanwhile
