@@ -251,7 +251,8 @@ _SPAN: Final = 1 << 47
 
 
 def _progressions(addresses: Iterable[int]) -> list[tuple[int, int, int]]:
-    """``(start, step, count)`` runs covering the sorted distinct ``addresses``, each run as long as it goes."""
+    """``(start, step, count)`` runs covering the sorted distinct ``addresses``, each run as long as it goes
+    within one view's span (:data:`_SPAN` bytes from its start)."""
     todo = sorted(set(addresses))
     runs = []
     i, n = 0, len(todo)
@@ -260,8 +261,12 @@ def _progressions(addresses: Iterable[int]) -> list[tuple[int, int, int]]:
             runs.append((todo[i], 8, 1))
             break
         step = todo[i + 1] - todo[i]
+        if step >= _SPAN - 16:  # farther apart than one view spans: alone
+            runs.append((todo[i], 8, 1))
+            i += 1
+            continue
         j = i + 1
-        while j + 1 < n and todo[j + 1] - todo[j] == step:
+        while j + 1 < n and todo[j + 1] - todo[j] == step and todo[j + 1] - todo[i] < _SPAN - 16:
             j += 1
         runs.append((todo[i], step, j - i + 1))
         i = j + 1

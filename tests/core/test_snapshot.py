@@ -504,3 +504,12 @@ def test_the_version_walk_over_freshly_loaded_data_is_right_after_each_change(va
         op(containers[which % len(containers)], key, new)
         if snap.matches(value):
             assert _same_json(value, before)
+
+
+def test_progressions_stay_within_one_view_s_span() -> None:
+    span = snapshot._SPAN
+    far = [8, 16, 24, span, span + 8]
+    runs = snapshot._progressions(far)
+    assert sorted(start + k * step for start, step, count in runs for k in range(count)) == far
+    assert all(start + (count - 1) * step + 8 <= start + span for start, step, count in runs)
+    assert all((count - 1) * step < span - 8 for _, step, count in runs)
