@@ -57,8 +57,8 @@ def default(obj: Any, schema: Schema | None) -> Any:
     :func:`_guarded_default`); elsewhere, or for a schema that is not of the shape structural schemas have,
     by the plain walk. Both give the same result, and see a schema changed in place between calls.
     """
-    if type(schema) is dict:
-        return _g_any(obj, schema, 0)  # each node falls back to _default where versions cannot be read
+    if type(schema) is dict:  # each node falls back to _default where versions cannot be read
+        return _g_object(obj, schema, 0) if type(obj) is dict else _g_any(obj, schema, 0)
     return _default(obj, schema, 0)
 
 
@@ -450,12 +450,14 @@ def _g_object(x: dict[str, Any], s: Schema, depth: int) -> Any:
             out[k] = _g_array(v, p, d)
         else:
             out[k] = _default(v, p, d)
-    for k, dv in node[5]:
-        if k not in x:
-            out[k] = dv
-    for k, p, dv in node[7]:
-        if k not in x:
-            out[k] = dv if type(dv) in _SCALAR_TYPES else _g_any(dv, p, d)  # a scalar is itself
+    if node[5]:
+        for k, dv in node[5]:
+            if k not in x:
+                out[k] = dv
+    if node[7]:
+        for k, p, dv in node[7]:
+            if k not in x:
+                out[k] = dv if type(dv) in _SCALAR_TYPES else _g_any(dv, p, d)  # a scalar is itself
     return out
 
 
