@@ -564,3 +564,16 @@ def test_dicts_dropped_by_a_change_stay_readable_until_the_guard_sees_the_change
     garbage = [{"k": i} for i in range(10_000)]
     assert default({}, schema) == {"q": 1}
     del garbage
+
+
+def test_a_schema_dict_made_afresh_for_each_call_is_walked_plainly() -> None:
+    """``default(obj, dict(schema))`` in a loop: each root is new, so it is not summarised (the plain walk, as
+    the first call with any dict); the results are the same either way."""
+    schema = {"type": "object", "properties": {"a": {"default": 1}, "b": {"properties": {"c": {"default": 2}}}}}
+    nodes_before = len(defaulting._NODES)
+    for _ in range(50):
+        assert default({"b": {}}, dict(schema)) == {"b": {"c": 2}, "a": 1}
+    assert len(defaulting._NODES) <= nodes_before + 1  # at most a node below the root, never one per root
+    for _ in range(3):  # the same dict again: summarised from its second call
+        assert default({"b": {}}, schema) == {"b": {"c": 2}, "a": 1}
+    assert defaulting._NODES.get(id(schema), (None,))[0] is schema or not snapshot.versions_readable()

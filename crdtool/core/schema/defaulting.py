@@ -58,6 +58,14 @@ def default(obj: Any, schema: Schema | None) -> Any:
     by the plain walk. Both give the same result, and see a schema changed in place between calls.
     """
     if type(schema) is dict:  # each node falls back to _default where versions cannot be read
+        node = _NODES.get(id(schema))
+        if (node is None or node[0] is not schema) and _SEEN.get(id(schema)) is not schema:
+            # the first call with this dict: a schema made afresh for each call (``dict(schema)``) is not worth
+            # summarising; the nodes below a summarised root are the schema's own, reached through its guards
+            if len(_SEEN) >= _SEEN_SIZE:
+                _SEEN.clear()
+            _SEEN[id(schema)] = schema  # held: its id is not reused meanwhile
+            return _default(obj, schema, 0)
         return _g_object(obj, schema, 0) if type(obj) is dict else _g_any(obj, schema, 0)
     return _default(obj, schema, 0)
 
@@ -396,6 +404,9 @@ def _without_defaults(s: Schema) -> list[dict[str, Any]] | None:
 #: :func:`_node`'s memo, by ``id(s)``
 _NODES: dict[int, tuple[Any, ...]] = {}
 _NODES_SIZE = 4096
+#: the root schemas :func:`default` has seen once, by ``id``: the second call summarises
+_SEEN: dict[int, dict[str, Any]] = {}
+_SEEN_SIZE = 256
 #: a subtree without defaults is guarded whole (and values below it copied, not walked) up to this many dicts
 #: read through at most this many views: reading a version costs a few nanoseconds, walking a node ~0.5 us
 _SUBTREE_DICTS = 160
