@@ -377,12 +377,14 @@ def compact_copy(value: Any) -> Any:
     if type(value) is not dict or _version_views() is None:
         return value
     order: list[Any] = [value]
+    seen = {id(value)}  # a container met again (shared, or an ancestor: a cycle) is copied once, kept shared
     i = 0
     while i < len(order):
         container = order[i]
         i += 1
         for v in container.values() if type(container) is dict else container:
-            if type(v) is dict or type(v) is list:
+            if (type(v) is dict or type(v) is list) and id(v) not in seen:
+                seen.add(id(v))
                 order.append(v)
     dicts = [c for c in order if type(c) is dict]
     if len(dicts) < _COMPACT_MIN:

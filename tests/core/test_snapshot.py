@@ -513,3 +513,17 @@ def test_progressions_stay_within_one_view_s_span() -> None:
     assert sorted(start + k * step for start, step, count in runs for k in range(count)) == far
     assert all(start + (count - 1) * step + 8 <= start + span for start, step, count in runs)
     assert all((count - 1) * step < span - 8 for _, step, count in runs)
+
+
+def test_a_compact_copy_keeps_shared_containers_shared_and_copes_with_cycles() -> None:
+    shared = {"type": "string"}
+    value: dict[str, Any] = {"properties": {f"p{i}": {"items": shared, "n": [i]} for i in range(300)}}
+    value["self"] = value  # a cycle
+    out = snapshot.compact_copy(value)
+    if out is value:
+        assert not snapshot.versions_readable()
+        return
+    assert out["self"] is out
+    assert out["properties"]["p1"]["items"] is out["properties"]["p2"]["items"] is not shared
+    assert out["properties"]["p7"]["n"] == [7] and out["properties"]["p7"]["n"] is not value["properties"]["p7"]["n"]
+    assert list(out["properties"]) == list(value["properties"])
