@@ -442,6 +442,7 @@ def test_the_version_walk_is_the_pure_way_on_cpython_3_11() -> None:
 # --- issue #28: the version walk reads its words through strided views over progressions of addresses -------
 
 
+@settings(max_examples=50)
 @given(st.sets(st.integers(0, 2**20).map(lambda n: 8 * n), max_size=60))
 def test_progressions_cover_exactly_the_addresses(addresses: set[int]) -> None:
     runs = snapshot._progressions(addresses)
@@ -473,7 +474,7 @@ def test_the_version_walk_sees_a_change_inside_a_long_run_of_neighbours() -> Non
         lambda v: v[2].__setitem__("z", 1),
     ]
     for change in changes:
-        value: list[Any] = [[{"k": i} for i in range(1000)], [["a", 1] for _ in range(1000)], {}]
+        value: list[Any] = [[{"k": i} for i in range(600)], [["a", 1] for _ in range(600)], {}]
         snap = _walk_or_skip(value)
         assert isinstance(snap, snapshot._VersionWalk)
         assert any(len(v) > 2 for v in snap._live)  # some run of neighbours read through one view
@@ -485,7 +486,7 @@ def test_the_version_walk_sees_a_change_inside_a_long_run_of_neighbours() -> Non
             assert change is not changes[1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     value=st.lists(JSON, min_size=1, max_size=8),
     steps=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(MUTATIONS), st.integers(0, 100),
