@@ -369,23 +369,28 @@ def compact_copy(value: Any) -> Any:
     instead of one per schema; ``value`` itself when it is not a dict or versions cannot be read here.
 
     Equal to ``value`` (the same keys in the same order, the very same scalar objects); shares no container
-    with it. The dicts are copied in breadth-first order, in one run, after the free blocks of their size
-    that earlier frees left scattered through the allocator's pools are taken up by placeholders (at most
-    65,536 empty dicts, a few ms, freed again at once): a schema decoded depth first, or copied from such a one,
-    otherwise gets its dicts wherever the allocator has holes. Only speed depends on where they land.
+    with it. The dicts are copied in one run (each container's children together, then each child's subtree in
+    turn: a node's property schemas sit together, and so does each subtree), after the free blocks of their
+    size that earlier frees left scattered through the allocator's pools are taken up by placeholders (at
+    most 65,536 empty dicts, a few ms, freed again at once): a schema decoded depth first, or copied from such
+    a one, otherwise gets its dicts wherever the allocator has holes. Only speed depends on where they land.
     """
     if type(value) is not dict or _version_views() is None:
         return value
+    # the order of allocation: a container's children one after another, then each child's subtree in turn
+    # (depth first): a node's property schemas sit together, and so does every subtree
     order: list[Any] = [value]
     seen = {id(value)}  # a container met again (shared, or an ancestor: a cycle) is copied once, kept shared
-    i = 0
-    while i < len(order):
-        container = order[i]
-        i += 1
+    stack = [value]
+    while stack:
+        container = stack.pop()
+        kids = []
         for v in container.values() if type(container) is dict else container:
             if (type(v) is dict or type(v) is list) and id(v) not in seen:
                 seen.add(id(v))
-                order.append(v)
+                kids.append(v)
+        order.extend(kids)
+        stack.extend(reversed(kids))
     dicts = [c for c in order if type(c) is dict]
     if len(dicts) < _COMPACT_MIN:
         return value  # a few guards of a few views each: not worth a copy
