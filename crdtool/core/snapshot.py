@@ -381,10 +381,10 @@ def compact_copy(value: Any) -> Any:
     # (depth first): a node's property schemas sit together, and so does every subtree
     order: list[Any] = [value]
     seen = {id(value)}  # a container met again (shared, or an ancestor: a cycle) is copied once, kept shared
-    stack = [value]
+    stack: list[Any] = [value]
     while stack:
         container = stack.pop()
-        kids = []
+        kids: list[Any] = []
         for v in container.values() if type(container) is dict else container:
             if (type(v) is dict or type(v) is list) and id(v) not in seen:
                 seen.add(id(v))
