@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from crdtool.core import snapshot
 from crdtool.core.schema import defaulting
 from crdtool.core.schema.defaulting import default, prune_non_nullable_nulls
 
@@ -444,3 +445,138 @@ def test_the_remembered_scan_matches_the_plain_loop_after_changes(value: Any, ch
         # the explicit-stack walk scans every property every time: the exact reference (repr: types and key
         # order too)
         assert repr(default(value, schema)) == repr(defaulting._default_iter(value, schema))
+
+
+# --- issue #28: the guarded node summaries of default(obj, schema_dict), against the explicit-stack walk -------
+
+
+def _schema_dicts(schema: Any) -> list[dict[str, Any]]:
+    """Every dict of a schema reached through properties, items and additionalProperties (the schema nodes)."""
+    out = []
+    stack = [schema]
+    while stack:
+        s = stack.pop()
+        if type(s) is not dict:
+            continue
+        out.append(s)
+        props = s.get("properties")
+        if type(props) is dict:
+            stack.extend(props.values())
+        stack.extend(s.get(k) for k in ("items", "additionalProperties"))
+    return out
+
+
+#: in-place changes of one schema node (argument: a value from VALUES)
+_NODE_CHANGES: list[Any] = [
+    lambda s, v: s.__setitem__("default", v),
+    lambda s, v: s.pop("default", None),
+    lambda s, v: s.__setitem__("nullable", not s.get("nullable")),
+    lambda s, v: s.setdefault("properties", {}).__setitem__("a", {"default": v}),
+    lambda s, v: s.setdefault("properties", {}).__setitem__("b", {"properties": {"c": {"default": v}}}),
+    lambda s, v: s.get("properties", {}).pop("a", None),
+    lambda s, v: s.__setitem__("items", {"default": v}),
+    lambda s, v: s.__setitem__("additionalProperties", {"default": v, "nullable": False}),
+    lambda s, v: s.__setitem__("additionalProperties", bool(v)),
+    lambda s, v: s.pop("properties", None),
+    # a default changed inside (the guards do not cover it: read afresh)
+    lambda s, v: s["default"].append(v) if type(s.get("default")) is list else None,
+    # the same properties in another order
+    lambda s, v: s.__setitem__("properties", dict(reversed(list(s["properties"].items()))))
+    if type(s.get("properties")) is dict else None,
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES, schema=SCHEMAS,
+       changes=st.lists(st.tuples(st.integers(0, 1000), st.sampled_from(range(len(_NODE_CHANGES))), VALUES),
+                        min_size=1, max_size=5))
+def test_guarded_defaulting_follows_in_place_changes_at_any_depth(value: Any, schema: Any, changes: Any) -> None:
+    """default(obj, schema_dict) is the explicit-stack walk (which reads every field on every call), before and
+    after each in-place change of a schema node picked at any depth, called twice each time (the summaries
+    remembered)."""
+    value_before = copy.deepcopy(value)
+    for which, change, new in [(0, None, None), *changes]:
+        if change is not None:
+            nodes = _schema_dicts(schema)
+            _NODE_CHANGES[change](nodes[which % len(nodes)], copy.deepcopy(new))
+        expected = repr(defaulting._default_iter(value, schema))
+        assert repr(default(value, schema)) == expected
+        assert repr(default(value, schema)) == expected
+    assert value == value_before
+
+
+def _deep_schema_without_defaults(depth: int, width: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for i in range(depth):
+        node = {"type": "object", "properties": {f"k{j}": (node if j == 0 else {"type": "integer"})
+                                                  for j in range(width)}}
+    return node
+
+
+def test_a_subtree_without_defaults_is_copied_until_a_default_appears_deep_in_it() -> None:
+    schema = {"type": "object", "properties": {
+        "deep": _deep_schema_without_defaults(6, 3),
+        "list": {"type": "array", "items": _deep_schema_without_defaults(3, 2)},
+    }}
+    value = {"deep": {"k0": {"k0": {"k1": 5}}}, "list": [None, {"k0": {}}]}
+    assert default(value, schema) == value  # the plain walk: the first call with this dict
+    assert default(value, schema) == value  # summarised now
+    node = defaulting._NODES.get(id(schema["properties"]["deep"]))
+    assert node is None or node[6] or not snapshot.versions_readable()  # guarded whole, copied
+    # a default five levels down, under a node the object reaches
+    schema["properties"]["deep"]["properties"]["k0"]["properties"]["k0"]["properties"]["k2"] = {"default": 7}
+    out = default(value, schema)
+    assert out["deep"]["k0"]["k0"] == {"k1": 5, "k2": 7}
+    # a default for a null item
+    schema["properties"]["list"]["items"]["default"] = {"k1": 1}
+    out = default(value, schema)
+    assert out["list"][0] == {"k1": 1}
+    # and below the items
+    schema["properties"]["list"]["items"]["properties"]["k0"]["properties"]["k1"] = {"default": 3}
+    assert default(value, schema)["list"][1] == {"k0": {"k1": 3}}
+    for v in (value, {}, {"deep": None, "list": []}):
+        assert repr(default(v, schema)) == repr(defaulting._default_iter(v, schema))
+
+
+def test_a_compact_copy_is_equal_and_defaults_the_same() -> None:
+    schema = {"type": "object", "properties": {f"p{i}": _deep_schema_without_defaults(3, 4) for i in range(40)}}
+    schema["properties"]["p7"]["properties"]["k1"]["default"] = 1
+    compact = snapshot.compact_copy(schema)
+    assert repr(compact) == repr(schema)
+    assert not (set(map(id, _schema_dicts(compact))) & set(map(id, _schema_dicts(schema))))
+    value = {"p7": {}, "p8": {"k0": {}}}
+    for _ in range(2):  # the plain walk, then the summaries
+        assert repr(default(value, compact)) == repr(defaulting._default_iter(value, schema))
+    compact["properties"]["p8"]["properties"]["k0"]["properties"]["k3"]["default"] = "x"
+    schema["properties"]["p8"]["properties"]["k0"]["properties"]["k3"]["default"] = "x"
+    assert repr(default(value, compact)) == repr(defaulting._default_iter(value, schema))
+    assert default(value, compact)["p8"]["k0"] == {"k3": "x"}
+
+
+def test_dicts_dropped_by_a_change_stay_readable_until_the_guard_sees_the_change() -> None:
+    """A node's guard reads its dicts' memory in address order: the dicts a change drops (a properties map, its
+    property schemas) are held by the summary, so reading them is safe and the change is seen."""
+    import gc
+
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(20)}}
+    schema["properties"]["p3"]["default"] = "x"
+    for _ in range(2):  # the plain walk, then the summary
+        assert default({}, schema) == {"p3": "x"}
+    schema["properties"] = {"q": {"default": 1}}  # the old map and its schemas: referenced by the summary only
+    gc.collect()
+    garbage = [{"k": i} for i in range(10_000)]
+    assert default({}, schema) == {"q": 1}
+    del garbage
+
+
+def test_a_schema_dict_made_afresh_for_each_call_is_walked_plainly() -> None:
+    """``default(obj, dict(schema))`` in a loop: each root is new, so it is not summarised (the plain walk, as
+    the first call with any dict); the results are the same either way."""
+    schema = {"type": "object", "properties": {"a": {"default": 1}, "b": {"properties": {"c": {"default": 2}}}}}
+    nodes_before = len(defaulting._NODES)
+    for _ in range(50):
+        assert default({"b": {}}, dict(schema)) == {"b": {"c": 2}, "a": 1}
+    assert len(defaulting._NODES) <= nodes_before + 1  # at most a node below the root, never one per root
+    for _ in range(3):  # the same dict again: summarised from its second call
+        assert default({"b": {}}, schema) == {"b": {"c": 2}, "a": 1}
+    assert defaulting._NODES.get(id(schema), (None,))[0] is schema or not snapshot.versions_readable()

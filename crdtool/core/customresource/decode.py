@@ -131,11 +131,17 @@ def default(
 
     Never mutates its arguments.
     """
-    from crdtool.core.crd.manifest import is_crd
-
-    if isinstance(schema, PreparedCrd) or (schema is not None and is_crd(schema)):
+    if type(schema) is dict and schema.get("kind") != "CustomResourceDefinition":
+        return _structural_default(obj, schema)
+    if isinstance(schema, PreparedCrd) or (isinstance(schema, dict) and _is_crd(schema)):
         return decode_object(obj, schema, version, kubernetes_version=kubernetes_version).stored
     return _structural_default(obj, schema)
+
+
+def _is_crd(doc: Any) -> bool:
+    from crdtool.core.crd.manifest import is_crd
+
+    return is_crd(doc)
 
 
 def coerce_converted(

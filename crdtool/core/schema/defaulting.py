@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from crdtool.core.snapshot import dict_versions
+from crdtool.core.snapshot import version_guard, versions_readable
 
 __all__ = ["Defaulter", "compile_defaulter", "copy_json", "default", "prune_non_nullable_nulls"]
 
@@ -52,7 +52,21 @@ def default(obj: Any, schema: Schema | None) -> Any:
 
     Returns:
         A new value: ``obj`` with defaults applied top-down.
+
+    A schema dict is walked through :func:`_node`'s guarded summaries of its nodes (CPython 3.11: see
+    :func:`_guarded_default`); elsewhere, or for a schema that is not of the shape structural schemas have,
+    by the plain walk. Both give the same result, and see a schema changed in place between calls.
     """
+    if type(schema) is dict:  # each node falls back to _default where versions cannot be read
+        node = _NODES.get(id(schema))
+        if (node is None or node[0] is not schema) and _SEEN.get(id(schema)) is not schema:
+            # the first call with this dict: a schema made afresh for each call (``dict(schema)``) is not worth
+            # summarising; the nodes below a summarised root are the schema's own, reached through its guards
+            if len(_SEEN) >= _SEEN_SIZE:
+                _SEEN.clear()
+            _SEEN[id(schema)] = schema  # held: its id is not reused meanwhile
+            return _default(obj, schema, 0)
+        return _g_object(obj, schema, 0) if type(obj) is dict else _g_any(obj, schema, 0)
     return _default(obj, schema, 0)
 
 
@@ -148,27 +162,28 @@ def _with_defaults(props: dict[str, Any]) -> Iterable[tuple[str, Any]]:
     A sparse object of a big CRD reaches nodes with a hundred properties and few defaults; scanning them all
     on every call is most of the defaulting's time. The scan's result is kept for the very ``props`` dict
     while neither it nor any of its property schemas changed: the dicts' PEP 509 versions are the recorded
-    ones (:func:`crdtool.core.snapshot.dict_versions`; where versions cannot be read, every entry is
+    ones (:func:`crdtool.core.snapshot.version_guard`; where versions cannot be read, every entry is
     returned, as the plain loop reads them). Exact: the caller's checks on each entry are unchanged, and an
     entry left out has no default, as its unchanged dict says.
     """
     entry = _SCANS.get(id(props))
-    if entry is not None and entry[0] is props and b"".join(entry[1]) == entry[2]:
+    if entry is not None and entry[0] is props and entry[1] == entry[2]:
         return entry[3]
     schemas = list(props.values())
-    views = dict_versions([props, *schemas]) if all(type(p) is dict for p in schemas) else None
-    if views is None:
+    guard = version_guard([props, *schemas]) if all(type(p) is dict for p in schemas) else None
+    if guard is None:
         return props.items()
-    versions = b"".join(views)
     found = tuple((k, p) for k, p in props.items() if p.get("default") is not None)
     if len(_SCANS) >= _SCANS_SIZE:
         _SCANS.clear()
-    _SCANS[id(props)] = (props, views, versions, found)  # holds props: its id is not reused meanwhile
+    # holds props and every property schema: their memory is read by the views, their ids not reused meanwhile
+    _SCANS[id(props)] = (props, *guard, found, schemas)
     return found
 
 
-#: :func:`_with_defaults`' memo: id(props) -> (props, version views, versions, entries with a default)
-_SCANS: dict[int, tuple[dict[str, Any], list[memoryview], bytes, tuple[tuple[str, Any], ...]]] = {}
+#: :func:`_with_defaults`' memo: id(props) -> (props, live version views, recorded versions, entries with a default,
+#: the property schemas)
+_SCANS: dict[int, tuple[dict[str, Any], list[memoryview], list[memoryview], tuple[tuple[str, Any], ...], list[Any]]] = {}
 _SCANS_SIZE = 512
 #: smaller ``properties`` maps are scanned every time
 _SCAN_MEMO_MIN = 8
@@ -288,6 +303,189 @@ def _default_iter(x: Any, s: Schema | None) -> Any:
         else:
             container[slot] = v
     return holder[0]
+
+
+# --- Default, with guarded node summaries (issue #28) --------------------------------------------------
+#
+# The public ``default(obj, schema_dict)`` must not trust a schema dict the caller may have changed since the
+# last call, yet a sparse object of a big CRD must cost less than a deep copy of it. Each schema node the
+# object reaches gets a summary (:func:`_node`): its ``properties`` map, its ``additionalProperties`` schema and
+# the properties with a non-null ``default``, kept while the PEP 509 versions of the node, of its
+# ``properties`` map and of each property schema are the recorded ones (read through strided views,
+# :func:`crdtool.core.snapshot.version_guard`: one list comparison in C, no scan of the hundred properties of
+# a wide node). A default value is read from its property schema on every use (a container default is
+# defaulted afresh, so a change inside it is seen); everything else comes from the dicts themselves, read on
+# every call. The walk is :func:`_default`'s, branch for branch; values of other types than exact dicts,
+# lists and JSON scalars, schema nodes of other shapes, and depths beyond ``_MAX_DEPTH`` go to it.
+
+
+def _node(s: Schema) -> tuple[Any, ...] | None:
+    """``(s, live views, recorded versions, properties or None, additionalProperties dict or None, scalar
+    defaults, copy only, other defaults, the dicts guarded)`` of the schema node ``s``, remembered by ``id(s)``; None when ``s`` has a shape :func:`_default`
+    handles alone (``properties`` not a dict or holding a non-dict schema) or versions cannot be read.
+
+    The defaults of the properties whose ``default`` is not null, in schema order: ``(key, value)`` when all
+    are scalars, else ``(key, property schema, value)`` in the last field.
+    ``copy only``: no schema below ``s`` has a default (:func:`_without_defaults`): defaulting a value by ``s``
+    is copying it; the views then guard every dict of that subtree, else ``s``, its ``properties`` map and
+    the property schemas.
+    """
+    if not versions_readable():
+        return None
+    props = s.get("properties")
+    if props is not None and type(props) is not dict:
+        return None
+    schemas = [] if props is None else [p for p in props.values() if p is not None]
+    if any(type(p) is not dict for p in schemas):
+        return None
+    below = _without_defaults(s)
+    guard = version_guard(below) if below is not None else None
+    copy_only = guard is not None and len(guard[0]) <= _SUBTREE_VIEWS
+    guarded = below
+    if not copy_only:
+        guarded = [s, props, *schemas] if props is not None else [s]
+        guard = version_guard(guarded)
+    if guard is None:
+        return None
+    ap = s.get("additionalProperties")
+    # the guard holds each property schema, hence the identity of its default: a scalar one is inserted as it
+    # is, a container one (whose inside the guard does not cover) is defaulted afresh on each use
+    defaults = [(k, p, p["default"]) for k, p in props.items() if p is not None and p.get("default") is not None] if props else []
+    scalars = tuple((k, dv) for k, _, dv in defaults if type(dv) in _SCALAR_TYPES)
+    containers = tuple((k, p, dv) for k, p, dv in defaults if type(dv) not in _SCALAR_TYPES)
+    if scalars and containers:  # schema order matters for the keys added: one loop over both
+        scalars, containers = (), tuple(defaults)
+    # the node holds every dict its views read (their memory stays theirs, even after a change drops them)
+    node = (s, guard[0], guard[1], props or None, ap if type(ap) is dict else None, scalars, copy_only, containers,
+            guarded)
+    if len(_NODES) >= _NODES_SIZE:
+        _NODES.clear()
+    _NODES[id(s)] = node  # holds s: its id is not reused meanwhile
+    return node
+
+
+def _without_defaults(s: Schema) -> list[dict[str, Any]] | None:
+    """The dicts ``Default`` reads below ``s`` (``s``, and through ``properties``, ``additionalProperties`` and
+    ``items`` every schema and ``properties`` map), when none of the schemas below ``s`` has a non-null
+    ``default`` and there are at most :data:`_SUBTREE_DICTS` of them; else None.
+
+    ``s``'s own ``default`` is its parent's business: defaulting a value by ``s`` never reads it.
+    """
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    stack = [s]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        out.append(n)
+        if n is not s and n.get("default") is not None:
+            return None
+        props = n.get("properties")
+        if props is not None:
+            if type(props) is not dict:
+                return None
+            out.append(props)
+            for p in props.values():
+                if p is not None:
+                    if type(p) is not dict:
+                        return None
+                    stack.append(p)
+        for key in ("additionalProperties", "items"):
+            c = n.get(key)
+            if type(c) is dict:
+                stack.append(c)
+        if len(out) > _SUBTREE_DICTS:
+            return None
+    return out
+
+
+#: :func:`_node`'s memo, by ``id(s)``
+_NODES: dict[int, tuple[Any, ...]] = {}
+_NODES_SIZE = 4096
+#: the root schemas :func:`default` has seen once, by ``id``: the second call summarises
+_SEEN: dict[int, dict[str, Any]] = {}
+_SEEN_SIZE = 256
+#: a subtree without defaults is guarded whole (and values below it copied, not walked) up to this many dicts
+#: read through at most this many views: reading a version costs a few nanoseconds, walking a node ~0.5 us
+_SUBTREE_DICTS = 160
+_SUBTREE_VIEWS = 48
+
+
+def _g_any(x: Any, s: Schema, depth: int) -> Any:
+    """``_default(x, s, depth)`` for a schema dict ``s``."""
+    t = type(x)
+    if t is dict:
+        return _g_object(x, s, depth)
+    if t is list:
+        return _g_array(x, s, depth)
+    if t in _SCALAR_TYPES:
+        return x
+    return _default(x, s, depth)
+
+
+def _g_object(x: dict[str, Any], s: Schema, depth: int) -> Any:
+    node = _NODES.get(id(s))
+    if node is None or node[0] is not s or node[1] != node[2]:
+        node = _node(s)
+        if node is None:
+            return _default(x, s, depth)
+    if depth > _MAX_DEPTH:
+        return _default_iter(x, s)
+    if node[6]:
+        return _copy(x, depth)
+    props = node[3]
+    aps = node[4]
+    d = depth + 1
+    out = x.copy()
+    for k, v in x.items():
+        tv = type(v)
+        if tv in _SCALAR_TYPES and v is not None:
+            continue  # copied as it is by every branch of _default
+        p = props.get(k) if props is not None else None
+        if p is None:
+            p = aps  # additionalProperties, when a dict: a null there takes its default too
+            if p is None:
+                if v is not None:
+                    out[k] = _copy(v, d)
+                continue
+        if v is None:
+            if p.get("nullable") is not True:
+                dv = p.get("default")
+                if dv is not None:
+                    out[k] = _g_any(dv, p, d)
+        elif tv is dict:
+            out[k] = _g_object(v, p, d)
+        elif tv is list:
+            out[k] = _g_array(v, p, d)
+        else:
+            out[k] = _default(v, p, d)
+    if node[5]:
+        for k, dv in node[5]:
+            if k not in x:
+                out[k] = dv
+    if node[7]:
+        for k, p, dv in node[7]:
+            if k not in x:
+                out[k] = dv if type(dv) in _SCALAR_TYPES else _g_any(dv, p, d)  # a scalar is itself
+    return out
+
+
+def _g_array(x: list[Any], s: Schema, depth: int) -> Any:
+    items = s.get("items")
+    if type(items) is not dict or depth > _MAX_DEPTH:
+        return _default(x, s, depth)
+    node = _NODES.get(id(items))
+    if node is None or node[0] is not items or node[1] != node[2]:
+        node = _node(items)
+    if node is not None and node[6] and items.get("default") is None:
+        return _copy(x, depth)  # nothing below items is defaulted, nor a null item
+    d = depth + 1
+    dv = items.get("default")
+    if dv is not None and items.get("nullable") is not True:
+        return [_g_any(dv, items, d) if v is None else _g_any(v, items, d) for v in x]
+    return [v if type(v) in _SCALAR_TYPES else _g_any(v, items, d) for v in x]
 
 
 # --- PruneNonNullableNullsWithoutDefaults -------------------------------------------------

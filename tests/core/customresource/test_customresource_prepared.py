@@ -163,3 +163,87 @@ def test_results_through_the_prepared_form_and_the_dict_are_the_same() -> None:
         obj = make_cr(spec)
         assert validate_object(obj, crd) == validate_object(obj, prepare_crd(copy.deepcopy(crd)))
         assert default(obj, crd) == default(obj, prepare_crd(copy.deepcopy(crd)))
+
+
+# --- issue #28: in-place changes deep in the CRD dict, against a fresh preparation ----------------------------
+
+def _deep_crd() -> dict[str, Any]:
+    return make_crd({
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {
+                "b": {"type": "object", "required": ["c"], "properties": {
+                    "c": {"type": "integer", "minimum": 0, "maximum": 10, "default": 3},
+                    "d": {"type": "string", "enum": ["x", "y"], "default": "x"},
+                }},
+            }},
+            "l": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}},
+        },
+    })
+
+
+def _b(crd: dict[str, Any]) -> dict[str, Any]:
+    spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    return spec["properties"]["a"]["properties"]["b"]  # type: ignore[no-any-return]
+
+
+def _n(crd: dict[str, Any]) -> dict[str, Any]:
+    spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    return spec["properties"]["l"]["items"]["properties"]["n"]  # type: ignore[no-any-return]
+
+
+#: in-place changes at depth 8 to 12 of the CRD dict (argument: a small integer to vary them)
+DEEP_CHANGES: list[Any] = [
+    lambda c, i: _b(c)["properties"]["c"].__setitem__("maximum", i),
+    lambda c, i: _b(c)["properties"]["c"].__setitem__("maximum", float(i)),
+    lambda c, i: _b(c)["properties"]["c"].__setitem__("default", i),
+    lambda c, i: _b(c)["properties"]["c"].__setitem__("type", "string" if i % 2 else "integer"),
+    lambda c, i: _b(c)["properties"]["d"]["enum"].append(f"e{i}"),
+    lambda c, i: _b(c)["properties"]["d"]["enum"].reverse(),
+    lambda c, i: _b(c)["properties"]["d"]["enum"].__setitem__(0, "z" if i % 2 else "x"),
+    lambda c, i: _b(c)["properties"]["d"]["enum"].pop() if len(_b(c)["properties"]["d"]["enum"]) > 1 else None,
+    lambda c, i: _b(c)["required"].__setitem__(0, "d" if i % 2 else "c"),
+    lambda c, i: _b(c)["properties"].__setitem__("c", _b(c)["properties"].pop("c")),  # key order
+    lambda c, i: _b(c)["properties"]["d"].__setitem__("nullable", bool(i % 2)),
+    lambda c, i: _b(c)["properties"].__setitem__("d", {**_b(c)["properties"]["d"], "maxLength": i}),
+    lambda c, i: _n(c).__setitem__("maximum", i),
+    lambda c, i: _n(c).__setitem__("minimum", True if i % 2 else 1),  # True == 1 in Python: a change
+    lambda c, i: c["spec"]["versions"][0].__setitem__("served", bool(i % 3)),
+    lambda c, i: None,
+]
+
+
+def _outcome(fn: Any) -> Any:
+    try:
+        return ("ok", repr(fn()))
+    except CustomResourceError as exc:
+        return ("error", exc.reason, str(exc))
+
+
+def test_in_place_changes_at_depth_give_the_fresh_preparation_s_results() -> None:
+    """Any sequence of in-place changes deep in the dict, each followed by plain-dict calls: the results are
+    those of a fresh preparation of a deep copy (no memo), whichever way the memo checks the dict."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from crdtool.core.customresource.prepared import _prepare
+
+    objects = [make_cr({"a": {"b": {"c": 11, "d": "z"}}, "l": [{"n": 7}]}), make_cr({"a": {"b": {}}}),
+               make_cr({"a": {"b": {"c": "s", "d": None}}}), make_cr({})]
+
+    @settings(max_examples=10, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from(range(len(DEEP_CHANGES))), st.integers(0, 12)), min_size=1, max_size=6))
+    def run(changes: list[tuple[int, int]]) -> None:
+        crd = _deep_crd()
+        for which, i in changes:
+            DEEP_CHANGES[which](crd, i)
+            fresh = _outcome(lambda: _prepare(copy.deepcopy(crd)))
+            prepared = _prepare(copy.deepcopy(crd)) if fresh[0] == "ok" else None
+            for obj in objects:
+                if prepared is not None:
+                    assert _outcome(lambda: validate_object(obj, crd)) == _outcome(lambda: validate_object(obj, prepared))
+                    assert _outcome(lambda: default(obj, crd)) == _outcome(lambda: default(obj, prepared))
+                else:
+                    assert _outcome(lambda: validate_object(obj, crd)) == fresh
+
+    run()
