@@ -5,10 +5,11 @@ Run: python benchmarks/bench_peers.py [--kubeconform PATH] [--kubectl-validate P
 
 (binaries also from $KUBECONFORM and $KUBECTL_VALIDATE). The documents are those of ../shared/corpus and
 ../shared/corpus-outside of a kind release 1.35 serves (``catalog.kind_info(...).served``; the others, such as
-rbac v1beta1, PodSecurityPolicy or ``List``, are counted and left out so that each tool judges every document), one per file,
-copied ``N`` times (default 10; each copy with its own label ``bench-copy``, so that no memo of a tool sees a
+rbac v1beta1, PodSecurityPolicy or ``List``, are counted and left out so that each tool judges every document),
+one per file, copied ``N`` times (default 10; each copy with its own label ``bench-copy``, so that no memo of a tool sees a
 document twice) into a temporary folder. Each tool runs as a whole process over that folder
-(start-up included, as a CI runs it), ``--runs`` times (default 3, median):
+(start-up included, as a CI runs it), in rounds (each tool once per round, so that a change of load falls on
+all), ``--runs`` rounds (default 3, medians of wall time and of CPU time, user + system of the child):
 
 - ``kubeconform -n 1 -strict -summary -kubernetes-version 1.35.0 -schema-location DIR/{{ .ResourceKind }}{{ .KindSuffix }}.json``
   over the strict JSON Schemas of the ``kubernetes-validate`` PyPI package made readable by kubeconform
@@ -20,7 +21,12 @@ document twice) into a temporary folder. Each tool runs as a whole process over 
   validation of each kind, the checks across the bundle).
 
 A peer whose binary is not given or not found prints "<peer>: not measured (...)" — never a figure not run.
-Printed: documents/s of each, crdtool's ratio to each peer, the machine's load average before each figure.
+Printed: documents/s of each (wall and per CPU second), crdtool's ratios to each peer, the machine's load
+average before the runs and with each figure. On a shared machine the CPU figures move least.
+
+Measured 2026-12-02 (2 cores shared, load 1.9 → 2.6, --runs 5): 810 documents: crdtool 1653 docs/s, kubeconform
+1901, kubectl-validate 1067 (crdtool / kubeconform 0.87); 3240 documents: 2491, 3886, 1297 (0.64). Issue 29's
+target (crdtool >= kubeconform) is not met; half of crdtool's per-document time is reading the YAML.
 
 How the peers were built for the figures in the notes of issue 29 (none of this is committed):
 
