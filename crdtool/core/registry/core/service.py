@@ -14,7 +14,6 @@ the allocation's errors alone (:func:`allocation_errors` finds nothing on an all
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from crdtool.core.apis._util import i, lst, m, s
@@ -26,6 +25,7 @@ from crdtool.core.apis.core.validation import (
 )
 from crdtool.core.errors import FieldError, Path, invalid
 from crdtool.core.registry._common import rel, reset_status
+from crdtool.core.schema.defaulting import copy_json
 
 ALLOCATED_CLUSTER_IP = "10.0.0.10"
 NODE_PORT_RANGE = (30000, 32767)
@@ -155,7 +155,7 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
 
 def allocation_errors(obj: dict[str, Any]) -> list[FieldError]:
     """The errors the create-time allocation returns for ``obj`` (not changed)."""
-    spec = copy.deepcopy(dict(m(obj.get("spec"))))
+    spec = copy_json(dict(m(obj.get("spec"))))
     _normalize_cluster_ips(spec)
     return _allocate(spec)
 
@@ -167,7 +167,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
     if not isinstance(spec, dict):
         spec = obj["spec"] = {}
     _normalize_cluster_ips(spec)
-    trial = copy.deepcopy(spec)
+    trial = copy_json(spec)
     if not _allocate(trial):
         spec.clear()
         spec.update(trial)
