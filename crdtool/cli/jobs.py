@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -79,10 +80,16 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_fl
         pending: deque[Any] = deque()
         iterator = iter(tasks)
         limit = max(1, jobs * in_flight)
-        for task in iterator:
-            pending.append(pool.submit(_call_in_worker, task))
-            if len(pending) >= limit:
+        with _frozen_heap():
+            # the first submit forks every worker (fork workers are not spawned on demand)
+            for task in iterator:
+                pending.append(pool.submit(_call_in_worker, task))
                 break
+        if len(pending) < limit:
+            for task in iterator:
+                pending.append(pool.submit(_call_in_worker, task))
+                if len(pending) >= limit:
+                    break
         while pending:
             result = pending.popleft().result()
             for task in iterator:
@@ -98,6 +105,23 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_fl
         raise
     finally:
         _WORKER_FUNCTION = None
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """The objects that exist now moved out of the garbage collector's sight while workers fork (``gc.freeze``).
+
+    A forked worker's collections then never walk the heap it inherited: no time spent on it, and no page of it
+    copied for the collector's bookkeeping (copy-on-write stays shared). This process gets them back afterwards
+    (``gc.unfreeze``); what is collected, and when, changes no result.
+    """
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def batches(items: Iterable[T], size: Callable[[T], int], limit: int, most: int = 1 << 30) -> Iterator[list[T]]:
