@@ -56,7 +56,13 @@ def _call_in_worker(task: Any) -> Any:
     return _WORKER_FUNCTION(task)
 
 
-def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_flight: int = 2) -> Iterator[R]:
+def ordered_map(
+    function: Callable[[T], R],
+    tasks: Iterable[T],
+    jobs: int,
+    in_flight: int = 2,
+    started: Callable[[], None] | None = None,
+) -> Iterator[R]:
     """``function(task)`` for every task, in the tasks' order, over ``jobs`` forked workers.
 
     ``function`` and what it reaches are inherited by the workers at the fork
@@ -65,9 +71,12 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_fl
     result is awaited, so a lazy ``tasks`` iterable is consumed as the
     results are, never held whole. With ``jobs`` 1 the tasks run here. A
     worker's exception is raised here, at its task; the tasks not started are
-    dropped.
+    dropped. ``started``: called here once the workers have their first tasks, before their results are awaited
+    (work of this process's own that they do not need), or with the tasks when there are no workers.
     """
     if jobs <= 1:
+        if started is not None:
+            started()
         yield from map(function, tasks)
         return
     import multiprocessing
@@ -90,6 +99,8 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_fl
                 pending.append(pool.submit(_call_in_worker, task))
                 if len(pending) >= limit:
                     break
+        if started is not None:
+            started()
         while pending:
             result = pending.popleft().result()
             for task in iterator:

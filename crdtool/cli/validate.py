@@ -23,7 +23,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
@@ -296,9 +296,11 @@ def _load_entries(
     jobs: int | None,
     stdin: BinaryIO | None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+    while_loading: Callable[[], None] | None = None,
 ) -> tuple[list[list[Document | InputError]], dict[int, list[DocumentResult]]]:
     """:func:`load_and_judge`, the documents kept by entry of ``selected``, each CRD document judged under every
-    release of ``releases`` in a row (its verdicts in their order)."""
+    release of ``releases`` in a row (its verdicts in their order). ``while_loading``: work of this process to
+    do while workers load a large file (:func:`_load_split`), if they do."""
     files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
     sizes = {i: _file_size(path) for i, path in files}
     workers = _file_worker_count(len(files), sum(sizes.values()), jobs)
@@ -312,7 +314,15 @@ def _load_entries(
             pass
     from crdtool.cli.selection import load_selected_file
 
-    per_entry = [_load_split(entry, jobs) or load_selected_file(entry, stdin or sys.stdin.buffer) for entry in selected]
+    hook = [while_loading]
+
+    def started() -> None:  # once, for the first file the workers load
+        if hook[0] is not None:
+            hook[0], work = None, hook[0]
+            work()
+
+    per_entry = [_load_split(entry, jobs, started) or load_selected_file(entry, stdin or sys.stdin.buffer)
+                 for entry in selected]
     items = [item for loaded in per_entry for item in loaded]
     crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
                 and not _kind_skipped(item.data, skip_kinds)]
@@ -328,14 +338,17 @@ SPLIT_MIN_BYTES = 256 << 10
 SPLIT_TASK_BYTES = 64 << 10
 
 
-def _load_split(entry: str | InputError, jobs: int | None) -> list[Document | InputError] | None:
+def _load_split(
+    entry: str | InputError, jobs: int | None, started: Callable[[], None] | None = None
+) -> list[Document | InputError] | None:
     """:func:`~crdtool.cli.selection.load_selected_file` of one large YAML file, its documents loaded on
     ``jobs`` forked workers; None to load it here (one job, a small file, stdin, JSON, UTF-16/32, unreadable).
 
     The file is split here into kubectl's chunks (:func:`crdtool.yaml.stream.split_file`, the chunks the
     loader loads in turn), the workers load consecutive runs of them (:func:`~crdtool.yaml.stream.load_chunk`)
     and send the documents back; they are numbered here, in order, and their Helm hints given as
-    ``load_selected_file`` gives them: the same list (tests/cli/test_jobs.py compares them).
+    ``load_selected_file`` gives them: the same list (tests/cli/test_validate_jobs_loaded.py compares them).
+    ``started``: run here while the workers load.
     """
     from crdtool.cli.jobs import batches, ordered_map, resolve_jobs
 
@@ -367,7 +380,7 @@ def _load_split(entry: str | InputError, jobs: int | None) -> list[Document | In
     hint = HelmHinter()
     index = 0
     tasks = batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_TASK_BYTES)
-    for loaded in ordered_map(load_run, tasks, workers, in_flight=4):
+    for loaded in ordered_map(load_run, tasks, workers, in_flight=4, started=started):
         for one in loaded:
             item = one.item
             if one.takes_index:
@@ -1079,7 +1092,9 @@ def _judge_matrix(
     from crdtool.cli.matrix import combine
 
     flag_items = list(_load_crd_flags(crd_paths))
-    loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases)
+    early = _prepare_flag_crds(flag_items, releases[0]) if len(releases) == 1 and jobs > 1 else None
+    loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases,
+                                     while_loading=early)
     entries = {i: list(enumerate(items)) for i, items in enumerate(loaded)}
     per_crd = [{key: results[k] for key, results in verdicts.items()} for k in range(len(releases))]
 
@@ -1127,6 +1142,28 @@ def _judge_matrix(
     return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
 
 
+def _prepare_flag_crds(flag_items: list[Document | InputError], release: Release) -> Callable[[], None]:
+    """What prepares the CRDs of ``--crd`` for ``release`` (:meth:`CrdSource.warm` without the validity), to run
+    while the workers load a large input: their sources, made from the same documents, find the preparations in
+    ``prepare_crd``'s memo (by the dict's identity, checked against its content)."""
+
+    def prepare() -> None:
+        from crdtool.core.customresource import CustomResourceError, prepare_crd
+
+        for item in flag_items:
+            if not isinstance(item, Document) or not is_crd(item.data):
+                continue
+            try:
+                prepared = prepare_crd(item.data, release.name)
+            except CustomResourceError:
+                continue  # the source finds the error again
+            for version in prepared.versions:
+                if version.served and version.cel_validator is not None:
+                    version.cel_validator.get()
+
+    return prepare
+
+
 def _documents_in_parallel(entries: dict[int, list[tuple[int, Document | InputError]]]) -> bool:
     """Whether loaded inputs are judged a document per task on the workers: at least
     :data:`PARALLEL_MIN_DOCUMENTS` documents, none a List large enough to be spread over the workers itself
@@ -1160,7 +1197,7 @@ def _judge_entries_in_parallel(
     from the workers, resolved here while they go on), as :func:`_judge_stream` does. Each task is
     :data:`DOCUMENTS_PER_TASK` consecutive documents (their indexes, not the documents, cross the pipe);
     each document is judged on one process (a List's objects are not spread further). The results are
-    those of judging them here one after another (tests/cli/test_jobs.py compares them).
+    those of judging them here one after another (tests/cli/test_validate_jobs_loaded.py compares them).
     """
     from crdtool.cli.jobs import batches, ordered_map
 
