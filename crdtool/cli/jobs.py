@@ -135,6 +135,25 @@ def _frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (``gc.disable``), on again after if it was on.
+
+    For building many objects that all live on (documents loaded or received from workers): the collector would
+    walk the growing heap again and again for no garbage (unpickling 3,000 documents took four times as long
+    with it on). Garbage made meanwhile is collected afterwards; no result depends on when.
+    """
+    import gc
+
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def batches(items: Iterable[T], size: Callable[[T], int], limit: int, most: int = 1 << 30) -> Iterator[list[T]]:
     """``items`` in consecutive lists of about ``limit`` in ``size`` (at least one item, at most ``most`` items)."""
     batch: list[T] = []

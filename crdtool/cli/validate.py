@@ -350,7 +350,7 @@ def _load_split(
     ``load_selected_file`` gives them: the same list (tests/cli/test_validate_jobs_loaded.py compares them).
     ``started``: run here while the workers load.
     """
-    from crdtool.cli.jobs import batches, ordered_map, resolve_jobs
+    from crdtool.cli.jobs import batches, ordered_map, paused_gc, resolve_jobs
 
     if not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
         return None
@@ -374,13 +374,18 @@ def _load_split(
         return None
 
     def load_run(numbers: list[int]) -> list[Any]:
-        return [load_chunk(chunks[k], entry) for k in numbers]
+        with paused_gc():
+            return [load_chunk(chunks[k], entry) for k in numbers]
 
     out: list[Document | InputError] = []
     hint = HelmHinter()
     index = 0
-    tasks = batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_TASK_BYTES)
-    for loaded in ordered_map(load_run, tasks, workers, in_flight=4, started=started):
+    # every task submitted at once (they are lists of numbers, and every document is kept anyway): the workers
+    # never wait for this process, busy with ``started`` and the documents that come back
+    tasks = list(batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_TASK_BYTES))
+    with paused_gc():
+        received = list(ordered_map(load_run, tasks, workers, in_flight=-(-len(tasks) // workers), started=started))
+    for loaded in received:
         for one in loaded:
             item = one.item
             if one.takes_index:
@@ -1226,7 +1231,9 @@ def _judge_entries_in_parallel(
 
     tasks = batches(range(len(order)), lambda _: 1, DOCUMENTS_PER_TASK)
     done = 0
-    for results in ordered_map(judge_task, tasks, jobs, in_flight=4):
+    # enough tasks ahead that the workers go on while this process settles a CRD's validity (the first result
+    # that asks for it waits for check_crd_manifest here)
+    for results in ordered_map(judge_task, tasks, jobs, in_flight=16):
         for result in results:
             item = order[done][2]
             done += 1
