@@ -383,8 +383,14 @@ def _load_split(
     # every task submitted at once (they are lists of numbers, and every document is kept anyway): the workers
     # never wait for this process, busy with ``started`` and the documents that come back
     tasks = list(batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_TASK_BYTES))
-    with paused_gc():
-        received = list(ordered_map(load_run, tasks, workers, in_flight=-(-len(tasks) // workers), started=started))
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with paused_gc():
+            received = list(ordered_map(load_run, tasks, workers, in_flight=-(-len(tasks) // workers),
+                                        started=started))
+    except (OSError, BrokenProcessPool):  # no processes to be had (or one killed): loaded here instead
+        return None
     for loaded in received:
         for one in loaded:
             item = one.item

@@ -140,3 +140,16 @@ def test_validate_reports_the_same_with_one_or_two_workers(tmp_path: Path, monke
     assert len(crontabs) == 122 and all(any("is itself invalid" in w for w in d["warnings"]) for d in crontabs)
     assert any(any(w.startswith("BND") for w in d["warnings"]) for d in report["documents"] if d.get("kind") == "Service")
     assert report["summary"]["errors"] == 3 and report["summary"]["invalid"] > 0
+
+
+def test_no_worker_processes_means_the_file_is_loaded_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from crdtool.cli import jobs
+
+    def no_fork(*args: Any, **kw: Any) -> Any:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    path = tmp_path / "big.yaml"
+    path.write_text(_TRICKY)
+    monkeypatch.setattr(validate, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs, "ordered_map", no_fork)
+    assert validate._load_split(str(path), 2) is None  # _load_entries then calls load_selected_file
