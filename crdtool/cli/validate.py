@@ -342,7 +342,8 @@ def _load_split(
     entry: str | InputError, jobs: int | None, started: Callable[[], None] | None = None
 ) -> list[Document | InputError] | None:
     """:func:`~crdtool.cli.selection.load_selected_file` of one large YAML file, its documents loaded on
-    ``jobs`` forked workers; None to load it here (one job, a small file, stdin, JSON, UTF-16/32, unreadable).
+    ``jobs`` forked workers; None to load it here (one job, a small file, stdin, JSON, UTF-16/32, unreadable,
+    fewer than :data:`PARALLEL_MIN_DOCUMENTS` chunks).
 
     The file is split here into kubectl's chunks (:func:`crdtool.yaml.stream.split_file`, the chunks the
     loader loads in turn), the workers load consecutive runs of them (:func:`~crdtool.yaml.stream.load_chunk`)
@@ -370,8 +371,8 @@ def _load_split(
         return None
     chunks = split_file(raw)
     del raw
-    if chunks is None:
-        return None
+    if chunks is None or len(chunks) < PARALLEL_MIN_DOCUMENTS:
+        return None  # not YAML split this way; or a few documents (a big List): nothing to share out
 
     def load_run(numbers: list[int]) -> list[Any]:
         with paused_gc():

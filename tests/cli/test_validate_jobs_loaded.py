@@ -153,3 +153,12 @@ def test_no_worker_processes_means_the_file_is_loaded_here(tmp_path: Path, monke
     monkeypatch.setattr(validate, "SPLIT_MIN_BYTES", 0)
     monkeypatch.setattr(jobs, "ordered_map", no_fork)
     assert validate._load_split(str(path), 2) is None  # _load_entries then calls load_selected_file
+
+
+def test_a_file_of_few_documents_is_loaded_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big List is one document: one worker would load it all and send it back; it is loaded here."""
+    path = tmp_path / "list.yaml"
+    items = "".join("- " + _cronjob(f"c{i}", 1).replace("\n", "\n  ").rstrip() + "\n" for i in range(200))
+    path.write_text("apiVersion: v1\nkind: List\nitems:\n" + items)
+    monkeypatch.setattr(validate, "SPLIT_MIN_BYTES", 0)
+    assert validate._load_split(str(path), 2) is None
