@@ -23,7 +23,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
@@ -304,9 +304,11 @@ def _load_entries(
     jobs: int | None,
     stdin: BinaryIO | None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
+    while_loading: Callable[[], None] | None = None,
 ) -> tuple[list[list[Document | InputError]], dict[int, list[DocumentResult]]]:
     """:func:`load_and_judge`, the documents kept by entry of ``selected``, each CRD document judged under every
-    release of ``releases`` in a row (its verdicts in their order)."""
+    release of ``releases`` in a row (its verdicts in their order). ``while_loading``: work of this process to
+    do while workers load a large file (:func:`_load_split`), if they do."""
     files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
     sizes = {i: _file_size(path) for i, path in files}
     workers = _file_worker_count(len(files), sum(sizes.values()), jobs)
@@ -320,7 +322,15 @@ def _load_entries(
             pass
     from crdtool.cli.selection import load_selected_file
 
-    per_entry = [load_selected_file(entry, stdin or sys.stdin.buffer) for entry in selected]
+    hook = [while_loading]
+
+    def started() -> None:  # once, for the first file the workers load
+        if hook[0] is not None:
+            hook[0], work = None, hook[0]
+            work()
+
+    per_entry = [_load_split(entry, jobs, started) or load_selected_file(entry, stdin or sys.stdin.buffer)
+                 for entry in selected]
     items = [item for loaded in per_entry for item in loaded]
     crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)
                 and not _kind_skipped(item.data, skip_kinds)]
@@ -328,6 +338,79 @@ def _load_entries(
         progress.set_total(sum(_weight(i) for i in items if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds)))
     per_release = judge_documents_matrix(crd_docs, field_validation, releases, jobs, progress)
     return per_entry, {id(d): [verdicts[n] for verdicts in per_release] for n, d in enumerate(crd_docs)}
+
+
+#: A file of at least this size is loaded by the workers, its documents shared out (:func:`_load_split`).
+SPLIT_MIN_BYTES = 256 << 10
+#: Bytes of a file's documents per worker task in :func:`_load_split`.
+SPLIT_TASK_BYTES = 64 << 10
+
+
+def _load_split(
+    entry: str | InputError, jobs: int | None, started: Callable[[], None] | None = None
+) -> list[Document | InputError] | None:
+    """:func:`~crdtool.cli.selection.load_selected_file` of one large YAML file, its documents loaded on
+    ``jobs`` forked workers; None to load it here (one job, a small file, stdin, JSON, UTF-16/32, unreadable,
+    fewer than :data:`PARALLEL_MIN_DOCUMENTS` chunks).
+
+    The file is split here into kubectl's chunks (:func:`crdtool.yaml.stream.split_file`, the chunks the
+    loader loads in turn), the workers load consecutive runs of them (:func:`~crdtool.yaml.stream.load_chunk`)
+    and send the documents back; they are numbered here, in order, and their Helm hints given as
+    ``load_selected_file`` gives them: the same list (tests/cli/test_validate_jobs_loaded.py compares them).
+    ``started``: run here while the workers load.
+    """
+    from crdtool.cli.jobs import batches, ordered_map, paused_gc, resolve_jobs
+
+    if not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
+        return None
+    workers = resolve_jobs(jobs)
+    if workers < 2:
+        return None
+    from dataclasses import replace as _replace
+
+    from crdtool.cli.selection import HelmHinter
+    from crdtool.yaml.loader import MAX_INPUT_BYTES
+    from crdtool.yaml.stream import load_chunk, split_file
+
+    try:
+        with open(entry, "rb") as fh:
+            raw = fh.read(MAX_INPUT_BYTES + 1)
+    except OSError:
+        return None
+    chunks = split_file(raw)
+    del raw
+    if chunks is None or len(chunks) < PARALLEL_MIN_DOCUMENTS:
+        return None  # not YAML split this way; or a few documents (a big List): nothing to share out
+
+    def load_run(numbers: list[int]) -> list[Any]:
+        with paused_gc():
+            return [load_chunk(chunks[k], entry) for k in numbers]
+
+    out: list[Document | InputError] = []
+    hint = HelmHinter()
+    index = 0
+    # every task submitted at once (they are lists of numbers, and every document is kept anyway): the workers
+    # never wait for this process, busy with ``started`` and the documents that come back
+    tasks = list(batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_TASK_BYTES))
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with paused_gc():
+            received = list(ordered_map(load_run, tasks, workers, in_flight=-(-len(tasks) // workers),
+                                        started=started))
+    except (OSError, BrokenProcessPool):  # no processes to be had (or one killed): loaded here instead
+        return None
+    for loaded in received:
+        for one in loaded:
+            item = one.item
+            if one.takes_index:
+                item = _replace(item, index=index)
+                index += 1
+            if isinstance(item, InputError):
+                item = hint(item)
+            if item is not None:
+                out.append(item)
+    return out
 
 
 def _file_worker_count(n_files: int, total_bytes: int, jobs: int | None = None) -> int:
@@ -1029,7 +1112,9 @@ def _judge_matrix(
     from crdtool.cli.matrix import combine
 
     flag_items = list(_load_crd_flags(crd_paths))
-    loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases)
+    early = _prepare_flag_crds(flag_items, releases[0]) if len(releases) == 1 and jobs > 1 else None
+    loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases,
+                                     while_loading=early)
     entries = {i: list(enumerate(items)) for i, items in enumerate(loaded)}
     per_crd = [{key: results[k] for key, results in verdicts.items()} for k in range(len(releases))]
 
@@ -1063,6 +1148,10 @@ def _judge_matrix(
                 per_release[k] = got
         if progress is not None:
             _tick(progress, max(0, (progress.total or 0) - progress.done))
+    elif jobs > 1 and _documents_in_parallel(entries):
+        ctx, flag_errors = _judging_context(len(selected), entries, per_crd[0], {}, flag_items, field_validation,
+                                            skip_kinds, jobs, releases[0])
+        per_release = [flag_errors + list(_judge_entries_in_parallel(entries, ctx, per_crd[0], jobs, progress))]
     else:
         per_release = judge_releases(list(range(len(releases))), jobs, progress)
     items = [item for items in loaded for item in items]
@@ -1071,6 +1160,101 @@ def _judge_matrix(
 
         bundle_checks.apply(bundle, releases, per_release, items, flag_items)
     return (per_release[0] if len(releases) == 1 else combine(releases, per_release)), items
+
+
+def _prepare_flag_crds(flag_items: list[Document | InputError], release: Release) -> Callable[[], None]:
+    """What prepares the CRDs of ``--crd`` for ``release`` (:meth:`CrdSource.warm` without the validity), to run
+    while the workers load a large input: their sources, made from the same documents, find the preparations in
+    ``prepare_crd``'s memo (by the dict's identity, checked against its content)."""
+
+    def prepare() -> None:
+        from crdtool.core.customresource import CustomResourceError, prepare_crd
+
+        for item in flag_items:
+            if not isinstance(item, Document) or not is_crd(item.data):
+                continue
+            try:
+                prepared = prepare_crd(item.data, release.name)
+            except CustomResourceError:
+                continue  # the source finds the error again
+            for version in prepared.versions:
+                if version.served and version.cel_validator is not None:
+                    version.cel_validator.get()
+
+    return prepare
+
+
+def _documents_in_parallel(entries: dict[int, list[tuple[int, Document | InputError]]]) -> bool:
+    """Whether loaded inputs are judged a document per task on the workers: at least
+    :data:`PARALLEL_MIN_DOCUMENTS` documents, none a List large enough to be spread over the workers itself
+    (:data:`LIST_PARALLEL_MIN_OBJECTS`: its items are, in ranges, as before)."""
+    count = 0
+    for pairs in entries.values():
+        for _, item in pairs:
+            if not isinstance(item, Document):
+                continue
+            if _is_list(item.data) and len(item.data["items"]) >= LIST_PARALLEL_MIN_OBJECTS:
+                return False
+            count += 1
+    return count >= PARALLEL_MIN_DOCUMENTS
+
+
+#: Documents per worker task when loaded inputs are judged in parallel (:func:`_judge_entries_in_parallel`).
+DOCUMENTS_PER_TASK = 32
+
+
+def _judge_entries_in_parallel(
+    entries: dict[int, list[tuple[int, Document | InputError]]],
+    ctx: _Judging,
+    crd_results: dict[int, DocumentResult],
+    jobs: int,
+    progress: Any,
+) -> Iterator[DocumentResult]:
+    """:func:`_judge_item` of every loaded input under ``ctx``'s release, in order, on ``jobs`` forked workers.
+
+    The workers inherit the documents, the catalog and the CRDs the documents need, prepared and compiled here
+    before the fork; whether a CRD is itself valid is left to this process (an :class:`_InvalidCrdWarning`
+    from the workers, resolved here while they go on), as :func:`_judge_stream` does. Each task is
+    :data:`DOCUMENTS_PER_TASK` consecutive documents (their indexes, not the documents, cross the pipe);
+    each document is judged on one process (a List's objects are not spread further). The results are
+    those of judging them here one after another (tests/cli/test_validate_jobs_loaded.py compares them).
+    """
+    from crdtool.cli.jobs import batches, ordered_map
+
+    order = [(i, n, item) for i in sorted(entries) for n, item in entries[i]]
+    seen: set[tuple[Any, Any, str]] = set()
+    for _, _, item in order:
+        if not isinstance(item, Document) or _kind_skipped(item.data, ctx.skip_kinds):
+            continue
+        objects = [o for o in item.data["items"] if isinstance(o, dict)] if _is_list(item.data) else [item.data]
+        for obj in objects:
+            key = (obj.get("apiVersion"), obj.get("kind"), item.file)
+            if key in seen:
+                continue
+            seen.add(key)
+            source, _ = ctx.catalog.find(obj, item.file)
+            if source is not None:
+                source.warm(validity=False)
+    ctx.defer_validity = True
+
+    def judge_task(numbers: list[int]) -> list[DocumentResult]:
+        out = []
+        for k in numbers:
+            i, n, item = order[k]
+            out.append(_judge_item(item, ctx, (i, n), crd_results.get(id(item)), None, 1, deferring=True))
+        return out
+
+    tasks = batches(range(len(order)), lambda _: 1, DOCUMENTS_PER_TASK)
+    done = 0
+    # enough tasks ahead that the workers go on while this process settles a CRD's validity (the first result
+    # that asks for it waits for check_crd_manifest here)
+    for results in ordered_map(judge_task, tasks, jobs, in_flight=16):
+        for result in results:
+            item = order[done][2]
+            done += 1
+            if isinstance(item, Document) and not _kind_skipped(item.data, ctx.skip_kinds):
+                _tick(progress, _weight(item) - _crd_weight(item))
+            yield _resolve_warnings(result, ctx.catalog)
 
 
 def _judge_item(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from functools import lru_cache
 from typing import Any
 
 
@@ -134,11 +135,18 @@ _RFC3339 = "2006-01-02T15:04:05Z07:00"
 _CHUNKS = [("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"), ("", "Z07:00")]
 
 
+#: The memo of :func:`rfc3339_parse_error` and :func:`rfc3339_instant`: pure functions of the text, whose
+#: answers (a string, a tuple) cannot change; the same timestamps are read many times (an object's metadata is
+#: decoded, validated and served at every step of a create or a round trip).
+_MEMO_SIZE = 4096
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
 def rfc3339_parse_error(value: str) -> str:
     """The error text of Go's ``time.Parse(time.RFC3339, value)``, or ``""`` if it parses.
 
     Mirrors ``time.parse`` (the generic path ``time.Parse`` falls back to) for
-    the RFC 3339 layout, and ``time.ParseError.Error``.
+    the RFC 3339 layout, and ``time.ParseError.Error``. Memoised (``__wrapped__`` is the function itself).
     """
     rest = value
     year = month = day = 0
@@ -252,9 +260,14 @@ _RFC3339_RE = re.compile(
 
 
 def rfc3339_instant(s: Any) -> tuple[int, int] | None:
-    """Seconds since the epoch and nanoseconds of an RFC 3339 string, or ``None``."""
+    """Seconds since the epoch and nanoseconds of an RFC 3339 string, or ``None``. Memoised by text."""
     if not isinstance(s, str):
         return None
+    return _rfc3339_instant(str(s))
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
+def _rfc3339_instant(s: str) -> tuple[int, int] | None:
     m = _RFC3339_RE.fullmatch(s)
     if m is None:
         return None

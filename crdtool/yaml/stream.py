@@ -25,9 +25,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from crdtool.yaml.loader import MAX_INPUT_BYTES, Document, InputError, _Counter, _load_chunk
+from crdtool.yaml.loader import MAX_INPUT_BYTES, Document, InputError, _Counter, _load_chunk, _normalise_encoding, _split_chunks
 
-__all__ = ["BLOCK_BYTES", "Chunk", "LoadedChunk", "iter_chunks", "load_chunk", "streamable"]
+__all__ = ["BLOCK_BYTES", "Chunk", "LoadedChunk", "iter_chunks", "load_chunk", "split_file", "streamable"]
 
 #: How much of the stream is read at a time.
 BLOCK_BYTES = 1 << 20
@@ -165,3 +165,17 @@ def load_chunk(chunk: Chunk, file: str, index: int = 0) -> LoadedChunk:
         item = InputError(file, chunk.line, 0, f"internal error while loading: {type(exc).__name__}: {exc}", index)
         return LoadedChunk(item, True)
     return LoadedChunk(item, counter.next > index)
+
+
+def split_file(raw: bytes) -> list[Chunk] | None:
+    """A whole file's kubectl chunks, exactly those :func:`~crdtool.yaml.loader.load_bytes` loads in turn.
+
+    For loading one large file on several processes: each :func:`load_chunk` of the chunks gives the item
+    ``load_bytes(raw, file)`` gives in its place (the caller numbers the documents, as for :func:`iter_chunks`).
+    None when the file is not a YAML stream split this way: a JSON stream (``{`` first, read by
+    ``YAMLOrJSONDecoder``'s rules), a byte-order mark other than UTF-8's, more than ``MAX_INPUT_BYTES``.
+    """
+    if len(raw) > MAX_INPUT_BYTES or not streamable(raw[:BLOCK_BYTES]):
+        return None
+    raw = _normalise_encoding(raw)  # a UTF-8 byte-order mark dropped, as load_bytes drops it
+    return [Chunk(line, chunk, bad, len(chunk)) for line, chunk, bad in _split_chunks(raw)]

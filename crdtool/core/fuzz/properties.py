@@ -381,39 +381,45 @@ def check_example(
     def fail(prop: str, **kw: Any) -> Failure:
         return Failure(prop, source.version, target.version, copy_json(obj), **kw)
 
+    # the objects compared here never reach the user's function: it gets copies of them, and what it returns
+    # is copied (guarded_call's _to_json); so the served metadata of each is worked out once
+    known: _Served = {}
+    _remember_served(obj, known)
     first = guarded_call(convert, copy_json(obj), target.api_version, timeout)
     if first.problem is not None:
         return fail("call", error=_call_error(first, source, target))
     converted = first.value
+    _remember_served(converted, known)
     if source.version == target.version:
-        if json_equal(as_served(converted), as_served(obj)):
+        if json_equal(as_served(converted), as_served(obj, known)):
             return None
         return fail(
             "unchanged",
             converted=converted,
-            diff=diff_text(as_served(obj), as_served(converted)),
+            diff=diff_text(as_served(obj, known), as_served(converted)),
             error=f"an object already at {target.api_version} came back changed",
         )
-    failure = _check_converted(obj, converted, target, extra, fail, lambda **kw: kw)
+    failure = _check_converted(obj, converted, target, extra, fail, lambda **kw: kw, known=known)
     if failure is not None:
         return failure
     second = guarded_call(convert, copy_json(converted), source.api_version, timeout)
     if second.problem is not None:
         return fail("call", converted=converted, error=_call_error(second, target, source))
     back = second.value
+    _remember_served(back, known)
     # The conversion back is held to the same rules before the objects are compared.
     failure = _check_converted(
         converted, back, source, extra, fail, lambda **kw: {**kw, "roundtrip": back, "converted": converted},
-        leg=f"converting back ({target.version} -> {source.version}): ",
+        leg=f"converting back ({target.version} -> {source.version}): ", known=known,
     )
     if failure is not None:
         return failure
-    if not json_equal(as_served(back), as_served(obj)):
+    if not json_equal(as_served(back, known), as_served(obj, known)):
         return fail(
             "roundtrip",
             converted=converted,
             roundtrip=back,
-            diff=diff_text(as_served(obj), as_served(back)),
+            diff=diff_text(as_served(obj, known), as_served(back, known)),
             error=f"{source.version} -> {target.version} -> {source.version} did not return the original object",
         )
     return None
@@ -427,9 +433,10 @@ def _check_converted(
     fail: Callable[..., Failure],
     fields: Callable[..., dict[str, Any]],
     leg: str = "",
+    known: _Served | None = None,
 ) -> Failure | None:
     """Properties 2 and 3 for one conversion ``before`` -> ``after`` at ``version``."""
-    problems = metadata_problems(before, after, version.api_version)
+    problems = metadata_problems(before, after, version.api_version, known)
     if problems:
         return fail("metadata", **fields(converted=after, diff=diff_text(_head(before), _head(after)),
                                          error=leg + "; ".join(problems)))
@@ -440,7 +447,9 @@ def _check_converted(
     return None
 
 
-def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desired: str) -> list[str]:
+def metadata_problems(
+    original: dict[str, Any], converted: dict[str, Any], desired: str, known: _Served | None = None
+) -> list[str]:
     """What the apiserver would reject or silently revert in a converted object's type and object meta.
 
     Mirrors apiextensions-apiserver ``pkg/apiserver/conversion/converter.go``
@@ -450,6 +459,7 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
     changes to metadata other than labels and annotations, which
     ``restoreObjectMeta`` silently reverts, are reported as
     "metadata.<field> changed from X to Y (the apiserver silently restores it)".
+    ``known``: served metadata already worked out (:func:`_remember_served`).
     """
     out: list[str] = []
     rejects = " (the apiserver rejects the conversion)"
@@ -470,7 +480,7 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
         e, a = _go_string(before.get(key)), _go_string(after.get(key))
         if e != a:
             out.append(f"must have the same {label}: {e} != {a}{rejects}")
-    served_before, served_after = _served_meta(before), _served_meta(after)
+    served_before, served_after = _served_meta(before, known), _served_meta(after, known)
     for key in sorted(set(before) | set(after)):
         if key in _IDENTITY_FIELDS or key in _MUTABLE_FIELDS:
             continue
@@ -491,7 +501,7 @@ def metadata_problems(original: dict[str, Any], converted: dict[str, Any], desir
     return out
 
 
-def as_served(obj: Any) -> Any:
+def as_served(obj: Any, known: _Served | None = None) -> Any:
     """``obj`` as clients get it from the apiserver: ``metadata`` through ``metav1.ObjectMeta``.
 
     apiextensions-apiserver v0.36.3 ``customresource_handler.go``: the ``schemaCoercingConverter``
@@ -501,22 +511,43 @@ def as_served(obj: Any) -> Any:
     are gone, and so are, by ``omitempty``, empty ``labels``, ``annotations``, ``finalizers``,
     ``ownerReferences`` and ``managedFields`` and empty strings and zero numbers (a zero
     ``creationTimestamp``, written ``null``, the server fills). Anything else, or metadata that
-    does not decode, is returned as it is.
+    does not decode, is returned as it is. ``known``: served metadata already worked out
+    (:func:`_remember_served`).
     """
     if not isinstance(obj, dict):
         return obj
-    meta = _served_meta(obj.get("metadata"))
+    meta = _served_meta(obj.get("metadata"), known)
     if meta is None:
         return obj
     return {**obj, "metadata": meta}
 
 
-def _served_meta(meta: Any) -> dict[str, Any] | None:
-    """``metadata`` after the ObjectMeta round trip, or None when it is not a decodable mapping."""
+#: Served metadata worked out once within one :func:`check_example`: ``id(metadata)`` -> (the metadata, kept
+#: alive so that its id stays its own; its served form). Only for objects no user code can change meanwhile.
+_Served = dict[int, tuple[Any, "dict[str, Any] | None"]]
+
+
+def _remember_served(obj: Any, known: _Served) -> None:
+    """Record ``obj``'s served metadata in ``known`` (its metadata must not change while ``known`` is used)."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict):
+        known[id(meta)] = (meta, _served_meta(meta))
+
+
+def _served_meta(meta: Any, known: _Served | None = None) -> dict[str, Any] | None:
+    """``metadata`` after the ObjectMeta round trip, or None when it is not a decodable mapping.
+
+    ``known``: results already worked out (:func:`_remember_served`), by identity; the result is then shared:
+    callers never change it (they compare it, or build a new object around it).
+    """
     from crdtool.core.schema.objectmeta import object_meta_round_trip
 
     if not isinstance(meta, dict):
         return None
+    if known is not None:
+        hit = known.get(id(meta))
+        if hit is not None and hit[0] is meta:
+            return hit[1]
     result = object_meta_round_trip(meta, Path("metadata"))
     return result.meta if result.error is None else None
 

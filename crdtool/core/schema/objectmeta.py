@@ -281,11 +281,14 @@ def object_meta_round_trip(value: Any, path: Path) -> MetaResult:
     if not isinstance(value, dict):
         message = get_object_meta_error(value) or "json: cannot unmarshal into Go value of type v1.ObjectMeta"
         return MetaResult(None, [], unmarshal_type_error(path, value, message))
-    for key in value:
-        if key in OBJECT_META_FIELDS:
-            message = get_object_meta_error({key: value[key]})
-            if message:
-                return MetaResult(None, [], unmarshal_type_error(path.child(key), value[key], message))
+    # the whole mapping first: it decodes exactly when each of its fields does (get_object_meta_error checks
+    # them one by one); only then is the field that does not looked for
+    if get_object_meta_error(value) is not None:
+        for key in value:
+            if key in OBJECT_META_FIELDS:
+                message = get_object_meta_error({key: value[key]})
+                if message:
+                    return MetaResult(None, [], unmarshal_type_error(path.child(key), value[key], message))
     unknown: list[str] = []
     out: dict[str, Any] = {}
     for key in sorted(value):
