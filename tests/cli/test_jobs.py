@@ -100,3 +100,37 @@ def test_index_ranges_cover_every_index_once_in_order(count: int, workers: int) 
     ranges = jobs.index_ranges(count, workers)
     assert [i for r in ranges for i in r] == list(range(count))
     assert len(ranges) <= max(1, workers * 4)
+
+
+def test_batches_hold_every_file_once_biggest_first() -> None:
+    """``validate``'s pool sends small files in batches (one round trip each), big files alone."""
+    from crdtool.cli.validate import _BATCH_BYTES, _BATCH_FILES, _batches
+
+    sizes = {i: (200_000 if i % 50 == 0 else 300) for i in range(400)}
+    files = [(i, f"f{i}.yaml") for i in range(400)]
+    batches = _batches(files, sizes, workers=2)
+    flat = [entry for batch in batches for entry in batch]
+    assert sorted(flat) == sorted(files)
+    assert [sizes[i] for i, _ in flat] == sorted((sizes[i] for i, _ in files), reverse=True)
+    for batch in batches:
+        assert len(batch) <= _BATCH_FILES
+        assert len(batch) == 1 or sum(sizes[i] for i, _ in batch) <= _BATCH_BYTES
+    assert len(batches) >= 8
+    # a few small files are spread over the workers (at least 4 batches a worker while files last)
+    few = [(i, f"g{i}.yaml") for i in range(8)]
+    assert len(_batches(few, dict.fromkeys(range(8), 300), workers=2)) == 8
+
+
+def test_validate_many_small_files_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
+    """Batched loading changes nothing in the report (text and JSON, exit status)."""
+    for i in range(150):
+        doc = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"cm-{i}", "namespace": "default"},
+               "data": {"k": str(i)}}
+        if i % 37 == 0:
+            doc["bogus"] = 1
+        (tmp_path / f"{i:03d}.yaml").write_text(yaml.safe_dump(doc))
+    for output in ("text", "json"):
+        one = _crdtool("validate", str(tmp_path), "--output", output, "--jobs", "1")
+        two = _crdtool("validate", str(tmp_path), "--output", output, "--jobs", "2")
+        assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
+        assert one.returncode == 1 and one.stdout.count(b"bogus") >= 5
