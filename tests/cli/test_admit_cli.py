@@ -52,7 +52,8 @@ def test_admit_matches_golden(case: str, output: str) -> None:
 
 
 @pytest.mark.parametrize("release", ["1.30", "1.37"])
-@pytest.mark.parametrize("case", ["deny", "ignore-runtime-error", "syntax-error", "authorizer-denied"])
+@pytest.mark.parametrize("case", ["deny", "warn", "audit-annotation", "type-check-warning", "missing-namespace",
+                                  "ignore-runtime-error", "syntax-error", "authorizer-denied"])
 def test_same_answer_on_1_30_and_1_37(case: str, release: str) -> None:
     _, out = _run("admit", str(GOLDEN / f"{case}.yaml"), "--kubernetes-version", release, "-o", "json")
     assert json.loads(out) == json.loads((GOLDEN / f"{case}.json").read_text(encoding="utf-8"))
