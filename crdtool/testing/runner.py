@@ -556,13 +556,20 @@ def run_case(session: Session, suite: Suite, case: TestCase, release: str, cover
     if case.steps:
         return _run_steps(entry, case, release, coverage, multi_release)
     verdict = _judge(case, entry, release)
+    result = _checked(case, verdict, release, multi_release)
+    _attribute(result, entry, verdict, release, coverage)  # nothing for a refused request
+    return result
+
+
+def _checked(case: TestCase, verdict: Verdict, release: str, multi_release: bool) -> CaseResult:
+    """``case``'s result from ``verdict``: passed, failed, or an error (a refused request the case did not
+    expect)."""
     result = CaseResult(case, release, "passed", verdict=verdict, multi_release=multi_release)
     if verdict.request_error is not None and not case.expect.expects_valid and _request_error_expected(case.expect, verdict):
         return result
     result.problems = check(case.expect, verdict)
     if result.problems:
         result.outcome = "error" if verdict.request_error is not None else "failed"
-    _attribute(result, entry, verdict, release, coverage)
     return result
 
 
@@ -605,14 +612,7 @@ def _run_builtin(case: TestCase, release: str, multi_release: bool) -> CaseResul
         return CaseResult(case, release, "error", [
             f"{case.object.get('kind')} is a built-in kind: crdtool judges its create only (no oldObject, steps or "
             "subresource)"], multi_release=multi_release)
-    verdict = _judge_builtin(case, release)
-    result = CaseResult(case, release, "passed", verdict=verdict, multi_release=multi_release)
-    if verdict.request_error is not None and not case.expect.expects_valid and _request_error_expected(case.expect, verdict):
-        return result
-    result.problems = check(case.expect, verdict)
-    if result.problems:
-        result.outcome = "error" if verdict.request_error is not None else "failed"
-    return result
+    return _checked(case, _judge_builtin(case, release), release, multi_release)
 
 
 def _attribute(result: CaseResult, entry: CrdEntry, verdict: Verdict, release: str, coverage: Coverage | None) -> None:
