@@ -218,6 +218,12 @@ _DROPS: tuple[tuple[str, Callable[[dict[str, Any]], None]], ...] = (
 )
 
 
+#: Drops that a release has only from a minor on, for a field its types had before the gate: a container's
+#: ``restartPolicy`` exists since 1.28 (sidecars), ``dropContainerRestartRules`` only since 1.34 (release-4.21;
+#: release-4.20 = 1.33 drops nothing, so 1.30 … 1.33 validate a regular container's ``restartPolicy``: Forbidden).
+_DROP_SINCE: dict[str, int] = {"ContainerRestartRules": 34}
+
+
 def drop_disabled_pod_spec_fields(spec: Any, release: Release) -> None:
     """Upstream ``dropDisabledFields`` on a create: every field whose gate is off at ``release`` removed from
     ``spec`` (a v1 pod spec dict, changed in place; anything else is left alone). A gate's field that the release's
@@ -225,7 +231,7 @@ def drop_disabled_pod_spec_fields(spec: Any, release: Release) -> None:
     if not isinstance(spec, dict):
         return
     for gate, drop in _DROPS:
-        if not pod_gate(gate, release):
+        if not pod_gate(gate, release) and release.minor >= _DROP_SINCE.get(gate, 0):
             drop(spec)
 
 

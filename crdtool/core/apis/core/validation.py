@@ -28,12 +28,15 @@ from crdtool.core.errors import (
     Path,
     duplicate,
     forbidden,
+    go_typed,
     invalid,
     not_found,
     not_supported,
     required,
     too_long,
+    too_many,
 )
+from crdtool.core.apis.core.podutil import pod_gate
 from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_labels, validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
@@ -992,19 +995,20 @@ def _is_native_resource(name: str) -> bool:
 
 
 def validate_container_resource_name(name: str, path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateContainerResourceName`` (with ``validateResourceName``)."""
+    """Upstream ``validateContainerResourceName`` (with ``validateResourceName``, which stops at its first
+    failing check; ``validateContainerResourceName`` appends its own check to whatever that returned, so a name
+    like ``disk`` gets both "must be a standard resource type …" and "… for containers": release-4.17 … 4.23)."""
     errs = [invalid(path, name, msg) for msg in is_qualified_name(name, release)]
-    if errs:
-        return errs
-    if len(name.split("/")) == 1:
-        if name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
-            return [invalid(path, name, "must be a standard resource type or fully qualified")]
+    single = len(name.split("/")) == 1
+    if not errs and single and name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
+        errs.append(invalid(path, name, "must be a standard resource type or fully qualified"))
+    if single:
         if name not in ("cpu", "memory", "ephemeral-storage") and not name.startswith("hugepages-"):
-            return [invalid(path, name, "must be a standard resource for containers")]
+            errs.append(invalid(path, name, "must be a standard resource for containers"))
     elif not _is_native_resource(name):
         extended = not name.startswith("requests.") and not is_qualified_name("requests." + name, release)
         if not extended:
-            return [invalid(path, name, "doesn't follow extended resource name standard")]
+            errs.append(invalid(path, name, "doesn't follow extended resource name standard"))
     return errs
 
 
@@ -1155,8 +1159,33 @@ def _lifecycle(lc: Mapping[str, Any], grace: int | None, path: Path, release: Re
     return errs
 
 
-def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
-    """Upstream ``validateContainerCommon`` (resize policy not checked)."""
+_RESIZE_RESOURCES = ("cpu", "memory")
+_RESIZE_POLICIES = ("NotRequired", "RestartContainer")
+
+
+def validate_resize_policy(policies: Sequence[Any], path: Path, pod_restart_policy: str) -> list[FieldError]:
+    """Upstream ``validateResizePolicy`` (the same at release-4.17 … 4.23 = 1.30 … 1.36; the field is dropped on
+    create while InPlacePodVerticalScaling is off, 1.30 … 1.32). ``policies``: a container's ``resizePolicy``."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for index, pol in enumerate(policies):
+        pol = m(pol)
+        name, restart = s(pol.get("resourceName")), s(pol.get("restartPolicy"))
+        if name in seen:
+            errs.append(duplicate(path.index(index), name))
+        seen.add(name)
+        if name not in _RESIZE_RESOURCES:
+            errs.append(required(path, "") if not name else not_supported(path, name, _RESIZE_RESOURCES))
+        if restart not in _RESIZE_POLICIES:
+            errs.append(required(path, "") if not restart else not_supported(path, restart, _RESIZE_POLICIES))
+        if pod_restart_policy == "Never" and restart != "NotRequired":
+            errs.append(invalid(path, restart, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
+    return errs
+
+
+def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True,
+                              pod_restart_policy: str = "Always") -> list[FieldError]:
+    """Upstream ``validateContainerCommon``; ``pod_restart_policy``: the pod spec's ``restartPolicy``."""
     errs: list[FieldError] = []
     name = s(ctr.get("name"))
     if not name:
@@ -1180,6 +1209,7 @@ def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any]
     errs.extend(validate_volume_devices(lst(ctr.get("volumeDevices")), mounts, volumes, path.child("volumeDevices")))
     errs.extend(validate_pull_policy(s(ctr.get("imagePullPolicy")), path.child("imagePullPolicy")))
     errs.extend(validate_resource_requirements(m(ctr.get("resources")), path.child("resources"), release))
+    errs.extend(validate_resize_policy(lst(ctr.get("resizePolicy")), path.child("resizePolicy"), pod_restart_policy))
     errs.extend(validate_security_context(ctr.get("securityContext"), path.child("securityContext"), host_users))
     return errs
 
@@ -1201,17 +1231,102 @@ def _host_port_conflicts(containers: Sequence[Any], path: Path) -> list[FieldErr
     return errs
 
 
-def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
+#: ``PodValidationOptions`` on a create, by release (kubernetes ``pkg/api/pod/util.go``
+#: ``GetValidationOptionsFromPodSpecAndMeta`` with no old pod): ``AllowContainerRestartPolicyRules`` is gate
+#: ContainerRestartRules (Alpha off 1.34, Beta on 1.35), ``AllowRestartAllContainers`` is gate
+#: RestartAllContainersOnContainerExits (Alpha off 1.35, Beta on 1.36), ``AllowSidecarResizePolicy`` is gate
+#: InPlacePodVerticalScaling (on from 1.33) — release-4.21 … 4.23 ``kube_features.go``.
+def _allow_container_restart_rules(release: Release) -> bool:
+    return release.minor >= 35
+
+
+def _allow_restart_all_containers(release: Release) -> bool:
+    return release.minor >= 36
+
+
+_CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
+_RESTART_RULE_OPERATORS = ("In", "NotIn")
+
+
+def validate_container_restart_policy(ctr: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateContainerRestartPolicy`` (1.34 …; reached on a create from 1.35, when the gate is on).
+
+    1.34 (release-4.21) says TooLong for too many rules and exit codes, 1.35 on TooMany; 1.35 (release-4.22)
+    lists the actions without RestartAllContainers in the NotSupported detail whatever it allowed, 1.36 the
+    actions it allowed."""
+    errs: list[FieldError] = []
+    policy, rules = ctr.get("restartPolicy"), lst(ctr.get("restartPolicyRules"))
+    policy_path = path.child("restartPolicy")
+    if policy is None:
+        if not rules:
+            return errs
+        errs.append(required(policy_path, "must specify restartPolicy when restart rules are used"))
+    elif s(policy) not in _CONTAINER_RESTART_POLICIES:
+        errs.append(not_supported(policy_path, s(policy), _CONTAINER_RESTART_POLICIES))
+    if len(rules) > 20:
+        errs.append(too_many(path.child("restartPolicyRules"), len(rules), 20) if release.minor >= 35
+                    else too_long(path.child("restartPolicyRules"), rules, 20))
+    allowed = ("Restart", "RestartAllContainers") if _allow_restart_all_containers(release) else ("Restart",)
+    listed = allowed if release.minor >= 36 else ("Restart",)
+    for index, rule in enumerate(rules):
+        rule = m(rule)
+        rp = path.child("restartPolicyRules").index(index)
+        if s(rule.get("action")) not in allowed:
+            errs.append(not_supported(rp.child("action"), s(rule.get("action")), listed))
+        codes = rule.get("exitCodes")
+        if codes is not None:
+            codes = m(codes)
+            if s(codes.get("operator")) not in _RESTART_RULE_OPERATORS:
+                errs.append(not_supported(rp.child("exitCodes", "operator"), s(codes.get("operator")), _RESTART_RULE_OPERATORS))
+            values = lst(codes.get("values"))
+            if len(values) > 255:
+                errs.append(too_many(rp.child("exitCodes", "values"), len(values), 255) if release.minor >= 35
+                            else too_long(rp.child("exitCodes", "values"), values, 255))
+        else:
+            errs.append(required(rp.child("exitCodes"), "must be specified"))
+    return errs
+
+
+def _validate_init_container_restart_policy(ctr: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateInitContainerRestartPolicy`` (release-4.23; before 1.35 no rules are checked, and
+    before 1.34 the function took the policy only)."""
+    policy, rules = ctr.get("restartPolicy"), lst(ctr.get("restartPolicyRules"))
+    if policy is None:
+        if rules and release.minor >= 35:
+            return [required(path.child("restartPolicy"), "must specify restartPolicy when restart rules are used")]
+        return []
+    if _allow_container_restart_rules(release):
+        if policy == "Always":
+            if _allow_restart_all_containers(release):
+                return validate_container_restart_policy(ctr, path, release)
+            if rules:
+                return [forbidden(path.child("restartPolicyRules"), "restartPolicyRules are not allowed for init containers with restart policy Always")]
+            return []
+        return validate_container_restart_policy(ctr, path, release)
+    if policy != "Always":
+        return [not_supported(path.child("restartPolicy"), s(policy), ("Always",))]
+    return []
+
+
+def _resize_policy_go(policies: Sequence[Any]) -> str:
+    """``%#v`` of a ``[]core.ContainerResizePolicy`` (what releases before 1.34 print as the bad value)."""
+    items = ", ".join(f'core.ContainerResizePolicy{{ResourceName:"{s(m(p).get("resourceName"))}", RestartPolicy:"{s(m(p).get("restartPolicy"))}"}}'
+                      for p in policies)
+    return f"[]core.ContainerResizePolicy{{{items}}}"
+
+
+def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True,
+                        pod_restart_policy: str = "Always") -> list[FieldError]:
     """Upstream ``validateContainers``."""
     if not containers:
         return [required(path, "")]
     errs: list[FieldError] = []
     names: set[str] = set()
-    restart_rules = release.minor >= 35  # gate ContainerRestartRules: 1.34 Alpha false, 1.35 Beta true
+    restart_rules = _allow_container_restart_rules(release)
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users, pod_restart_policy))
         name = s(ctr.get("name"))
         if name in names:
             errs.append(duplicate(p.child("name"), name))
@@ -1220,24 +1335,25 @@ def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], g
         if isinstance(ctr.get("lifecycle"), dict):
             errs.extend(_lifecycle(ctr["lifecycle"], grace, p.child("lifecycle"), release))
         errs.extend(_probes(ctr, grace, p, release))
-        if ctr.get("restartPolicy") is not None and not restart_rules:
+        if restart_rules:
+            errs.extend(validate_container_restart_policy(ctr, p, release))
+        elif ctr.get("restartPolicy") is not None:
             errs.append(forbidden(p.child("restartPolicy"), "may not be set for non-init containers"))
     errs.extend(_host_port_conflicts(containers, path))
     return errs
 
 
-def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
-    """Upstream ``validateInitContainers`` (restart rules and resize policies not checked)."""
+def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True,
+                             pod_restart_policy: str = "Always") -> list[FieldError]:
+    """Upstream ``validateInitContainers`` (release-4.17 … 4.23)."""
     errs: list[FieldError] = []
     names = {s(m(c).get("name")) for c in regular}
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
-        policy = ctr.get("restartPolicy")
-        restart_always = policy == "Always"
-        if isinstance(policy, str) and policy != "Always" and release.minor < 35:
-            errs.append(not_supported(p.child("restartPolicy"), policy, ("Always",)))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users, pod_restart_policy))
+        restart_always = ctr.get("restartPolicy") == "Always"
+        errs.extend(_validate_init_container_restart_policy(ctr, p, release))
         name = s(ctr.get("name"))
         if name in names:
             errs.append(duplicate(p.child("name"), name))
@@ -1252,6 +1368,14 @@ def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], 
             for key in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if ctr.get(key) is not None:
                     errs.append(forbidden(p.child(key), "may not be set for init containers without restartPolicy=Always"))
+        resize = lst(ctr.get("resizePolicy"))
+        if resize and not pod_gate("InPlacePodVerticalScaling", release):  # AllowSidecarResizePolicy
+            errs.append(invalid(p.child("resizePolicy"), go_typed([dict(m(x)) for x in resize], _resize_policy_go(resize)), "must not be set for init containers"))
+        if not restart_always and release.minor >= 36:  # new in release-4.23 (no old pod on a create)
+            for j, pol in enumerate(resize):
+                if m(pol).get("restartPolicy") == "RestartContainer":
+                    errs.append(invalid(p.child("resizePolicy").index(j).child("restartPolicy"), "RestartContainer",
+                                        "must not be set to 'RestartContainer' for non-sidecar initContainers"))
     return errs
 
 
@@ -1860,8 +1984,9 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     containers = lst(spec.get("containers"))
     # hostUsers (a v1 PodSpec field) defaults to true: absent, or dropped by a disabled gate, is the host's namespace
     uses_host_users = host_users(spec, release)
-    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users))
-    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users))
+    restart = s(spec.get("restartPolicy"))
+    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users, restart))
+    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users, restart))
     errs.extend(validate_pod_host_network_deps(spec, path))
     errs.extend(_enum(s(spec.get("restartPolicy")), ("Always", "OnFailure", "Never"), path.child("restartPolicy")))
     errs.extend(_enum(s(spec.get("dnsPolicy")), ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), path.child("dnsPolicy")))
