@@ -836,8 +836,28 @@ def _key_selector(sel: Mapping[str, Any], path: Path) -> list[FieldError]:
     return errs
 
 
+def _file_key_selector(sel: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateFileKeySelector`` (release-4.21 … 4.23; ``fileKeyRef`` is dropped on create while
+    EnvFiles is off, 1.34)."""
+    errs: list[FieldError] = []
+    key, volume, file_path = s(sel.get("key")), s(sel.get("volumeName")), s(sel.get("path"))
+    if not key:
+        errs.append(required(path.child("key"), ""))
+    else:
+        errs.extend(invalid(path.child("key"), key, msg) for msg in is_relaxed_env_var_name(key))
+    if not volume:
+        errs.append(required(path.child("volumeName"), ""))
+    else:
+        errs.extend(_dns1123_label(volume, path.child("volumeName")))
+    if not file_path:
+        errs.append(required(path.child("path"), ""))
+    else:
+        errs.extend(validate_path_no_backsteps(file_path, path.child("path")))
+    return errs
+
+
 def validate_env(env: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``ValidateEnv`` with ``validateEnvVarValueFrom`` (``fileKeyRef`` counted, not checked)."""
+    """Upstream ``ValidateEnv`` with ``validateEnvVarValueFrom``."""
     errs: list[FieldError] = []
     for index, ev in enumerate(env):
         ev = m(ev)
@@ -866,6 +886,7 @@ def validate_env(env: Sequence[Any], path: Path, release: Release) -> list[Field
             errs.extend(_key_selector(vf["secretKeyRef"], vpath.child("secretKeyRef")))
         if isinstance(vf.get("fileKeyRef"), dict):
             num += 1
+            errs.extend(_file_key_selector(vf["fileKeyRef"], vpath.child("fileKeyRef")))
         if num == 0:
             if release.minor >= CORE_CHANGES["env-files"]:
                 msg = "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"
@@ -2013,6 +2034,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     errs.extend(validate_topology_spread_constraints(lst(spec.get("topologySpreadConstraints")), path.child("topologySpreadConstraints"), release))
     errs.extend(validate_windows_host_process_pod(spec, path))
     errs.extend(validate_host_users(spec, path, release))
+    errs.extend(validate_pod_host_name(spec, path))
     sa = s(spec.get("serviceAccountName"))
     if sa:
         errs.extend(invalid(path.child("serviceAccountName"), sa, msg) for msg in validate_service_account_name(sa, False))
@@ -2044,6 +2066,45 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     if isinstance(pp, str):
         errs.extend(_enum(pp, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy")))
     errs.extend(validate_os(spec, path, release))
+    errs.extend(validate_file_key_ref_volumes(spec, path))
+    return errs
+
+
+def validate_pod_host_name(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validatePodHostName`` (release-4.21 … 4.23; ``hostnameOverride`` is dropped on create while
+    HostnameOverride is off, 1.34)."""
+    override = spec.get("hostnameOverride")
+    if not isinstance(override, str):
+        return []
+    errs: list[FieldError] = []
+    p = path.child("hostnameOverride")
+    if spec.get("setHostnameAsFQDN") is True:
+        errs.append(forbidden(p, "may not be specified when setHostnameAsFQDN is true"))
+    if spec.get("hostNetwork") is True:
+        errs.append(forbidden(p, "may not be specified when hostNetwork is true"))
+    if len(override) > 64:
+        errs.append(too_long(p, "", 64))
+    errs.extend(_dns1123_subdomain(override, p))
+    return errs
+
+
+def validate_file_key_ref_volumes(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateFileKeyRefVolumes`` (release-4.21 … 4.23): a ``fileKeyRef`` names an emptyDir volume of
+    the pod. Containers in ``VisitContainersWithPath`` order: init, regular, ephemeral."""
+    sources = {s(m(v).get("name")): m(v) for v in lst(spec.get("volumes"))}
+    errs: list[FieldError] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for ci, ctr in enumerate(lst(spec.get(key))):
+            for j, env in enumerate(lst(m(ctr).get("env"))):
+                ref = m(m(env).get("valueFrom")).get("fileKeyRef")
+                if not isinstance(ref, dict):
+                    continue
+                name = s(ref.get("volumeName"))
+                p = path.child(key).index(ci).child("env").index(j).child("valueFrom", "fileKeyRef", "volumeName")
+                if name not in sources:
+                    errs.append(not_found(p, name))
+                elif sources[name].get("emptyDir") is None:
+                    errs.append(invalid(p, name, "referenced volume must be of type emptyDir"))
     return errs
 
 
