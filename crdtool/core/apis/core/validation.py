@@ -1971,7 +1971,7 @@ def _pod_dns_config(cfg: Any, policy: str, path: Path, release: Release) -> list
     if len(nameservers) > MAX_DNS_NAMESERVERS:
         errs.append(invalid(path.child("nameservers"), nameservers, f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
     for index, ns in enumerate(nameservers):
-        errs.extend(is_valid_ip_for_legacy_field(path.child("nameservers").index(index), ns))
+        errs.extend(is_valid_ip_for_legacy_field(path.child("nameservers").index(index), ns, release))
     searches = [s(x) for x in lst(cfg.get("searches"))]
     if len(searches) > MAX_DNS_SEARCH_PATHS:
         errs.append(invalid(path.child("searches"), searches, f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
@@ -2053,7 +2053,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     for index, alias in enumerate(lst(spec.get("hostAliases"))):
         # ValidateHostAliases: IsValidIP (1.30 … 1.32) / IsValidIPForLegacyField (1.33+), the same answer while
         # StrictIPCIDRValidation is off
-        errs.extend(is_valid_ip_for_legacy_field(path.child("hostAliases").index(index).child("ip"), s(m(alias).get("ip"))))
+        errs.extend(is_valid_ip_for_legacy_field(path.child("hostAliases").index(index).child("ip"), s(m(alias).get("ip")), release))
         for j, hostname in enumerate(lst(m(alias).get("hostnames"))):
             errs.extend(_dns1123_subdomain(s(hostname), path.child("hostAliases").index(index).child("hostnames").index(j)))
     pcn = s(spec.get("priorityClassName"))
@@ -2367,10 +2367,59 @@ def parse_ip_sloppy(value: str) -> int | None:
     return None
 
 
-def is_valid_ip_for_legacy_field(path: Path, value: str) -> list[FieldError]:
-    """Upstream ``IsValidIPForLegacyField`` with ``StrictIPCIDRValidation`` off (its default through 1.36)."""
+#: ``StrictIPCIDRValidation``'s default by release: Alpha off 1.33 … 1.35, Beta **on** from 1.36
+#: (``pkg/features/kube_features.go`` at release-4.20 … 4.23); 1.30 … 1.32 have no strict checks.
+STRICT_IP_CIDR_SINCE = 36
+
+
+def strict_ip_cidr(release: Release | None) -> bool:
+    """Whether ``IsValidIPForLegacyField`` / ``IsValidCIDRForLegacyField`` validate strictly at ``release``."""
+    return release is not None and release.minor >= STRICT_IP_CIDR_SINCE
+
+
+def _netip_parse_addr(value: str) -> Any:
+    """Go's ``netip.ParseAddr``: the address, or None (IPv4 leading zeros and anything else it refuses)."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(value)
+    except ValueError:
+        return None
+
+
+def is_valid_ip_for_legacy_field(path: Path, value: str, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``IsValidIPForLegacyField`` (apimachinery ``validation/ip.go`` ``parseIP``), strict from 1.36
+    (:data:`STRICT_IP_CIDR_SINCE`): no leading 0s, no IPv4-mapped IPv6 address. ``release`` None: not strict."""
     if parse_ip_sloppy(value) is None:
         return [invalid(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")]
+    errs: list[FieldError] = []
+    if strict_ip_cidr(release):
+        addr = _netip_parse_addr(value)
+        if addr is None:
+            errs.append(invalid(path, value, "must not have leading 0s"))
+        elif addr.version == 6 and addr.ipv4_mapped is not None:
+            errs.append(invalid(path, value, "must not be an IPv4-mapped IPv6 address"))
+    return errs
+
+
+def is_valid_cidr_for_legacy_field(path: Path, value: str, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``IsValidCIDRForLegacyField`` (apimachinery ``validation/ip.go`` ``parseCIDR``), strict from 1.36
+    (:data:`STRICT_IP_CIDR_SINCE`): ``netip.ParsePrefix`` must accept it, no IPv4-mapped IPv6 address, no bits set
+    beyond the prefix length. ``release`` None: not strict."""
+    import ipaddress
+
+    if parse_cidr_sloppy(value) is None:
+        return [invalid(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")]
+    if not strict_ip_cidr(release):
+        return []
+    ip, _, bits = value.partition("/")
+    addr = _netip_parse_addr(ip)
+    if addr is None or (len(bits) > 1 and bits[0] == "0"):
+        return [invalid(path, value, "must not have leading 0s in IP or prefix length")]
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        return [invalid(path, value, "must not have an IPv4-mapped IPv6 address")]
+    if ipaddress.ip_network(value, strict=False).network_address != addr:
+        return [invalid(path, value, "must not have bits set beyond the prefix length")]
     return []
 
 
@@ -2432,8 +2481,8 @@ def is_headless_service(spec: Mapping[str, Any]) -> bool:
     return len(ips) == 1 and ips[0] == "None"
 
 
-def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any]) -> list[FieldError]:
-    """Upstream ``ValidateServiceClusterIPsRelatedFields`` on create."""
+def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any], release: Release | None = None) -> list[FieldError]:
+    """Upstream ``ValidateServiceClusterIPsRelatedFields`` on create (``release``: strict cluster IPs from 1.36)."""
     if spec.get("type") == "ExternalName":
         return []
     errs: list[FieldError] = []
@@ -2464,7 +2513,7 @@ def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any]) -> list
                 has_invalid = True
                 errs.append(invalid(ips_field, cluster_ips, "'None' must be the first and only value"))
             continue
-        e = is_valid_ip_for_legacy_field(ips_field.index(index), ip)
+        e = is_valid_ip_for_legacy_field(ips_field.index(index), ip, release)
         has_invalid = has_invalid or bool(e)
         errs.extend(e)
     if len(cluster_ips) > 2:
@@ -2576,10 +2625,10 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
                                     f"must be greater than 0 and less than {MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS}"))
     elif affinity == "None" and sac is not None:
         errs.append(forbidden(sp.child("sessionAffinityConfig"), "must not be set when session affinity is None"))
-    errs.extend(validate_service_cluster_ips_related_fields(spec))
+    errs.extend(validate_service_cluster_ips_related_fields(spec, release))
     for index, ip in enumerate(lst(spec.get("externalIPs"))):
         ip_path = sp.child("externalIPs").index(index)
-        ip_errs = is_valid_ip_for_legacy_field(ip_path, s(ip))
+        ip_errs = is_valid_ip_for_legacy_field(ip_path, s(ip), release)
         errs.extend(ip_errs if ip_errs else validate_endpoint_ip(s(ip), ip_path))
     if not stype:
         errs.append(required(sp.child("type"), ""))
@@ -2613,8 +2662,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             errs.append(forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
         for index, value in enumerate(ranges):
             value = s(value).strip()
-            if parse_cidr_sloppy(value) is None:
-                errs.append(invalid(fp.index(index), value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
+            errs.extend(is_valid_cidr_for_legacy_field(fp.index(index), value, release))
     else:
         ann = m(meta.get("annotations")).get("service.beta.kubernetes.io/load-balancer-source-ranges")
         if isinstance(ann, str):
@@ -2624,8 +2672,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             if ann.strip():
                 for value in ann.strip().split(","):
                     value = value.strip()
-                    if parse_cidr_sloppy(value) is None:
-                        errs.append(invalid(fp, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
+                    errs.extend(is_valid_cidr_for_legacy_field(fp, value, release))
     if spec.get("allocateLoadBalancerNodePorts") is not None and stype != "LoadBalancer":
         errs.append(forbidden(sp.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'"))
     if stype == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is None:

@@ -40,8 +40,9 @@ def _normalize_cluster_ips(spec: dict[str, Any]) -> None:
         spec["clusterIPs"] = [cip]
 
 
-def _allocate(spec: dict[str, Any]) -> list[FieldError]:
-    """``allocateCreate`` on ``spec`` (mutated); the errors of the ``Invalid`` it returns, if any."""
+def _allocate(spec: dict[str, Any], release: Any = None) -> list[FieldError]:
+    """``allocateCreate`` on ``spec`` (mutated); the errors of the ``Invalid`` it returns, if any (cluster IPs
+    checked strictly from 1.36, as ``validation.IsValidIPForLegacyField`` is)."""
     if spec.get("type") == "ExternalName":
         return []
     if spec.get("ipFamilyPolicy") is None:
@@ -49,7 +50,7 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
             spec["ipFamilyPolicy"] = "RequireDualStack"
         else:
             spec["ipFamilyPolicy"] = "SingleStack"
-    errs = validate_service_cluster_ips_related_fields(spec)
+    errs = validate_service_cluster_ips_related_fields(spec, None if release is None else rel(release))
     if errs:
         return errs
     policy = spec["ipFamilyPolicy"]
@@ -153,11 +154,11 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
     return []
 
 
-def allocation_errors(obj: dict[str, Any]) -> list[FieldError]:
+def allocation_errors(obj: dict[str, Any], release: Any = None) -> list[FieldError]:
     """The errors the create-time allocation returns for ``obj`` (not changed)."""
     spec = copy_json(dict(m(obj.get("spec"))))
     _normalize_cluster_ips(spec)
-    return _allocate(spec)
+    return _allocate(spec, release)
 
 
 def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
@@ -168,7 +169,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec = obj["spec"] = {}
     _normalize_cluster_ips(spec)
     trial = copy_json(spec)
-    if not _allocate(trial):
+    if not _allocate(trial, release):
         spec.clear()
         spec.update(trial)
     reset_status(obj)
@@ -179,7 +180,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
 
 def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """The allocation's errors if it failed, else ``ValidateServiceCreate``."""
-    errs = allocation_errors(obj)
+    errs = allocation_errors(obj, release)
     if errs:
         return errs
     return validate_service_create(obj, rel(release))
