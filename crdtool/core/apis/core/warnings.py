@@ -6,8 +6,9 @@ Mirrors kubernetes/kubernetes ``pkg/api/pod/warnings.go`` (``GetWarningsForPodTe
 Ported: deprecated node labels (node selector, node affinity, topology spread keys), null label selectors in
 topology spread constraints and pod affinity terms, deprecated annotations, deprecated volume types (gitRepo's
 text per release), duplicate image pull secrets, fractional byte quantities, env entries hiding earlier ones,
-duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period. Left out:
-IP/CIDR format warnings, overlapping volume paths, seccomp/AppArmor annotations, PVC template warnings.
+duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period, non-standard
+IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies).
+Left out: overlapping volume paths, seccomp/AppArmor annotations, PVC template warnings.
 Go ranges over maps here (node selector keys); crdtool sorts them.
 """
 
@@ -201,4 +202,121 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
         for index, wt in enumerate(lst(pa.get("preferredDuringSchedulingIgnoredDuringExecution"))):
             if m(m(wt).get("podAffinityTerm")).get("labelSelector") is None:
                 out.append(f"{wp.index(index).child('podAffinityTerm', 'labelSelector')}: a null labelSelector results in matching no pod")
+    if release.minor >= IP_WARNINGS_SINCE:  # "Deprecated IP address formats", release-4.20 on
+        for index, ns in enumerate(lst(m(spec.get("dnsConfig")).get("nameservers"))):
+            out.extend(get_warnings_for_ip(str(path.child("spec", "dnsConfig", "nameservers").index(index)), s(ns), release))
+        for index, alias in enumerate(lst(spec.get("hostAliases"))):
+            out.extend(get_warnings_for_ip(str(path.child("spec", "hostAliases").index(index).child("ip")), s(m(alias).get("ip")), release))
+    return out
+
+
+# --- IP and CIDR formats ---------------------------------------------------------------------------------------
+
+#: The first minor whose ``GetWarningsForIP`` / ``GetWarningsForCIDR`` (apimachinery ``validation/ip.go``) say a
+#: non-standard value "is invalid" rather than "will be considered invalid in a future Kubernetes release"
+#: (release-4.23 = 1.36, when StrictIPCIDRValidation went Beta on); before 1.33 (release-4.17 … 4.19) only the
+#: Service strategy warned, with its own ``getWarningsForIP`` / ``getWarningsForCIDR`` (``pkg/api/service/warnings.go``).
+IP_WARNINGS_SINCE = 33
+IP_WARNINGS_INVALID_SINCE = 36
+
+
+def _go_ip_string(addr: Any) -> str:
+    """Go's ``net.IP.String()`` / ``netip.Addr.String()`` of a Python address (IPv4-mapped IPv6 as ``::ffff:a.b.c.d``)."""
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        return f"::ffff:{addr.ipv4_mapped}"
+    return str(addr)
+
+
+def _sloppy_ip(value: str) -> Any:
+    """``netutils.ParseIPSloppy`` as a Python address (IPv4 leading zeros read as decimal), or None."""
+    import ipaddress
+
+    parts = value.split(".")
+    if len(parts) == 4 and all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts):
+        return ipaddress.IPv4Address(".".join(str(int(p)) for p in parts))
+    if ":" in value and "%" not in value:
+        try:
+            return ipaddress.IPv6Address(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _net_ip_string(addr: Any) -> str:
+    """Go's ``net.IP.String()``: an IPv4-mapped IPv6 address prints as IPv4."""
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        return str(addr.ipv4_mapped)
+    return str(addr)
+
+
+def _netip_addr(value: str) -> Any:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(value)
+    except ValueError:
+        return None
+
+
+def get_warnings_for_ip(path: str, value: str, release: Release) -> list[str]:
+    """Upstream ``GetWarningsForIP`` (1.33+; 1.30 … 1.32 the Service strategy's ``getWarningsForIP``)."""
+    if release.minor < IP_WARNINGS_SINCE:
+        addr = _netip_addr(value)
+        if addr is None:
+            if _sloppy_ip(value) is not None and "." in value and ":" not in value:
+                return [f"{path}: IP address was accepted, but will be invalid in a future Kubernetes release: "
+                        f"ParseAddr({_go_q(value)}): IPv4 field has octet with leading zero"]
+            return []
+        if addr.version == 6 and _go_ip_string(addr) != value:
+            return [f"{path}: IPv6 address {_go_q(value)} is not in RFC 5952 canonical format ({_go_q(_go_ip_string(addr))}), which may cause controller apply-loops"]
+        return []
+    ip = _sloppy_ip(value)
+    if ip is None:
+        return []
+    addr = _netip_addr(value)
+    if addr is None or (addr.version == 6 and addr.ipv4_mapped is not None):
+        verdict = "is invalid" if release.minor >= IP_WARNINGS_INVALID_SINCE else "will be considered invalid in a future Kubernetes release"
+        return [f"{path}: non-standard IP address {_go_q(value)} {verdict}: use {_go_q(_net_ip_string(ip))}"]
+    if addr.version == 6 and _go_ip_string(addr) != value:
+        return [f"{path}: IPv6 address {_go_q(value)} should be in RFC 5952 canonical format ({_go_q(_go_ip_string(addr))})"]
+    return []
+
+
+def get_warnings_for_cidr(path: str, value: str, release: Release) -> list[str]:
+    """Upstream ``GetWarningsForCIDR`` (1.33+; 1.30 … 1.32 the Service strategy's ``getWarningsForCIDR``)."""
+    import ipaddress
+
+    ip_text, sep, bits = value.partition("/")
+    ip = _sloppy_ip(ip_text)
+    width = 32 if ip is not None and ip.version == 4 and ":" not in ip_text else 128
+    if ip is None or not sep or not (bits.isascii() and bits.isdigit()) or int(bits) > width:
+        return []
+    addr = _netip_addr(ip_text)
+    leading_zero_bits = len(bits) > 1 and bits[0] == "0"
+    if release.minor < IP_WARNINGS_SINCE:
+        if addr is None:
+            err = f"ParseAddr({_go_q(ip_text)}): IPv4 field has octet with leading zero"
+            return [f"{path}: IP prefix was accepted, but will be invalid in a future Kubernetes release: netip.ParsePrefix({_go_q(value)}): {err}"]
+        if leading_zero_bits:
+            return [f"{path}: IP prefix was accepted, but will be invalid in a future Kubernetes release: "
+                    f"netip.ParsePrefix({_go_q(value)}): bad bits after slash: {_go_q(bits)}"]
+        canonical = f"{_go_ip_string(addr)}/{int(bits)}"
+        if addr.version == 6 and canonical != value:
+            return [f"{path}: IPv6 prefix {_go_q(value)} is not in RFC 5952 canonical format ({_go_q(canonical)}), which may cause controller apply-loops"]
+        return []
+    plen = int(bits)
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        # net.IPNet.String() prints a 4-in-6 network as IPv4 with the prefix length less 96; the mask stays 128 bits
+        ip, plen = ip.ipv4_mapped, plen - 96
+        if plen < 0:
+            return []
+    network = ipaddress.ip_network(f"{ip}/{plen}", strict=False)
+    out: list[str] = []
+    if network.network_address != ip:
+        out.append(f"{path}: CIDR value {_go_q(value)} is ambiguous in this context (should be {_go_q(str(network))} or {_go_q(f'{_net_ip_string(ip)}/{width}')}?)")
+    if addr is None or leading_zero_bits or (addr.version == 6 and addr.ipv4_mapped is not None):
+        verdict = "is invalid" if release.minor >= IP_WARNINGS_INVALID_SINCE else "will be considered invalid in a future Kubernetes release"
+        out.append(f"{path}: non-standard CIDR value {_go_q(value)} {verdict}: use {_go_q(str(network))}")
+    if not out and addr.version == 6 and f"{_go_ip_string(addr)}/{plen}" != value:
+        out.append(f"{path}: IPv6 CIDR value {_go_q(value)} should be in RFC 5952 canonical format ({_go_q(f'{_go_ip_string(addr)}/{plen}')})")
     return out
