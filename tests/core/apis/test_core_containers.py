@@ -256,3 +256,17 @@ def test_container_resource_name_gets_both_errors() -> None:
     "invalid compute resource": two errors)."""
     errs = validate_containers([ctr(resources={"limits": {"disk": "10G"}})], {}, 30, Path("containers"), R31)
     assert [e.detail for e in errs] == ["must be a standard resource type or fully qualified", "must be a standard resource for containers"]
+
+
+@pytest.mark.parametrize(("quantity", "expected"), [
+    ("1", []),
+    ("500m", ['spec.template.spec.containers[0].resources.limits[example.com/foo]: Invalid value: "500m": must be an integer',
+              'spec.template.spec.containers[0].resources.requests[example.com/foo]: Invalid value: "500m": must be an integer']),
+])
+def test_extended_resources_are_integers_1_36(quantity: str, expected: list[str]) -> None:
+    """ValidateResourceQuantityValue: ``helper.IsIntegerResourceName`` holds for every extended resource
+    (TestValidatePod @release-4.23 "invalid fractional extended resource in container request/limit": "must be an
+    integer"). A template's limits are not copied to its requests (SetDefaults_Pod does that on Pods only), so both
+    are given."""
+    ctr_ = {"name": "c", "image": "i", "resources": {"limits": {"example.com/foo": quantity}, "requests": {"example.com/foo": quantity}}}
+    assert [str(e) for e in create(deployment({"containers": [ctr_]}))[0]] == expected

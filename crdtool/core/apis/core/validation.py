@@ -1033,11 +1033,39 @@ def validate_container_resource_name(name: str, path: Path, release: Release) ->
     return errs
 
 
-def _resource_quantity_value(name: str, raw: Any, q: Quantity, path: Path) -> list[FieldError]:
-    """Upstream ``ValidateResourceQuantityValue`` (integer resources are quota names, none of them a container's)."""
+_INTEGER_RESOURCES = frozenset({
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims",
+    "services.nodeports", "services.loadbalancers",
+})
+
+
+def is_extended_resource_name(name: str, release: Release | None = None) -> bool:
+    """Upstream ``helper.IsExtendedResourceName``: not native, no ``requests.`` prefix, and ``requests.<name>`` is a
+    qualified name."""
+    if _is_native_resource(name) or name.startswith("requests."):
+        return False
+    return not is_qualified_name("requests." + name, release)
+
+
+def _milli_value(q: Quantity) -> int:
+    """``Quantity.MilliValue()``: the value in thousandths, rounded away from zero."""
+    num, den = q.exact()
+    whole, rest = divmod(abs(num) * 1000, den)
+    milli = whole + (1 if rest else 0)
+    return -milli if num < 0 else milli
+
+
+def _resource_quantity_value(name: str, raw: Any, q: Quantity, path: Path, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``ValidateResourceQuantityValue``: not negative; an integer for ``helper.IsIntegerResourceName``
+    (the quota's integer resources and every extended resource, ``nvidia.com/gpu: 500m`` is refused). The bad value
+    of "must be an integer" is the ``resource.Quantity`` itself: JSON (its text) from 1.34, ``%#v`` of the struct
+    before (not reproduced)."""
+    errs: list[FieldError] = []
     if q.sign() < 0:
-        return [invalid(path, _q_str(raw), IS_NEGATIVE_ERROR_MSG)]
-    return []
+        errs.append(invalid(path, _q_str(raw), IS_NEGATIVE_ERROR_MSG))
+    if (name in _INTEGER_RESOURCES or is_extended_resource_name(name, release)) and _milli_value(q) % 1000 != 0:
+        errs.append(invalid(path, go_typed(_q_str(raw), None), IS_NOT_INTEGER_ERROR_MSG))
+    return errs
 
 
 def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
@@ -1052,7 +1080,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
         errs.extend(validate_container_resource_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
-            errs.extend(_resource_quantity_value(name, raw, q, p))
+            errs.extend(_resource_quantity_value(name, raw, q, p, release))
         if name.startswith("hugepages-"):
             lim_huge = True
         if name in ("cpu", "memory"):
@@ -1063,7 +1091,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
         errs.extend(validate_container_resource_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
-            errs.extend(_resource_quantity_value(name, raw, q, p))
+            errs.extend(_resource_quantity_value(name, raw, q, p, release))
         overcommit = _is_native_resource(name) and not name.startswith("hugepages-")
         if name in limits:
             lq = _quantity(limits[name])
