@@ -37,6 +37,7 @@ from crdtool.core.errors import (
     too_many,
 )
 from crdtool.core.apis.core.podutil import pod_gate
+from crdtool.core.gojson import GoStruct
 from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_labels, validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
@@ -1419,7 +1420,7 @@ def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], 
                     errs.append(forbidden(p.child(key), "may not be set for init containers without restartPolicy=Always"))
         resize = lst(ctr.get("resizePolicy"))
         if resize and not pod_gate("InPlacePodVerticalScaling", release):  # AllowSidecarResizePolicy
-            errs.append(invalid(p.child("resizePolicy"), go_typed([dict(m(x)) for x in resize], _resize_policy_go(resize)), "must not be set for init containers"))
+            errs.append(invalid(p.child("resizePolicy"), go_typed([GoStruct({"ResourceName": s(m(x).get("resourceName")), "RestartPolicy": s(m(x).get("restartPolicy"))}) for x in resize], _resize_policy_go(resize)), "must not be set for init containers"))
         if not restart_always and release.minor >= 36:  # new in release-4.23 (no old pod on a create)
             for j, pol in enumerate(resize):
                 if m(pol).get("restartPolicy") == "RestartContainer":
@@ -2352,6 +2353,47 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: Path, r
     vm = spec.get("volumeMode")
     if isinstance(vm, str) and vm not in ("Block", "Filesystem"):
         errs.append(not_supported(path.child("volumeMode"), vm, ("Block", "Filesystem")))
+    ds, dsr = spec.get("dataSource"), spec.get("dataSourceRef")
+    if isinstance(ds, dict):
+        errs.extend(_data_source(ds, path.child("dataSource")))
+    if isinstance(dsr, dict):
+        errs.extend(_data_source(dsr, path.child("dataSourceRef")))
+        if s(dsr.get("namespace")):
+            errs.extend(invalid(path.child("dataSourceRef", "namespace"), s(dsr["namespace"]), msg) for msg in validate_namespace_name(s(dsr["namespace"]), False))
+    # the bad value is a *field.Path: json.Marshal writes {} (no exported fields); %#v holds a parent pointer
+    path_value = go_typed(GoStruct({}), None)
+    if isinstance(dsr, dict) and s(dsr.get("namespace")):
+        if isinstance(ds, dict):
+            errs.append(invalid(path, path_value, "may not be specified when dataSourceRef.namespace is specified"))
+    elif isinstance(ds, dict) and isinstance(dsr, dict):
+        same = (ds.get("apiGroup"), s(ds.get("kind")), s(ds.get("name"))) == (dsr.get("apiGroup"), s(dsr.get("kind")), s(dsr.get("name")))
+        if not same:
+            errs.append(invalid(path, path_value, "must match dataSourceRef"))
+    vac = spec.get("volumeAttributesClassName")
+    if isinstance(vac, str) and vac and release.minor >= VOLUME_ATTRIBUTES_CLASS_SINCE:
+        errs.extend(invalid(path.child("volumeAttributesClassName"), vac, msg) for msg in name_is_dns_subdomain(vac, False))
+    return errs
+
+
+#: Gate VolumeAttributesClass: Beta off 1.31 … 1.33, GA on from 1.34 (kube_features.go, release-4.23); while it
+#: is off ``EnableVolumeAttributesClass`` is false and a PVC's ``volumeAttributesClassName`` is dropped on create.
+VOLUME_ATTRIBUTES_CLASS_SINCE = 34
+
+
+def _data_source(ref: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateDataSource`` / ``validateDataSourceRef`` (the namespace is checked by the caller; the
+    same at release-4.17 … 4.23)."""
+    errs: list[FieldError] = []
+    if not s(ref.get("name")):
+        errs.append(required(path.child("name"), ""))
+    kind = s(ref.get("kind"))
+    if not kind:
+        errs.append(required(path.child("kind"), ""))
+    group = s(ref.get("apiGroup"))
+    if not group and kind != "PersistentVolumeClaim":
+        errs.append(invalid(path, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
+    if group:
+        errs.extend(invalid(path.child("apiGroup"), group, msg) for msg in is_dns1123_subdomain(group))
     return errs
 
 
