@@ -2592,7 +2592,7 @@ def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any], release
         return errs
     if len(cluster_ips) > 1:
         fams = [parse_ip_sloppy(ip) for ip in cluster_ips]
-        if not (len(fams) == 2 and fams[0] != fams[1]):
+        if not (4 in fams and 6 in fams):  # netutils.IsDualStackIPStrings: both families present, however many IPs
             errs.append(invalid(ips_field, cluster_ips, "may specify no more than one IP for each IP family"))
     families = lst(spec.get("ipFamilies"))
     if not is_headless_service(spec) and cluster_ips and families:
@@ -2618,10 +2618,15 @@ def _externally_accessible(spec: Mapping[str, Any]) -> bool:
 
 
 def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
-    """Upstream ``ValidateServiceCreate`` → ``validateService`` (external IPs' special ranges, source-range CIDRs
-    and the topology annotations are not checked)."""
+    """Upstream ``ValidateServiceCreate`` → ``validateService``."""
     meta = m(obj.get("metadata"))
     errs = validate_object_meta_core(meta, True, service_name_fn(release), Path("metadata"), release)
+    annotations = m(meta.get("annotations"))
+    hints, mode = annotations.get("service.kubernetes.io/topology-aware-hints"), annotations.get("service.kubernetes.io/topology-mode")
+    if isinstance(hints, str) and isinstance(mode, str) and hints != mode:
+        # the same at release-4.17 … 4.23
+        errs.append(invalid(Path("metadata", "annotations").key("service.kubernetes.io/topology-mode"), mode,
+                            "must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified"))
     spec = m(obj.get("spec"))
     sp = Path("spec")
     stype = s(spec.get("type"))
