@@ -7,8 +7,9 @@ Ported: deprecated node labels (node selector, node affinity, topology spread ke
 topology spread constraints and pod affinity terms, deprecated annotations, deprecated volume types (gitRepo's
 text per release), duplicate image pull secrets, fractional byte quantities, env entries hiding earlier ones,
 duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period, non-standard
-IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies).
-Left out: overlapping volume paths, seccomp/AppArmor annotations, PVC template warnings.
+IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies),
+duplicate host alias IPs, seccomp and AppArmor annotations without their fields, a host IP without a host port.
+Left out: overlapping volume paths, a pod overhead's fractional bytes, PVC template warnings.
 Go ranges over maps here (node selector keys); crdtool sorts them.
 """
 
@@ -94,6 +95,41 @@ def _fractional_bytes(v: Any) -> bool:
     return num % den != 0
 
 
+SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod"
+SECCOMP_CONTAINER_ANNOTATION_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
+APPARMOR_ANNOTATION_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
+#: From 1.34 (release-4.21) a container's deprecated AppArmor annotation warns only when the pod's
+#: ``appArmorProfile`` is not the profile the annotation names; before, any pod or container profile silenced it
+#: (AppArmorFields on: Beta in 1.30, GA in 1.31).
+APPARMOR_WARNING_MATCHES_POD_SINCE = 34
+
+
+def _app_armor_for_annotation(value: str) -> dict[str, Any] | None:
+    """Upstream ``ApparmorFieldForAnnotation`` (``pkg/api/pod/util.go``)."""
+    if value == "unconfined":
+        return {"type": "Unconfined"}
+    if value == "runtime/default":
+        return {"type": "RuntimeDefault"}
+    if value.startswith("localhost/") and value[len("localhost/"):]:
+        return {"type": "Localhost", "localhostProfile": value[len("localhost/"):]}
+    return None
+
+
+def _app_armor_annotation_warns(annotation: Any, pod_profile: Any, container_profile: Any, release: Release) -> bool:
+    """Whether a pod template's ``container.apparmor.security.beta.kubernetes.io/<name>`` annotation warns."""
+    if not isinstance(annotation, str) or container_profile is not None:
+        return False
+    if release.minor < APPARMOR_WARNING_MATCHES_POD_SINCE:
+        return pod_profile is None
+    if not isinstance(pod_profile, dict):
+        return True
+    wanted = _app_armor_for_annotation(annotation)
+    have = {"type": s(pod_profile.get("type"))}
+    if pod_profile.get("localhostProfile") is not None:
+        have["localhostProfile"] = s(pod_profile.get("localhostProfile"))
+    return wanted != have
+
+
 def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Release) -> list[str]:
     """``GetWarningsForPodTemplate(ctx, path, template, nil)``."""
     spec, meta = m(template.get("spec")), m(template.get("metadata"))
@@ -129,6 +165,14 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
                 continue
             message = fixed or ("deprecated in v1.11, and disabled by default in v1.33+" if release.minor >= 32 else "deprecated in v1.11")
             out.append(f"{path.child('spec', 'volumes').index(index).child(_VOLUME_WARNING_FIELD.get(kind, kind))}: {message}")
+    aliases = lst(spec.get("hostAliases"))
+    if len(aliases) > 1:  # duplicate hostAliases (the same at release-4.17 … 4.23)
+        seen_ips: set[str] = set()
+        for index, alias in enumerate(aliases):
+            ip = s(m(alias).get("ip"))
+            if ip in seen_ips:
+                out.append(f"{path.child('spec', 'hostAliases').index(index).child('ip')}: duplicate ip {_go_q(ip)}")
+            seen_ips.add(ip)
     secrets = [s(m(ref).get("name")) for ref in lst(spec.get("imagePullSecrets"))]
     seen_secrets: set[str] = set()
     for index, name in enumerate(secrets):
@@ -138,9 +182,19 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
     for index, name in enumerate(secrets):
         if not name:
             out.append(f"{path.child('spec', 'imagePullSecrets').index(index).child('name')}: invalid empty name {_go_q(name)}")
+    pod_sc = m(spec.get("securityContext"))
+    ann_path = path.child("metadata", "annotations")
+    if pod_sc.get("seccompProfile") is None and SECCOMP_POD_ANNOTATION in annotations:
+        out.append(f'{ann_path.key(SECCOMP_POD_ANNOTATION)}: non-functional in v1.27+; use the "seccompProfile" field instead')
     containers = [(kind, index, m(c)) for kind in ("initContainers", "containers") for index, c in enumerate(lst(spec.get(kind)))]
     for kind, index, c in containers:
         cp = path.child("spec", kind).index(index)
+        csc = m(c.get("securityContext"))
+        name = s(c.get("name"))
+        if csc.get("seccompProfile") is None and SECCOMP_CONTAINER_ANNOTATION_PREFIX + name in annotations:
+            out.append(f'{ann_path.key(SECCOMP_CONTAINER_ANNOTATION_PREFIX + name)}: non-functional in v1.27+; use the "seccompProfile" field instead')
+        if _app_armor_annotation_warns(annotations.get(APPARMOR_ANNOTATION_PREFIX + name), pod_sc.get("appArmorProfile"), csc.get("appArmorProfile"), release):
+            out.append(f'{ann_path.key(APPARMOR_ANNOTATION_PREFIX + name)}: deprecated since v1.30; use the "appArmorProfile" field instead')
         resources = m(c.get("resources"))
         for section in ("limits", "requests"):
             values = m(resources.get(section))
@@ -164,6 +218,10 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
         for pi, port in enumerate(lst(c.get("ports"))):
             port = m(port)
             fp = cp.child("ports").index(pi)
+            if s(port.get("hostIP")) and not i(port.get("hostPort")):
+                # %+v of the internal core.ContainerPort
+                out.append(f"{fp}: hostIP set without hostPort: {{Name:{s(port.get('name'))} HostPort:0 ContainerPort:{i(port.get('containerPort'))} "
+                           f"Protocol:{s(port.get('protocol'))} HostIP:{s(port.get('hostIP'))}}}")
             key_ = f"{i(port.get('containerPort'))}/{s(port.get('protocol'))}"
             for other_path, other in ports.get(key_, []):
                 hp, ohp = i(port.get("hostPort")), i(other.get("hostPort"))

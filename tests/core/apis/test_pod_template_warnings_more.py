@@ -1,0 +1,79 @@
+"""Pod template warnings of kubernetes/kubernetes ``pkg/api/pod/warnings.go`` (``warningsForPodSpecAndMeta``), cases
+from ``warnings_test.go`` @release-4.23 (= 1.36; upstream compares them as sets, crdtool keeps the code's order):
+duplicate host alias IPs, seccomp annotations without the field, the deprecated AppArmor annotation (1.34 on: silent
+only when the pod's profile is the one the annotation names, release-4.21; before, any pod profile silenced it),
+a host IP without a host port (``%+v`` of the internal ``core.ContainerPort``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.core.apis._create import create
+
+T = "spec.template"
+
+
+def deployment(spec: dict[str, Any] | None = None, annotations: dict[str, str] | None = None, release: str = "1.36") -> list[str]:
+    body: dict[str, Any] = {"containers": [{"name": "foo", "image": "i"}]}
+    body.update(spec or {})
+    obj = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "ns"},
+           "spec": {"selector": {"matchLabels": {"a": "b"}},
+                    "template": {"metadata": {"labels": {"a": "b"}, "annotations": annotations or {}}, "spec": body}}}
+    errs, warnings, _ = create(obj, release)
+    assert errs == [], [str(e) for e in errs]
+    return warnings
+
+
+def test_duplicate_host_alias_ips() -> None:
+    aliases = [{"ip": "1.1.1.1", "hostnames": ["a"]}, {"ip": "1.1.1.1", "hostnames": ["b"]}, {"ip": "1.1.1.1", "hostnames": ["c"]}]
+    assert deployment({"hostAliases": aliases}) == [f'{T}.spec.hostAliases[1].ip: duplicate ip "1.1.1.1"', f'{T}.spec.hostAliases[2].ip: duplicate ip "1.1.1.1"']
+
+
+SECCOMP = {"seccomp.security.alpha.kubernetes.io/pod": "runtime/default", "container.seccomp.security.alpha.kubernetes.io/foo": "runtime/default"}
+
+
+def test_seccomp_annotations_without_fields() -> None:
+    """"seccomp annotations": both warn; "seccomp fields": the fields silence them."""
+    assert deployment(annotations=SECCOMP) == [
+        f'{T}.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: non-functional in v1.27+; use the "seccompProfile" field instead',
+        f'{T}.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/foo]: non-functional in v1.27+; use the "seccompProfile" field instead',
+    ]
+    spec = {"securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+            "containers": [{"name": "foo", "image": "i", "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}}}]}
+    assert deployment(spec, SECCOMP) == []
+
+
+AA = "container.apparmor.security.beta.kubernetes.io/foo"
+AA_WARNING = f'{T}.metadata.annotations[{AA}]: deprecated since v1.30; use the "appArmorProfile" field instead'
+
+
+@pytest.mark.parametrize(("annotation", "pod_profile", "container_profile", "release", "warns"), [
+    ("unconfined", None, None, "1.36", True),  # "AppArmor annotations"
+    ("unconfined", {"type": "Unconfined"}, None, "1.36", False),  # "AppArmor matching pod field"
+    ("localhost/foo", {"type": "Localhost", "localhostProfile": "bar"}, None, "1.36", True),  # "AppArmor different pod field"
+    ("unconfined", None, {"type": "Unconfined"}, "1.36", False),  # "AppArmor container field"
+    # release-4.17 … 4.20: any pod profile silences it
+    ("localhost/foo", {"type": "Localhost", "localhostProfile": "bar"}, None, "1.33", False),
+    ("unconfined", None, None, "1.30", True),
+])
+def test_app_armor_annotation(annotation: str, pod_profile: Any, container_profile: Any, release: str, warns: bool) -> None:
+    spec: dict[str, Any] = {"containers": [{"name": "foo", "image": "i"}]}
+    if pod_profile is not None:
+        spec["securityContext"] = {"appArmorProfile": pod_profile}
+    if container_profile is not None:
+        spec["containers"][0]["securityContext"] = {"appArmorProfile": container_profile}
+    assert deployment(spec, {AA: annotation}, release) == ([AA_WARNING] if warns else [])
+
+
+def test_host_ip_without_host_port() -> None:
+    """"one container port hostIP set without host port set" and "duplicate container ports with one host port
+    set and one without"."""
+    ports = [{"containerPort": 80, "protocol": "UDP", "hostIP": "10.0.0.1"}]
+    assert deployment({"containers": [{"name": "foo", "image": "i", "ports": ports}]}) == [
+        f"{T}.spec.containers[0].ports[0]: hostIP set without hostPort: {{Name: HostPort:0 ContainerPort:80 Protocol:UDP HostIP:10.0.0.1}}"]
+    ports = [{"containerPort": 80, "hostPort": 80, "protocol": "UDP", "hostIP": "10.0.0.1"}, {"containerPort": 80, "protocol": "UDP", "hostIP": "10.0.0.1"}]
+    assert deployment({"containers": [{"name": "foo", "image": "i", "ports": ports}]}) == [
+        f"{T}.spec.containers[0].ports[1]: hostIP set without hostPort: {{Name: HostPort:0 ContainerPort:80 Protocol:UDP HostIP:10.0.0.1}}",
+        f"{T}.spec.containers[0].ports[1]: overlapping port definition with {T}.spec.containers[0].ports[0]"]
