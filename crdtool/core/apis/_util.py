@@ -246,3 +246,38 @@ def go_success_policy(sp: Any) -> Any:
     go_v = None if pointers else "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{" + ", ".join(
         "batch.SuccessPolicyRule{SucceededIndexes:(*string)(nil), SucceededCount:(*int32)(nil)}" for _ in items) + "}}"
     return go_typed(GoStruct({"Rules": items}), go_v)
+
+
+def _go_json_label_selector(sel: Any) -> Any:
+    """A ``*metav1.LabelSelector`` for ``json.Marshal`` (json tags, ``omitempty``), or None."""
+    from crdtool.core.gojson import GoStruct
+
+    if not isinstance(sel, dict):
+        return None
+    out = GoStruct()
+    if m(sel.get("matchLabels")):
+        out["matchLabels"] = dict(m(sel.get("matchLabels")))
+    exprs = lst(sel.get("matchExpressions"))
+    if exprs:
+        items = []
+        for expr in exprs:
+            item = GoStruct({"key": s(m(expr).get("key")), "operator": s(m(expr).get("operator"))})
+            if lst(m(expr).get("values")):
+                item["values"] = list(lst(m(expr).get("values")))
+            items.append(item)
+        out["matchExpressions"] = items
+    return out
+
+
+def go_pod_disruption_budget_spec(spec: Mapping[str, Any]) -> Any:
+    """``policy.PodDisruptionBudgetSpec`` (internal, no json tags: ``MinAvailable``, ``Selector``,
+    ``MaxUnavailable``, ``UnhealthyPodEvictionPolicy``); its ``%#v`` holds pointers (not reproduced)."""
+    from crdtool.core.errors import go_typed
+    from crdtool.core.gojson import GoStruct
+
+    def ios(v: Any) -> Any:
+        return None if v is None else _go_json_int_or_string(v)
+
+    value = GoStruct({"MinAvailable": ios(spec.get("minAvailable")), "Selector": _go_json_label_selector(spec.get("selector")),
+                      "MaxUnavailable": ios(spec.get("maxUnavailable")), "UnhealthyPodEvictionPolicy": spec.get("unhealthyPodEvictionPolicy")})
+    return go_typed(value, None)
