@@ -38,7 +38,7 @@ from crdtool.core.errors import (
 )
 from crdtool.core.apis.core.podutil import pod_gate
 from crdtool.core.gojson import GoStruct
-from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_labels, validate_object_meta
+from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_label_name, validate_labels, validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
     byte_len,
@@ -1950,7 +1950,7 @@ def validate_affinity(affinity: Any, path: Path, release: Release) -> list[Field
 
 
 def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateTopologySpreadConstraints`` (``matchLabelKeys`` not checked)."""
+    """Upstream ``validateTopologySpreadConstraints``."""
     errs: list[FieldError] = []
     items = [m(c) for c in constraints]
     for index, c in enumerate(items):
@@ -1975,7 +1975,51 @@ def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path,
             policy = c.get(policy_key)
             if isinstance(policy, str) and policy not in ("Honor", "Ignore"):
                 errs.append(not_supported(p.child(policy_key), policy, ("Honor", "Ignore")))
+        errs.extend(_match_label_keys(c, p, release))
         errs.extend(validate_label_selector(c.get("labelSelector"), p.child("labelSelector"), release))
+    return errs
+
+
+#: MatchLabelKeysInPodTopologySpreadSelectorMerge (Beta on from 1.34, release-4.21): with it a create validates
+#: ``matchLabelKeys`` with ``ValidateMatchLabelKeysAndMismatchLabelKeys``, before with
+#: ``ValidateMatchLabelKeysInTopologySpread`` (MatchLabelKeysInPodTopologySpread is on at every release).
+MATCH_LABEL_KEYS_SELECTOR_MERGE_SINCE = 34
+
+
+def _match_label_keys(c: Mapping[str, Any], p: Path, release: Release) -> list[FieldError]:
+    """A topology spread constraint's ``matchLabelKeys``, as ``validateTopologySpreadConstraints`` picks the check."""
+    keys = [s(k) for k in lst(c.get("matchLabelKeys"))]
+    if not keys:
+        return []
+    sel = c.get("labelSelector")
+    kp = p.child("matchLabelKeys")
+    errs: list[FieldError] = []
+    if release.minor < MATCH_LABEL_KEYS_SELECTOR_MERGE_SINCE:
+        # ValidateMatchLabelKeysInTopologySpread
+        selector_keys: set[str] = set()
+        if isinstance(sel, dict):
+            selector_keys.update(m(sel.get("matchLabels")))
+            selector_keys.update(s(m(e).get("key")) for e in lst(sel.get("matchExpressions")))
+        else:
+            errs.append(forbidden(kp, "must not be specified when labelSelector is not set"))
+        for index, key in enumerate(keys):
+            errs.extend(validate_label_name(key, kp.index(index), release))
+            if key in selector_keys:
+                errs.append(invalid(kp.index(index), key, "exists in both matchLabelKeys and labelSelector"))
+        return errs
+    # ValidateMatchLabelKeysAndMismatchLabelKeys(subFldPath, matchLabelKeys, nil, labelSelector)
+    if not isinstance(sel, dict):
+        return [forbidden(kp, "must not be specified when labelSelector is not set")]
+    for index, key in enumerate(keys):
+        errs.extend(validate_label_name(key, kp.index(index), release))
+    key_index = {key: index for index, key in enumerate(keys)}
+    seen = set(m(sel.get("matchLabels")))
+    for expr in lst(sel.get("matchExpressions")):
+        key = s(m(expr).get("key"))
+        if key in key_index and key in seen:
+            # upstream's path: the constraint's, indexed (fldPath.Index(i))
+            errs.append(invalid(p.index(key_index[key]), key, "exists in both matchLabelKeys and labelSelector"))
+        seen.add(key)
     return errs
 
 
