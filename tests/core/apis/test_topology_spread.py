@@ -64,3 +64,22 @@ def test_topology_spread_constraints_1_36(constraints: list[dict[str, Any]], exp
 def test_match_label_keys_before_the_selector_merge(constraints: list[dict[str, Any]], expected: list[tuple[str, str]]) -> None:
     errs = validate_topology_spread_constraints(constraints, Path("field"), resolve_release("1.33"))
     assert [(e.type, e.field) for e in errs] == expected
+
+
+def test_pod_affinity_match_and_mismatch_label_keys_1_36() -> None:
+    """validatePodAffinityTerm → ValidateMatchLabelKeysAndMismatchLabelKeys (TestValidatePod @release-4.23
+    matchLabelKeys/mismatchLabelKeys rows: a key in both lists; keys without a labelSelector)."""
+    from tests.core.apis._create import create
+
+    term = {"topologyKey": "k8s.io/zone", "labelSelector": {"matchExpressions": [{"key": "key", "operator": "In", "values": ["v"]}]},
+            "matchLabelKeys": ["samekey"], "mismatchLabelKeys": ["samekey"]}
+    obj = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "ns"},
+           "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}}, "spec": {
+               "containers": [{"name": "c", "image": "i"}], "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                   term, {"topologyKey": "k8s.io/zone", "mismatchLabelKeys": ["x"]}]}}}}}}
+    p = "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+    errs, warnings, _ = create(obj)
+    assert [str(e) for e in errs] == [
+        f'{p}[0].matchLabelKeys[0]: Invalid value: "samekey": exists in both matchLabelKeys and mismatchLabelKeys',
+        f"{p}[1].mismatchLabelKeys: Forbidden: must not be specified when labelSelector is not set",
+    ]

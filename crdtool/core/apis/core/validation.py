@@ -1895,13 +1895,14 @@ def _node_selector_term(term: Mapping[str, Any], allow_invalid_value: bool, path
 
 
 def _pod_affinity_term(term: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validatePodAffinityTerm`` (``matchLabelKeys``/``mismatchLabelKeys`` not checked)."""
-    from crdtool.core.objectmeta import validate_label_name
-
+    """Upstream ``validatePodAffinityTerm`` (``matchLabelKeys``/``mismatchLabelKeys`` are dropped on create while
+    MatchLabelKeysInPodAffinity is off, 1.30)."""
     errs = validate_label_selector(term.get("labelSelector"), path.child("labelSelector"), release)
     errs.extend(validate_label_selector(term.get("namespaceSelector"), path.child("namespaceSelector"), release))
     for name in lst(term.get("namespaces")):
         errs.extend(invalid(path.child("namespace"), name, msg) for msg in validate_namespace_name(s(name), False))
+    errs.extend(validate_match_label_keys_and_mismatch_label_keys(path, [s(k) for k in lst(term.get("matchLabelKeys"))],
+                                                                  [s(k) for k in lst(term.get("mismatchLabelKeys"))], term.get("labelSelector"), release))
     key = s(term.get("topologyKey"))
     if not key:
         errs.append(required(path.child("topologyKey"), "can not be empty"))
@@ -2007,19 +2008,40 @@ def _match_label_keys(c: Mapping[str, Any], p: Path, release: Release) -> list[F
             if key in selector_keys:
                 errs.append(invalid(kp.index(index), key, "exists in both matchLabelKeys and labelSelector"))
         return errs
-    # ValidateMatchLabelKeysAndMismatchLabelKeys(subFldPath, matchLabelKeys, nil, labelSelector)
+    return validate_match_label_keys_and_mismatch_label_keys(p, keys, [], sel, release)
+
+
+def _label_keys(path: Path, keys: Sequence[str], sel: Any, release: Release) -> list[FieldError]:
+    """Upstream ``validateLabelKeys``."""
+    if not keys:
+        return []
     if not isinstance(sel, dict):
-        return [forbidden(kp, "must not be specified when labelSelector is not set")]
+        return [forbidden(path, "must not be specified when labelSelector is not set")]
+    errs: list[FieldError] = []
     for index, key in enumerate(keys):
-        errs.extend(validate_label_name(key, kp.index(index), release))
-    key_index = {key: index for index, key in enumerate(keys)}
-    seen = set(m(sel.get("matchLabels")))
-    for expr in lst(sel.get("matchExpressions")):
-        key = s(m(expr).get("key"))
-        if key in key_index and key in seen:
-            # upstream's path: the constraint's, indexed (fldPath.Index(i))
-            errs.append(invalid(p.index(key_index[key]), key, "exists in both matchLabelKeys and labelSelector"))
-        seen.add(key)
+        errs.extend(validate_label_name(key, path.index(index), release))
+    return errs
+
+
+def validate_match_label_keys_and_mismatch_label_keys(path: Path, match: Sequence[str], mismatch: Sequence[str], sel: Any,
+                                                      release: Release) -> list[FieldError]:
+    """Upstream ``ValidateMatchLabelKeysAndMismatchLabelKeys`` (the same at release-4.17 … 4.23): label names, a
+    key both in ``matchLabelKeys`` and the selector's expressions (at upstream's path ``fldPath.Index(i)``), a key
+    in both lists."""
+    errs = _label_keys(path.child("matchLabelKeys"), match, sel, release)
+    errs.extend(_label_keys(path.child("mismatchLabelKeys"), mismatch, sel, release))
+    if isinstance(sel, dict):
+        key_index = {key: index for index, key in enumerate(match)}
+        seen = set(m(sel.get("matchLabels")))
+        for expr in lst(sel.get("matchExpressions")):
+            key = s(m(expr).get("key"))
+            if key in key_index and key in seen:
+                errs.append(invalid(path.index(key_index[key]), key, "exists in both matchLabelKeys and labelSelector"))
+            seen.add(key)
+    mismatch_set = set(mismatch)
+    for index, key in enumerate(match):
+        if key in mismatch_set:
+            errs.append(invalid(path.child("matchLabelKeys").index(index), key, "exists in both matchLabelKeys and mismatchLabelKeys"))
     return errs
 
 
