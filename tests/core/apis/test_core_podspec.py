@@ -120,3 +120,14 @@ def test_file_key_ref_volume_1_36(volumes: list[dict[str, Any]], expected: list[
     """TestValidateFileKeyRefVolume @release-4.23 (validateFileKeyRefVolumes)."""
     spec = {"volumes": volumes, "containers": [{"name": "ctr", "image": "image", "env": file_ref()}]}
     assert [str(e) for e in create(deployment(spec))[0]] == expected
+
+
+@pytest.mark.parametrize(("release", "expected"), [
+    ("1.31", 'spec.template.spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"a", Operator:"Exists", Value:"x", Effect:"", '
+             "TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'"),
+    ("1.32", "spec.template.spec.tolerations[0].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'"),
+])
+def test_exists_toleration_with_a_value(release: str, expected: str) -> None:
+    """ValidateTolerations: release-4.17/4.18 pass the internal ``core.Toleration`` (``%#v``), release-4.19 on its value."""
+    body = deployment({"tolerations": [{"key": "a", "operator": "Exists", "value": "x"}]})
+    assert [str(e.at_release(int(release[2:]))) for e in create(body, release)[0]] == [expected]

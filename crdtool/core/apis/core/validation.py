@@ -1440,6 +1440,19 @@ def _enum(value: str, allowed: Sequence[str], path: Path) -> list[FieldError]:
     return [not_supported(path, value, allowed)]
 
 
+def _go_toleration(tol: Mapping[str, Any]) -> Any:
+    """An internal ``core.Toleration`` as a bad value before 1.34: ``%#v`` (an address when ``TolerationSeconds`` is
+    set, not reproduced)."""
+    from crdtool.core.errors import go_quote
+
+    go_v = None
+    if tol.get("tolerationSeconds") is None:
+        go_v = (f'core.Toleration{{Key:{go_quote(s(tol.get("key")))}, Operator:{go_quote(s(tol.get("operator")))}, Value:{go_quote(s(tol.get("value")))}, '
+                f'Effect:{go_quote(s(tol.get("effect")))}, TolerationSeconds:(*int64)(nil)}}')
+    return go_typed(GoStruct({"Key": s(tol.get("key")), "Operator": s(tol.get("operator")), "Value": s(tol.get("value")),
+                              "Effect": s(tol.get("effect")), "TolerationSeconds": tol.get("tolerationSeconds")}), go_v)
+
+
 def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
     """Upstream ``ValidateTolerations`` (the numeric ``Lt``/``Gt`` operators of 1.36 are refused as before)."""
     from crdtool.core.objectmeta import validate_label_name
@@ -1462,7 +1475,7 @@ def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Releas
         elif op == "Exists":
             if value:
                 # validation.go@1.30/1.31 put the whole toleration as the bad value; from 1.32 its value
-                bad: Any = value if release.minor >= 32 else dict(tol)
+                bad: Any = value if release.minor >= 32 else _go_toleration(tol)
                 errs.append(invalid(idx.child("operator"), bad, "value must be empty when `operator` is 'Exists'"))
         elif op in ("Lt", "Gt") and release.minor >= 36:
             errs.append(not_supported(idx.child("operator"), op, ("Equal", "Exists", "Lt", "Gt")))
