@@ -69,3 +69,29 @@ def test_stateful_set_claim_template_data_sources_1_36() -> None:
                     "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}}}
     assert [str(e) for e in create(obj)[0]] == [
         "spec.volumeClaimTemplates[0].spec.dataSource: Invalid value: \"Foo\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"]
+
+
+def test_pvc_warnings() -> None:
+    """GetWarningsForPersistentVolumeClaim (pkg/api/persistentvolumeclaim/util.go, release-4.17 … 4.23)."""
+    obj = pvc(resources={"requests": {"storage": "1.5"}})
+    obj["metadata"]["annotations"] = {"volume.beta.kubernetes.io/storage-class": "fast"}
+    errs, warnings, _ = create(obj)
+    assert errs == [] and warnings == [
+        'metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead',
+        'spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
+    ]
+
+
+def test_claim_template_warnings_paths() -> None:
+    """StatefulSet WarningsOnCreate: ``spec.volumeClaimTemplates[i]`` (no ``.spec`` on create); a pod template's
+    ephemeral volume: ``…ephemeral.volumeClaimTemplate.spec``."""
+    claim = {"metadata": {"name": "d"}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "0.5Gi"}, "limits": {"storage": "1500m"}}}}
+    eph = {"name": "e", "ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "2.5"}}}}}}
+    obj = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "s", "namespace": "d"},
+           "spec": {"selector": {"matchLabels": {"a": "b"}}, "volumeClaimTemplates": [claim],
+                    "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"volumes": [eph], "containers": [{"name": "c", "image": "i"}]}}}}
+    errs, warnings, _ = create(obj)
+    assert errs == [] and warnings == [
+        'spec.template.spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources.requests[storage]: fractional byte value "2500m" is invalid, must be an integer',
+        'spec.volumeClaimTemplates[0].resources.limits[storage]: fractional byte value "1500m" is invalid, must be an integer',
+    ]

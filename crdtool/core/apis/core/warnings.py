@@ -9,7 +9,7 @@ text per release), duplicate image pull secrets, fractional byte quantities, env
 duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period, non-standard
 IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies),
 duplicate host alias IPs, seccomp and AppArmor annotations without their fields, a host IP without a host port.
-Left out: overlapping volume paths, a pod overhead's fractional bytes, PVC template warnings.
+Left out: overlapping volume paths, a pod overhead's fractional bytes.
 Go ranges over maps here (node selector keys); crdtool sorts them.
 """
 
@@ -85,14 +85,39 @@ def _canonical(v: Any) -> str:
 
 
 def _fractional_bytes(v: Any) -> bool:
-    """A memory or ephemeral-storage quantity that is not a whole number of bytes."""
-    from crdtool.core.apis.core.validation import _quantity
+    """Upstream's ``value.MilliValue()%1000 != 0`` (``MilliValue`` rounds away from zero, so ``1.9999`` is 2000
+    thousandths: not fractional)."""
+    from crdtool.core.apis.core.validation import _milli_value, _quantity
 
     q = _quantity(v)
     if q is None:
         return False
-    num, den = q.exact()
-    return num % den != 0
+    return _milli_value(q) % 1000 != 0
+
+
+def pvc_spec_warnings(path: Path, spec: Mapping[str, Any]) -> list[str]:
+    """Upstream ``GetWarningsForPersistentVolumeClaimSpec`` (``pkg/api/persistentvolumeclaim/util.go``, the same at
+    release-4.17 … 4.23): fractional storage requests and limits."""
+    out: list[str] = []
+    resources = m(spec.get("resources"))
+    for section in ("requests", "limits"):
+        value = m(resources.get(section)).get("storage")
+        if value is not None and _fractional_bytes(value):
+            out.append(f"{path.child('resources', section).key('storage')}: fractional byte value {_go_q(_canonical(value))} is invalid, must be an integer")
+    return out
+
+
+#: ``deprecatedStorageClassAnnotationsMsg`` of ``GetWarningsForPersistentVolumeClaim``.
+BETA_STORAGE_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class"
+
+
+def pvc_warnings(obj: Mapping[str, Any]) -> list[str]:
+    """Upstream ``GetWarningsForPersistentVolumeClaim``: the beta storage-class annotation, then the spec's."""
+    out: list[str] = []
+    if BETA_STORAGE_CLASS_ANNOTATION in m(m(obj.get("metadata")).get("annotations")):
+        out.append(f'{Path("metadata", "annotations").key(BETA_STORAGE_CLASS_ANNOTATION)}: deprecated since v1.8; use "storageClassName" attribute instead')
+    out.extend(pvc_spec_warnings(Path("spec"), m(obj.get("spec"))))
+    return out
 
 
 SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod"
@@ -161,6 +186,10 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
     for index, vol in enumerate(lst(spec.get("volumes"))):
         vol = m(vol)
         for kind, fixed in _DEPRECATED_VOLUMES:
+            if kind == "cephfs":  # the ephemeral volume's claim template comes between glusterfs and cephfs
+                vct = m(vol.get("ephemeral")).get("volumeClaimTemplate")
+                if isinstance(vct, dict):
+                    out.extend(pvc_spec_warnings(path.child("spec", "volumes").index(index).child("ephemeral", "volumeClaimTemplate", "spec"), m(vct.get("spec"))))
             if vol.get(kind) is None:
                 continue
             message = fixed or ("deprecated in v1.11, and disabled by default in v1.33+" if release.minor >= 32 else "deprecated in v1.11")

@@ -1,5 +1,5 @@
 """The PersistentVolumeClaim create strategy: ``pkg/registry/core/persistentvolumeclaim/strategy.go`` with
-``pkg/api/persistentvolumeclaim/util.go`` (1.30 … 1.36; warnings not ported)."""
+``pkg/api/persistentvolumeclaim/util.go`` (1.30 … 1.36)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from crdtool.core.apis._util import s
 from crdtool.core.apis.core.validation import VOLUME_ATTRIBUTES_CLASS_SINCE, validate_persistent_volume_claim
+from crdtool.core.apis.core.warnings import pvc_warnings
 from crdtool.core.errors import FieldError
 from crdtool.core.registry._common import rel, reset_status
 
@@ -49,5 +50,5 @@ def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[Field
 
 
 def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
-    """``GetWarningsForPersistentVolumeClaim`` (not ported)."""
-    return []
+    """``GetWarningsForPersistentVolumeClaim``."""
+    return pvc_warnings(obj)
