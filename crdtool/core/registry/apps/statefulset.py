@@ -30,9 +30,10 @@ def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> 
     spec = obj.get("spec")
     template = spec.get("template") if isinstance(spec, dict) else None
     out = pod_template_warnings(template if isinstance(template, dict) else {}, Path("spec", "template"), rel(release))
-    for index, claim in enumerate(spec.get("volumeClaimTemplates") or [] if isinstance(spec, dict) else []):
-        if isinstance(claim, dict):
-            out.extend(pvc_spec_warnings(Path("spec", "volumeClaimTemplates").index(index), claim.get("spec") if isinstance(claim.get("spec"), dict) else {}))
+    claims = spec.get("volumeClaimTemplates") if isinstance(spec, dict) else None
+    for index, claim in enumerate(claims if isinstance(claims, list) else []):
+        claim_spec = claim.get("spec") if isinstance(claim, dict) else None
+        out.extend(pvc_spec_warnings(Path("spec", "volumeClaimTemplates").index(index), claim_spec if isinstance(claim_spec, dict) else {}))
     rhl = spec.get("revisionHistoryLimit") if isinstance(spec, dict) else None
     if isinstance(rhl, int) and rhl < 0:
         out.append("spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
