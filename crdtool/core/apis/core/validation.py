@@ -28,6 +28,7 @@ from crdtool.core.errors import (
     Path,
     duplicate,
     forbidden,
+    go_quote,
     go_typed,
     invalid,
     not_found,
@@ -1443,8 +1444,6 @@ def _enum(value: str, allowed: Sequence[str], path: Path) -> list[FieldError]:
 def _go_toleration(tol: Mapping[str, Any]) -> Any:
     """An internal ``core.Toleration`` as a bad value before 1.34: ``%#v`` (an address when ``TolerationSeconds`` is
     set, not reproduced)."""
-    from crdtool.core.errors import go_quote
-
     go_v = None
     if tol.get("tolerationSeconds") is None:
         go_v = (f'core.Toleration{{Key:{go_quote(s(tol.get("key")))}, Operator:{go_quote(s(tol.get("operator")))}, Value:{go_quote(s(tol.get("value")))}, '
@@ -2225,8 +2224,8 @@ def _valid_first_digit(value: str) -> bool:
 
 def validate_pod_specific_annotations(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
     """Upstream ``ValidatePodSpecificAnnotations``: the mirror-pod annotation and ``pod-deletion-cost`` (gate
-    ``PodDeletionCost`` is on by default in 1.30 … 1.36); the tolerations, seccomp and AppArmor annotations are
-    not checked."""
+    ``PodDeletionCost`` is on by default in 1.30 … 1.36), the seccomp and AppArmor annotations; the tolerations
+    annotation (``scheduler.alpha.kubernetes.io/tolerations``) is not checked."""
     errs: list[FieldError] = []
     mirror = annotations.get("kubernetes.io/config.mirror")
     if mirror is not None and not s(spec.get("nodeName")):
@@ -2238,6 +2237,106 @@ def validate_pod_specific_annotations(annotations: Mapping[str, Any], spec: Mapp
         ok = _valid_first_digit(text) and body.isascii() and body.isdigit() and -(2**31) <= int(text) <= 2**31 - 1
         if not ok:
             errs.append(invalid(path.key("controller.kubernetes.io/pod-deletion-cost"), text, "must be a 32bit integer"))
+    errs.extend(validate_seccomp_pod_annotations(annotations, path))
+    errs.extend(validate_app_armor_pod_annotations(annotations, spec, path))
+    return errs
+
+
+SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod"
+SECCOMP_CONTAINER_ANNOTATION_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
+APPARMOR_CONTAINER_ANNOTATION_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
+
+
+def validate_seccomp_profile_annotation(value: str, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateSeccompProfile`` (an annotation's profile name)."""
+    if value in ("runtime/default", "docker/default", "unconfined"):
+        return []
+    if value.startswith("localhost/"):
+        return validate_local_descending_path(value[len("localhost/"):], path)
+    return [invalid(path, value, "must be a valid seccomp profile")]
+
+
+def validate_seccomp_pod_annotations(annotations: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateSeccompPodAnnotations`` (``fldPath.Child(key)``: the key joins the path with a dot; Go
+    ranges over the map, crdtool sorts the keys)."""
+    errs: list[FieldError] = []
+    if SECCOMP_POD_ANNOTATION in annotations:
+        errs.extend(validate_seccomp_profile_annotation(s(annotations[SECCOMP_POD_ANNOTATION]), path.child(SECCOMP_POD_ANNOTATION)))
+    for key in sorted(annotations):
+        if key.startswith(SECCOMP_CONTAINER_ANNOTATION_PREFIX):
+            errs.extend(validate_seccomp_profile_annotation(s(annotations[key]), path.child(key)))
+    return errs
+
+
+def validate_app_armor_pod_annotations(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateAppArmorPodAnnotations`` with ``ValidateAppArmorProfileFormat`` (keys sorted)."""
+    names = {s(m(c).get("name")) for key in ("initContainers", "containers", "ephemeralContainers") for c in lst(spec.get(key))}
+    errs: list[FieldError] = []
+    for key in sorted(annotations):
+        if not key.startswith(APPARMOR_CONTAINER_ANNOTATION_PREFIX):
+            continue
+        name, value = key[len(APPARMOR_CONTAINER_ANNOTATION_PREFIX):], s(annotations[key])
+        if name not in names:
+            errs.append(invalid(path.key(key), name, "container not found"))
+        if value not in ("", "runtime/default", "unconfined") and not value.startswith("localhost/"):
+            errs.append(invalid(path.key(key), value, f"invalid AppArmor profile name: {go_quote(value)}"))
+    return errs
+
+
+def _seccomp_annotation_matches(value: str, profile: Any, path: Path) -> FieldError | None:
+    """Upstream ``validateSeccompAnnotationsAndFieldsMatch``."""
+    if not isinstance(profile, dict):
+        return None
+    kind = s(profile.get("type"))
+    if kind == "Unconfined" and value != "unconfined":
+        return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+    if kind == "RuntimeDefault" and value not in ("runtime/default", "docker/default"):
+        return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+    if kind == "Localhost":
+        if not value.startswith("localhost/"):
+            return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+        if profile.get("localhostProfile") is None or value[len("localhost/"):] != s(profile.get("localhostProfile")):
+            return forbidden(path.child("localhostProfile"), "seccomp profile in annotation and field must match")
+    return None
+
+
+def validate_seccomp_annotations_and_fields(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateSeccompAnnotationsAndFields`` (the same at release-4.17 … 4.23)."""
+    errs: list[FieldError] = []
+    pod_profile = m(spec.get("securityContext")).get("seccompProfile")
+    if pod_profile is not None and SECCOMP_POD_ANNOTATION in annotations:
+        e = _seccomp_annotation_matches(s(annotations[SECCOMP_POD_ANNOTATION]), pod_profile, path.child("securityContext", "seccompProfile"))
+        if e is not None:
+            errs.append(e)
+    for ctr, cpath in _visit_containers(spec, path):
+        profile = m(ctr.get("securityContext")).get("seccompProfile")
+        key = SECCOMP_CONTAINER_ANNOTATION_PREFIX + s(ctr.get("name"))
+        if profile is not None and key in annotations:
+            e = _seccomp_annotation_matches(s(annotations[key]), profile, cpath.child("securityContext", "seccompProfile"))
+            if e is not None:
+                errs.append(e)
+    return errs
+
+
+def validate_app_armor_annotations_and_fields_match_on_create(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateAppArmorAnnotationsAndFieldsMatchOnCreate`` (AppArmorFields is on at 1.30 … 1.36)."""
+    if s(m(spec.get("os")).get("name")) == "windows":
+        return []
+    errs: list[FieldError] = []
+    pod_profile = m(spec.get("securityContext")).get("appArmorProfile")
+    for ctr, cpath in _visit_containers(spec, path):
+        profile = m(ctr.get("securityContext")).get("appArmorProfile")
+        profile = profile if profile is not None else pod_profile
+        key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + s(ctr.get("name"))
+        if not isinstance(profile, dict) or key not in annotations:
+            continue
+        value, ap = s(annotations[key]), cpath.child("securityContext", "appArmorProfile")
+        kind = s(profile.get("type"))
+        if (kind == "Unconfined" and value != "unconfined") or (kind == "RuntimeDefault" and value != "runtime/default") \
+                or (kind == "Localhost" and not value.startswith("localhost/")):
+            errs.append(forbidden(ap.child("type"), "apparmor type in annotation and field must match"))
+        elif kind == "Localhost" and (profile.get("localhostProfile") is None or value[len("localhost/"):] != s(profile.get("localhostProfile"))):
+            errs.append(forbidden(ap.child("localhostProfile"), "apparmor profile in annotation and field must match"))
     return errs
 
 
@@ -2254,6 +2353,8 @@ def validate_pod_template_spec(template: Mapping[str, Any], path: Path, release:
     if annotations:
         errs.extend(validate_pod_specific_annotations(annotations, spec, path.child("annotations")))
     errs.extend(validate_pod_spec(spec, path.child("spec"), release))
+    errs.extend(validate_seccomp_annotations_and_fields(annotations, spec, path.child("spec")))
+    errs.extend(validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, path.child("spec")))
     if lst(spec.get("ephemeralContainers")):
         errs.append(forbidden(path.child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template"))
     return errs
@@ -2886,6 +2987,9 @@ def validate_pod_create(obj: Mapping[str, Any], release: Release) -> list[FieldE
         errs.append(forbidden(path.child("ephemeralContainers"), "cannot be set on create"))
     if s(spec.get("nodeName")) and lst(spec.get("schedulingGates")):
         errs.append(forbidden(path.child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
+    annotations = m(meta.get("annotations"))
+    errs.extend(validate_seccomp_annotations_and_fields(annotations, spec, path))
+    errs.extend(validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, path))
     return errs
 
 
