@@ -219,3 +219,31 @@ def test_topology_annotations_and_three_cluster_ips_texts() -> None:
         'metadata.annotations[service.kubernetes.io/topology-mode]: Invalid value: "different": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified',
         'spec.clusterIPs: Invalid value: ["10.0.0.1","2001::1","10.0.0.10"]: may only hold up to 2 values',
     ]
+
+
+ETP_CASES: list[tuple[str, list[Tweak], int]] = [
+    ("valid loadBalancer service with externalTrafficPolicy and healthCheckNodePort set",
+     [spec(type="LoadBalancer", allocateLoadBalancerNodePorts=True, externalTrafficPolicy="Local", healthCheckNodePort=34567)], 0),
+    ("valid nodePort service with externalTrafficPolicy set", [spec(type="NodePort", externalTrafficPolicy="Local")], 0),
+    ("valid clusterIP service with none of externalTrafficPolicy and healthCheckNodePort set", [spec(type="ClusterIP")], 0),
+    ("cannot set healthCheckNodePort field on loadBalancer service with externalTrafficPolicy!=Local",
+     [spec(type="LoadBalancer", allocateLoadBalancerNodePorts=True, externalTrafficPolicy="Cluster", healthCheckNodePort=34567)], 1),
+    ("cannot set healthCheckNodePort field on nodePort service", [spec(type="NodePort", externalTrafficPolicy="Local", healthCheckNodePort=34567)], 1),
+    ("cannot set externalTrafficPolicy or healthCheckNodePort fields on clusterIP service",
+     [spec(type="ClusterIP", externalTrafficPolicy="Local", healthCheckNodePort=34567)], 2),
+    ("cannot set externalTrafficPolicy field on ExternalName service", [spec(type="ExternalName", externalName="foo.bar.com", externalTrafficPolicy="Local")], 1),
+    ("externalTrafficPolicy is required on NodePort service", [spec(type="NodePort")], 1),
+    ("externalTrafficPolicy is required on LoadBalancer service", [spec(type="LoadBalancer", allocateLoadBalancerNodePorts=True)], 1),
+    ("externalTrafficPolicy is required on ClusterIP service with externalIPs", [spec(type="ClusterIP", externalIPs=["1.2.3,4"])], 1),
+]
+
+
+@pytest.mark.parametrize(("tweaks", "num_errs"), [c[1:] for c in ETP_CASES], ids=[c[0] for c in ETP_CASES])
+def test_validate_service_external_traffic_policy_1_36(tweaks: list[Tweak], num_errs: int) -> None:
+    """TestValidateServiceExternalTrafficPolicy @release-4.23: the errors of validateServiceExternalTrafficPolicy
+    (its two fields) within ValidateServiceCreate."""
+    svc = copy.deepcopy(make_valid_service())
+    for tweak in tweaks:
+        tweak(svc)
+    errs = [e for e in validate_service_create(svc, R36) if e.field in ("spec.externalTrafficPolicy", "spec.healthCheckNodePort")]
+    assert len(errs) == num_errs, [str(e) for e in errs]
