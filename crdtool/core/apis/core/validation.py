@@ -928,8 +928,37 @@ def validate_env_from(env_from: Sequence[Any], path: Path, release: Release) -> 
     return errs
 
 
-def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], volumes: Mapping[str, Any], path: Path) -> list[FieldError]:
-    """Upstream ``ValidateVolumeMounts`` (mount propagation and recursiveReadOnly not checked)."""
+_MOUNT_PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+_RECURSIVE_READ_ONLY = ("Disabled", "Enabled", "IfPossible")
+
+
+def _mount_propagation(mnt: Mapping[str, Any], container: Mapping[str, Any] | None, path: Path) -> list[FieldError]:
+    """Upstream ``validateMountPropagation`` and ``validateMountRecursiveReadOnly`` (the same at release-4.17 …
+    4.23; ``path`` is upstream's: the list's, not the mount's)."""
+    errs: list[FieldError] = []
+    prop = mnt.get("mountPropagation")
+    if prop is not None:
+        pp = path.child("mountPropagation")
+        if s(prop) not in _MOUNT_PROPAGATIONS:
+            errs.append(not_supported(pp, s(prop), _MOUNT_PROPAGATIONS))
+        if container is not None and s(prop) == "Bidirectional" and m(container.get("securityContext")).get("privileged") is not True:
+            errs.append(forbidden(pp, "Bidirectional mount propagation is available only to privileged containers"))
+    rro = mnt.get("recursiveReadOnly")
+    if rro is not None:
+        rp = path.child("recursiveReadOnly")
+        if s(rro) in ("Enabled", "IfPossible"):
+            if mnt.get("readOnly") is not True:
+                errs.append(forbidden(rp, "may only be specified when readOnly is true"))
+            if prop is not None and s(prop) != "None":
+                errs.append(forbidden(rp, "may only be specified when mountPropagation is None or not specified"))
+        elif s(rro) != "Disabled":
+            errs.append(not_supported(rp, s(rro), _RECURSIVE_READ_ONLY))
+    return errs
+
+
+def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], volumes: Mapping[str, Any], path: Path,
+                           container: Mapping[str, Any] | None = None) -> list[FieldError]:
+    """Upstream ``ValidateVolumeMounts`` (``container``: the mounts' container, for Bidirectional propagation)."""
     errs: list[FieldError] = []
     mountpoints: set[str] = set()
     for index, mnt in enumerate(mounts):
@@ -956,6 +985,7 @@ def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], vo
             if sub_path:
                 errs.append(invalid(idx.child("subPathExpr"), sub_expr, "subPathExpr and subPath are mutually exclusive"))
             errs.extend(validate_local_descending_path(sub_expr, path.child("subPathExpr")))
+        errs.extend(_mount_propagation(mnt, container, path))
     return errs
 
 
@@ -1255,7 +1285,7 @@ def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any]
     errs.extend(validate_container_ports(lst(ctr.get("ports")), path.child("ports")))
     errs.extend(validate_env(lst(ctr.get("env")), path.child("env"), release))
     errs.extend(validate_env_from(lst(ctr.get("envFrom")), path.child("envFrom"), release))
-    errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts")))
+    errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts"), ctr))
     mounts = {s(m(v).get("name")): s(m(v).get("mountPath")) for v in lst(ctr.get("volumeMounts"))}
     errs.extend(validate_volume_devices(lst(ctr.get("volumeDevices")), mounts, volumes, path.child("volumeDevices")))
     errs.extend(validate_pull_policy(s(ctr.get("imagePullPolicy")), path.child("imagePullPolicy")))
@@ -2498,7 +2528,7 @@ _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOnc
 
 
 def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``ValidatePersistentVolumeClaimSpec`` for a create (data sources not checked)."""
+    """Upstream ``ValidatePersistentVolumeClaimSpec`` for a create."""
     errs: list[FieldError] = []
     modes = lst(spec.get("accessModes"))
     if not modes:
