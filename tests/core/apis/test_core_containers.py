@@ -270,3 +270,31 @@ def test_extended_resources_are_integers_1_36(quantity: str, expected: list[str]
     are given."""
     ctr_ = {"name": "c", "image": "i", "resources": {"limits": {"example.com/foo": quantity}, "requests": {"example.com/foo": quantity}}}
     assert [str(e) for e in create(deployment({"containers": [ctr_]}))[0]] == expected
+
+
+def _huge(requests: dict[str, str], limits: dict[str, str]) -> dict[str, Any]:
+    return deployment({"containers": [{"name": "ctr", "image": "i", "resources": {"requests": requests, "limits": limits}}]})
+
+
+CM = {"cpu": "10", "memory": "10G"}
+
+
+@pytest.mark.parametrize(("requests", "limits", "valid"), [
+    ({**CM, "hugepages-2Mi": "1Gi"}, {**CM, "hugepages-2Mi": "1Gi"}, True),
+    ({**CM, "hugepages-2Mi": "1Gi", "hugepages-1Gi": "2Gi"}, {**CM, "hugepages-2Mi": "1Gi", "hugepages-1Gi": "2Gi"}, True),
+    ({"hugepages-2Mi": "1Gi"}, {"hugepages-2Mi": "1Gi"}, False),
+    ({**CM, "hugepages-2Mi": "2Gi"}, {**CM, "hugepages-2Mi": "1Gi"}, False),
+])
+def test_huge_pages_isolation_1_36(requests: dict[str, str], limits: dict[str, str], valid: bool) -> None:
+    """TestHugePagesIsolation @release-4.23 (a template: requests given as upstream's MakeResourceRequirements)."""
+    assert (create(_huge(requests, limits))[0] == []) is valid
+
+
+def test_huge_page_values_must_be_page_multiples() -> None:
+    """validateResourceQuantityHugePageValue: ``Value() % pageSize.Value()`` (limits, then requests)."""
+    errs = create(_huge({"cpu": "1", "hugepages-2Mi": "3Mi"}, {"cpu": "1", "hugepages-2Mi": "3Mi"}))[0]
+    p = "spec.template.spec.containers[0].resources"
+    assert [str(e) for e in errs] == [
+        f'{p}.limits[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi',
+        f'{p}.requests[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi',
+    ]

@@ -1100,8 +1100,30 @@ def _resource_quantity_value(name: str, raw: Any, q: Quantity, path: Path, relea
     return errs
 
 
+def _value(q: Quantity) -> int:
+    """``Quantity.Value()``: rounded up (away from zero) to an integer."""
+    num, den = q.exact()
+    whole, rest = divmod(abs(num), den)
+    whole += 1 if rest else 0
+    return -whole if num < 0 else whole
+
+
+def _huge_page_value(name: str, raw: Any, q: Quantity | None, path: Path) -> list[FieldError]:
+    """Upstream ``validateResourceQuantityHugePageValue`` / ``helper.IsHugePageResourceValueDivisible`` (the same
+    at release-4.17 … 4.23; ``AllowIndivisibleHugePagesValues`` is false on a create)."""
+    if q is None:
+        return []
+    page = _quantity(name[len("hugepages-"):])
+    ok = False
+    if page is not None and page.sign() > 0 and _milli_value(page) % 1000 == 0:
+        ok = _value(q) % _value(page) == 0
+    if ok:
+        return []
+    return [invalid(path, _q_str(raw), f"{_q_str(raw)} is not positive integer multiple of {name}")]
+
+
 def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateResourceRequirements`` for a container (hugepage divisibility not checked)."""
+    """Upstream ``validateResourceRequirements`` for a container (Go ranges over the lists, crdtool sorts)."""
     errs: list[FieldError] = []
     lim_path, req_path = path.child("limits"), path.child("requests")
     limits, requests = m(req.get("limits")), m(req.get("requests"))
@@ -1115,6 +1137,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
             errs.extend(_resource_quantity_value(name, raw, q, p, release))
         if name.startswith("hugepages-"):
             lim_huge = True
+            errs.extend(_huge_page_value(name, raw, q, p))
         if name in ("cpu", "memory"):
             lim_cpu_mem = True
     for name in sorted(requests):
@@ -1136,6 +1159,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
             errs.append(required(lim_path, "Limit must be set for non overcommitable resources"))
         if name.startswith("hugepages-"):
             req_huge = True
+            errs.extend(_huge_page_value(name, raw, q, p))
         if name in ("cpu", "memory"):
             req_cpu_mem = True
     if not lim_cpu_mem and not req_cpu_mem and (req_huge or lim_huge):
