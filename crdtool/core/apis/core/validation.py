@@ -20,6 +20,7 @@ import binascii
 import json
 import posixpath
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from crdtool.core.apis._util import i, lst, m, nonnegative, s, validate_label_selector
@@ -1122,8 +1123,11 @@ def _huge_page_value(name: str, raw: Any, q: Quantity | None, path: Path) -> lis
     return [invalid(path, _q_str(raw), f"{_q_str(raw)} is not positive integer multiple of {name}")]
 
 
-def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateResourceRequirements`` for a container (Go ranges over the lists, crdtool sorts)."""
+def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release,
+                                   name_fn: Callable[[str, Path, Release], list[FieldError]] | None = None) -> list[FieldError]:
+    """Upstream ``validateResourceRequirements`` (Go ranges over the lists, crdtool sorts); ``name_fn`` is the
+    resource-name check (a container's, ``validateContainerResourceName``, unless given)."""
+    check_name = name_fn or validate_container_resource_name
     errs: list[FieldError] = []
     lim_path, req_path = path.child("limits"), path.child("requests")
     limits, requests = m(req.get("limits")), m(req.get("requests"))
@@ -1131,7 +1135,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
     for name in sorted(limits):
         raw = limits[name]
         p = lim_path.key(name)
-        errs.extend(validate_container_resource_name(name, p, release))
+        errs.extend(check_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
             errs.extend(_resource_quantity_value(name, raw, q, p, release))
@@ -1143,7 +1147,7 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
     for name in sorted(requests):
         raw = requests[name]
         p = req_path.key(name)
-        errs.extend(validate_container_resource_name(name, p, release))
+        errs.extend(check_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
             errs.extend(_resource_quantity_value(name, raw, q, p, release))
@@ -1164,6 +1168,130 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
             req_cpu_mem = True
     if not lim_cpu_mem and not req_cpu_mem and (req_huge or lim_huge):
         errs.append(forbidden(path, "HugePages require cpu or memory"))
+    return errs
+
+
+#: Gate PodLevelResources: Alpha off 1.32/1.33 (the field is dropped on create), Beta on from 1.34
+#: (``PodLevelResourcesEnabled``; release-4.21 … 4.23 ``validatePodResources`` unchanged).
+POD_LEVEL_RESOURCES_SINCE = 34
+_POD_LEVEL_RESOURCES = ("cpu", "hugepages-", "memory")  # sets.List(resourcehelper.SupportedPodLevelResources())
+
+
+def _pod_resource_name(name: str, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodResourceName``: ``validateResourceName``, then cpu, memory and hugepages only."""
+    errs = [invalid(path, name, msg) for msg in is_qualified_name(name, release)]
+    if not errs and len(name.split("/")) == 1 and name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
+        errs.append(invalid(path, name, "must be a standard resource type or fully qualified"))
+    if errs:
+        return errs
+    if name not in ("cpu", "memory") and not name.startswith("hugepages-"):
+        return [not_supported(path, name, _POD_LEVEL_RESOURCES)]
+    return []
+
+
+_Sum = tuple[Fraction, str]
+
+
+def _parsed(raw: Any) -> _Sum | None:
+    from crdtool.core.apis._quantity import _value_and_format
+
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        return None
+    return _value_and_format(str(raw))
+
+
+def _add_resource_list(total: dict[str, _Sum], items: Mapping[str, Any]) -> None:
+    """``addResourceList``: a sum keeps its first addend's format (``Quantity.Add``: the other's while it is zero)."""
+    for name, raw in items.items():
+        q = _parsed(raw)
+        if q is None:
+            continue
+        if name not in total:
+            total[name] = q
+        else:
+            value, fmt = total[name]
+            total[name] = (value + q[0], q[1] if value == 0 else fmt)
+
+
+def _max_resource_list(total: dict[str, _Sum], items: Mapping[str, _Sum]) -> None:
+    """``maxResourceList``."""
+    for name, q in items.items():
+        if name not in total or q[0] > total[name][0]:
+            total[name] = q
+
+
+def aggregate_container_resources(spec: Mapping[str, Any], section: str) -> dict[str, _Sum]:
+    """component-helpers ``AggregateContainerRequests`` / ``AggregateContainerLimits`` (``section``: ``requests``
+    or ``limits``) on a create: regular containers and sidecars summed, each init container's use maxed in."""
+    total: dict[str, _Sum] = {}
+    for ctr in lst(spec.get("containers")):
+        _add_resource_list(total, m(m(m(ctr).get("resources")).get(section)))
+    sidecars: dict[str, _Sum] = {}
+    init: dict[str, _Sum] = {}
+    for ctr in lst(spec.get("initContainers")):
+        items = m(m(m(ctr).get("resources")).get(section))
+        if m(ctr).get("restartPolicy") == "Always":
+            _add_resource_list(total, items)
+            _add_resource_list(sidecars, items)
+            use = dict(sidecars)
+        else:
+            use = {}
+            _add_resource_list(use, items)
+            for name, q in sidecars.items():
+                if name in use:
+                    value, fmt = use[name]
+                    use[name] = (value + q[0], q[1] if value == 0 else fmt)
+                else:
+                    use[name] = q
+        _max_resource_list(init, use)
+    _max_resource_list(total, init)
+    return total
+
+
+def validate_pod_resources(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodResources`` with ``validatePodResourceRequirements`` and
+    ``validatePodResourceConsistency`` (1.34+; Go ranges over maps there, crdtool sorts the resource names)."""
+    from crdtool.core.apis._quantity import canonical
+
+    res = spec.get("resources")
+    if not isinstance(res, dict) or release.minor < POD_LEVEL_RESOURCES_SINCE:
+        return []
+    rp = path.child("resources")
+    if s(m(spec.get("os")).get("name")) == "windows":
+        return [forbidden(rp, "may not be set for a windows pod")]
+    errs: list[FieldError] = []
+    if res.get("claims") is not None:
+        errs.append(forbidden(rp.child("claims"), "claims may not be set for Resources at pod-level"))
+    errs.extend(validate_resource_requirements(res, rp, release, _pod_resource_name))
+    requests, limits = m(res.get("requests")), m(res.get("limits"))
+    aggregate = aggregate_container_resources(spec, "requests")
+    for name in sorted(aggregate):
+        if name not in requests:
+            continue
+        pod_q = _parsed(requests[name])
+        value, fmt = aggregate[name]
+        if pod_q is not None and value > pod_q[0]:
+            errs.append(invalid(rp.child("requests").key(name), _q_str(requests[name]),
+                                f"must be greater than or equal to aggregate container requests of {canonical(value, fmt)}"))
+    aggregate_limits = aggregate_container_resources(spec, "limits")
+    for name in sorted(aggregate_limits):
+        if not name.startswith("hugepages-") or name not in limits:
+            continue
+        pod_q = _parsed(limits[name])
+        value, fmt = aggregate_limits[name]
+        if pod_q is not None and value > pod_q[0]:
+            errs.append(invalid(rp.child("limits").key(name), _q_str(limits[name]),
+                                f"must be greater than or equal to aggregate container limits of {canonical(value, fmt)}"))
+    for index, ctr in enumerate(lst(spec.get("containers"))):
+        ctr_limits = m(m(m(ctr).get("resources")).get("limits"))
+        for name in sorted(ctr_limits):
+            if name not in limits:
+                continue
+            ctr_q, pod_q = _parsed(ctr_limits[name]), _parsed(limits[name])
+            if ctr_q is not None and pod_q is not None and ctr_q[0] > pod_q[0]:
+                # upstream's path: spec.resources.containers[i][name].limits
+                errs.append(invalid(rp.child("containers").index(index).key(name).child("limits"), _q_str(ctr_limits[name]),
+                                    f"must be less than or equal to pod limits of {_q_str(limits[name])}"))
     return errs
 
 
@@ -2169,6 +2297,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     restart = s(spec.get("restartPolicy"))
     errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users, restart))
     errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users, restart))
+    errs.extend(validate_pod_resources(spec, path, release))
     errs.extend(validate_pod_host_network_deps(spec, path))
     errs.extend(_enum(s(spec.get("restartPolicy")), ("Always", "OnFailure", "Never"), path.child("restartPolicy")))
     errs.extend(_enum(s(spec.get("dnsPolicy")), ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), path.child("dnsPolicy")))
