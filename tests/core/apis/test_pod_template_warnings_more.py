@@ -77,3 +77,51 @@ def test_host_ip_without_host_port() -> None:
     assert deployment({"containers": [{"name": "foo", "image": "i", "ports": ports}]}) == [
         f"{T}.spec.containers[0].ports[1]: hostIP set without hostPort: {{Name: HostPort:0 ContainerPort:80 Protocol:UDP HostIP:10.0.0.1}}",
         f"{T}.spec.containers[0].ports[1]: overlapping port definition with {T}.spec.containers[0].ports[0]"]
+
+
+def _volume(vol: dict[str, Any], release: str = "1.36") -> list[str]:
+    return deployment({"volumes": [vol]}, release=release)
+
+
+@pytest.mark.parametrize(("vol", "expected"), [
+    # warnings_test.go "overlapping paths in a configmap volume" (volume-level items are not checked for duplicates)
+    ({"name": "test", "configMap": {"name": "foo", "items": [{"key": "foo", "path": "test"}, {"key": "bar", "path": "test"}]}},
+     ['volume "test" (ConfigMap "foo"): overlapping paths: "test" with "test"']),
+    ({"name": "test", "configMap": {"name": "foo", "items": [{"key": "foo", "path": "test"}, {"key": "bar", "path": "test/app"}]}},
+     ['volume "test" (ConfigMap "foo"): overlapping paths: "test/app" with "test"']),
+    ({"name": "test", "secret": {"secretName": "foo", "items": [{"key": "foo", "path": "test/app"}, {"key": "bar", "path": "test"}]}},
+     ['volume "test" (Secret "foo"): overlapping paths: "test" with "test/app"']),
+    # "overlapping paths in projected volume volume: service account dir and config file"
+    ({"name": "foo", "projected": {"sources": [{"configMap": {"name": "test", "items": [{"key": "foo", "path": "test"}]}},
+                                               {"serviceAccountToken": {"path": "test/file"}}]}},
+     ['volume "foo" (Projected): overlapping paths: "test/file" (ServiceAccountToken) with "test" (ConfigMap "test")']),
+    # "overlapping paths in projected volume - secret and config map"
+    ({"name": "foo", "projected": {"sources": [{"secret": {"name": "testsecret", "items": [{"key": "mykey", "path": "test"}]}},
+                                               {"configMap": {"name": "testconfigmap", "items": [{"key": "mykey", "path": "test/test1"}]}}]}},
+     ['volume "foo" (Projected): overlapping paths: "test/test1" (ConfigMap "testconfigmap") with "test" (Secret "testsecret")']),
+    # "... config map and downward api"
+    ({"name": "foo", "projected": {"sources": [{"secret": {"name": "testsecret", "items": [{"key": "mykey", "path": "test"}]}},
+                                               {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}, "path": "test/test2"}]}}]}},
+     ['volume "foo" (Projected): overlapping paths: "test/test2" (DownwardAPI) with "test" (Secret "testsecret")']),
+])
+def test_overlapping_virtual_paths_1_36(vol: dict[str, Any], expected: list[str]) -> None:
+    """warningsForOverlappingVirtualPaths (release-4.19 … 4.23); 1.31 has none."""
+    assert _volume(vol) == expected
+    assert _volume(vol, "1.31") == []
+
+
+KUBE_API_ACCESS = {"name": "kube-api-access", "projected": {"sources": [
+    {"serviceAccountToken": {"path": "token", "expirationSeconds": 3607}},
+    {"configMap": {"name": "kube-root-ca.crt"}},
+    {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}
+
+
+@pytest.mark.parametrize(("release", "expected"), [
+    ("1.32", ['volume "kube-api-access" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
+    ("1.33", ['volume "kube-api-access" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
+    ("1.34", []),
+])
+def test_projected_source_without_paths_by_release(release: str, expected: list[str]) -> None:
+    """release-4.19/4.20 declare ``sourcePaths`` outside the sources loop: a source without items (the configMap
+    here) re-checks the previous source's paths against themselves; release-4.21 declares it per source."""
+    assert _volume(KUBE_API_ACCESS, release) == expected

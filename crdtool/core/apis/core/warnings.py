@@ -9,7 +9,7 @@ text per release), duplicate image pull secrets, fractional byte quantities, env
 duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period, non-standard
 IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies),
 duplicate host alias IPs, seccomp and AppArmor annotations without their fields, a host IP without a host port.
-Left out: overlapping volume paths, a pod overhead's fractional bytes.
+overlapping volume paths (1.32+). Left out: a pod overhead's fractional bytes.
 Go ranges over maps here (node selector keys); crdtool sorts them.
 """
 
@@ -155,6 +155,104 @@ def _app_armor_annotation_warns(annotation: Any, pod_profile: Any, container_pro
     return wanted != have
 
 
+#: ``warningsForOverlappingVirtualPaths`` from 1.32 (release-4.19); in 1.32 and 1.33 (release-4.19/4.20) a projected
+#: source that yields no paths reuses the previous source's (``var sourcePaths`` declared outside the loop), which
+#: reports those paths again, as overlapping themselves; fixed in 1.34 (release-4.21).
+OVERLAPPING_PATHS_SINCE = 32
+OVERLAPPING_PATHS_FRESH_PER_SOURCE_SINCE = 34
+
+_PathAndSource = tuple[str, str]
+
+
+def _ps_text(ps: _PathAndSource) -> str:
+    """``pathAndSource.String()``."""
+    return f"{_go_q(ps[0])} ({ps[1]})" if ps[1] else _go_q(ps[0])
+
+
+def _check_for_overlap(haystack: list[_PathAndSource], needle: _PathAndSource) -> list[_PathAndSource]:
+    """Upstream ``checkForOverlap``."""
+    if not needle[0]:
+        return []
+    out = []
+    for item in haystack:
+        if not item[0]:
+            continue
+        if item == needle or (item[0] + "/").startswith(needle[0] + "/") or (needle[0] + "/").startswith(item[0] + "/"):
+            out.append(item)
+    return out
+
+
+def _mapping_overlaps(paths: list[_PathAndSource]) -> list[str]:
+    """Upstream ``checkVolumeMappingForOverlap``."""
+    out: list[str] = []
+    seen: list[_PathAndSource] = []
+    for path, source in paths:
+        ps = (path.rstrip("/"), source)
+        out.extend(f"{_ps_text(ps)} with {_ps_text(c)}" for c in _check_for_overlap(seen, ps))
+        seen.append(ps)
+    return out
+
+
+def _items(src: Any, source: str) -> list[_PathAndSource] | None:
+    """``extractPaths``/``extractPathsDownwardAPI`` of a source's ``items`` (None: no ``items`` list)."""
+    items = m(src).get("items") if isinstance(src, dict) else None
+    if not isinstance(items, list):
+        return None
+    return [(s(m(item).get("path")), source) for item in items]
+
+
+def _overlapping_virtual_paths(volumes: list[Any], release: Release) -> list[str]:
+    """Upstream ``warningsForOverlappingVirtualPaths`` (``pkg/api/pod/warnings.go``)."""
+    out: list[str] = []
+    for vol in volumes:
+        vol = m(vol)
+        name = s(vol.get("name"))
+
+        def warn(desc: str, body: str) -> str:
+            return f"volume {_go_q(name)} ({desc}): overlapping paths: {body}"
+
+        cm, secret, dapi = vol.get("configMap"), vol.get("secret"), vol.get("downwardAPI")
+        for src, desc in ((cm, f"ConfigMap {_go_q(s(m(cm).get('name')))}"), (secret, f"Secret {_go_q(s(m(secret).get('secretName')))}"),
+                          (dapi, "DownwardAPI")):
+            paths = _items(src, "")
+            if paths is not None:
+                out.extend(warn(desc, ol) for ol in _mapping_overlaps(paths))
+        projected = vol.get("projected")
+        if not isinstance(projected, dict):
+            continue
+        all_paths: list[_PathAndSource] = []
+        source_paths: list[_PathAndSource] = []
+        for source in lst(projected.get("sources")):
+            source = m(source)
+            if not any(v is not None for v in source.values()):
+                out.append(f"volume {_go_q(name)} (Projected) has no sources provided")
+                continue
+            if release.minor >= OVERLAPPING_PATHS_FRESH_PER_SOURCE_SINCE:
+                source_paths = []
+            found: list[_PathAndSource] | None = None
+            if isinstance(source.get("configMap"), dict) and _items(source["configMap"], "") is not None:
+                found = _items(source["configMap"], f"ConfigMap {_go_q(s(source['configMap'].get('name')))}")
+            elif isinstance(source.get("secret"), dict) and _items(source["secret"], "") is not None:
+                found = _items(source["secret"], f"Secret {_go_q(s(source['secret'].get('name')))}")
+            elif isinstance(source.get("downwardAPI"), dict) and _items(source["downwardAPI"], "") is not None:
+                found = _items(source["downwardAPI"], "DownwardAPI")
+            elif isinstance(source.get("serviceAccountToken"), dict):
+                found = [(s(source["serviceAccountToken"].get("path")), "ServiceAccountToken")]
+            elif isinstance(source.get("clusterTrustBundle"), dict):
+                ctb = source["clusterTrustBundle"]
+                ctb_name = s(ctb.get("name")) if ctb.get("name") is not None else s(ctb.get("signerName"))
+                found = [(s(ctb.get("path")), f"ClusterTrustBundle {_go_q(ctb_name)}")]
+            if found is not None:
+                source_paths = found
+            if not source_paths:
+                continue
+            for path, src_desc in source_paths:
+                ps = (path.rstrip("/"), src_desc)
+                out.extend(warn("Projected", f"{_ps_text(ps)} with {_ps_text(c)}") for c in _check_for_overlap(all_paths, ps))
+                all_paths.append(ps)
+    return out
+
+
 def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Release) -> list[str]:
     """``GetWarningsForPodTemplate(ctx, path, template, nil)``."""
     spec, meta = m(template.get("spec")), m(template.get("metadata"))
@@ -194,6 +292,8 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
                 continue
             message = fixed or ("deprecated in v1.11, and disabled by default in v1.33+" if release.minor >= 32 else "deprecated in v1.11")
             out.append(f"{path.child('spec', 'volumes').index(index).child(_VOLUME_WARNING_FIELD.get(kind, kind))}: {message}")
+    if release.minor >= OVERLAPPING_PATHS_SINCE:
+        out.extend(_overlapping_virtual_paths(lst(spec.get("volumes")), release))
     aliases = lst(spec.get("hostAliases"))
     if len(aliases) > 1:  # duplicate hostAliases (the same at release-4.17 … 4.23)
         seen_ips: set[str] = set()
