@@ -15,7 +15,7 @@ Go ranges over maps here (node selector keys); crdtool sorts them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from crdtool.core.apis._util import i, lst, m, s
 from crdtool.core.errors import Path
@@ -201,7 +201,7 @@ def _items(src: Any, source: str) -> list[_PathAndSource] | None:
     return [(s(m(item).get("path")), source) for item in items]
 
 
-def _overlapping_virtual_paths(volumes: list[Any], release: Release) -> list[str]:
+def _overlapping_virtual_paths(volumes: Sequence[Any], release: Release) -> list[str]:
     """Upstream ``warningsForOverlappingVirtualPaths`` (``pkg/api/pod/warnings.go``)."""
     out: list[str] = []
     for vol in volumes:
