@@ -110,18 +110,18 @@ def test_overlapping_virtual_paths_1_36(vol: dict[str, Any], expected: list[str]
     assert _volume(vol, "1.31") == []
 
 
-KUBE_API_ACCESS = {"name": "kube-api-access", "projected": {"sources": [
+TOKEN_AND_CONFIG = {"name": "creds", "projected": {"sources": [
     {"serviceAccountToken": {"path": "token", "expirationSeconds": 3607}},
-    {"configMap": {"name": "kube-root-ca.crt"}},
+    {"configMap": {"name": "app-config"}},
     {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}}
 
 
 @pytest.mark.parametrize(("release", "expected"), [
-    ("1.32", ['volume "kube-api-access" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
-    ("1.33", ['volume "kube-api-access" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
+    ("1.32", ['volume "creds" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
+    ("1.33", ['volume "creds" (Projected): overlapping paths: "token" (ServiceAccountToken) with "token" (ServiceAccountToken)']),
     ("1.34", []),
 ])
 def test_projected_source_without_paths_by_release(release: str, expected: list[str]) -> None:
     """release-4.19/4.20 declare ``sourcePaths`` outside the sources loop: a source without items (the configMap
     here) re-checks the previous source's paths against themselves; release-4.21 declares it per source."""
-    assert _volume(KUBE_API_ACCESS, release) == expected
+    assert _volume(TOKEN_AND_CONFIG, release) == expected
