@@ -131,3 +131,14 @@ def test_exists_toleration_with_a_value(release: str, expected: str) -> None:
     """ValidateTolerations: release-4.17/4.18 pass the internal ``core.Toleration`` (``%#v``), release-4.19 on its value."""
     body = deployment({"tolerations": [{"key": "a", "operator": "Exists", "value": "x"}]})
     assert [str(e.at_release(int(release[2:]))) for e in create(body, release)[0]] == [expected]
+
+
+def test_overhead_1_36() -> None:
+    """TestValidateOverhead @release-4.23 (``my.org`` is no container resource) through validateOverhead, and the
+    overhead's fractional-bytes warning (pkg/api/pod/warnings.go)."""
+    errs, warnings, _ = create(deployment({"overhead": {"cpu": "10", "memory": "10G"}}))
+    assert errs == [] and warnings == []
+    errs = create(deployment({"overhead": {"my.org": "10m"}}))[0]
+    assert pairs(errs) == [(IN, f"{P}.overhead.limits[my.org]"), (IN, f"{P}.overhead.limits[my.org]")]
+    errs, warnings, _ = create(deployment({"overhead": {"memory": "0.5"}}))
+    assert errs == [] and warnings == [f'{P}.overhead[memory]: fractional byte value "500m" is invalid, must be an integer']

@@ -2355,6 +2355,10 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     pp = spec.get("preemptionPolicy")
     if isinstance(pp, str):
         errs.extend(_enum(pp, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy")))
+    overhead = spec.get("overhead")
+    if isinstance(overhead, dict):
+        # validateOverhead: ValidateContainerResourceRequirements(&{Limits: overhead}) at spec.overhead
+        errs.extend(validate_resource_requirements({"limits": overhead}, path.child("overhead"), release))
     errs.extend(validate_os(spec, path, release))
     errs.extend(validate_file_key_ref_volumes(spec, path))
     return errs

@@ -9,7 +9,7 @@ text per release), duplicate image pull secrets, fractional byte quantities, env
 duplicate and overlapping container ports, duplicate port names (1.32+), a negative grace period, non-standard
 IP addresses (1.33+; ``GetWarningsForIP``/``GetWarningsForCIDR`` are here too, for Services and NetworkPolicies),
 duplicate host alias IPs, seccomp and AppArmor annotations without their fields, a host IP without a host port.
-overlapping volume paths (1.32+). Left out: a pod overhead's fractional bytes.
+overlapping volume paths (1.32+), a pod overhead's fractional bytes.
 Go ranges over maps here (node selector keys); crdtool sorts them.
 """
 
@@ -311,6 +311,10 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
     for index, name in enumerate(secrets):
         if not name:
             out.append(f"{path.child('spec', 'imagePullSecrets').index(index).child('name')}: invalid empty name {_go_q(name)}")
+    overhead = m(spec.get("overhead"))
+    for res in ("memory", "ephemeral-storage"):
+        if res in overhead and _fractional_bytes(overhead[res]):
+            out.append(f"{path.child('spec', 'overhead').key(res)}: fractional byte value {_go_q(_canonical(overhead[res]))} is invalid, must be an integer")
     pod_sc = m(spec.get("securityContext"))
     ann_path = path.child("metadata", "annotations")
     if pod_sc.get("seccompProfile") is None and SECCOMP_POD_ANNOTATION in annotations:
