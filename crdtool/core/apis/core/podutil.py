@@ -38,7 +38,7 @@ POD_GATES: dict[str, tuple[tuple[int, bool], ...]] = {
     "ImageVolume": ((31, False), (35, True)),  # Alpha 1.31, Beta false 1.33, Beta true 1.35, GA 1.36
     "SELinuxChangePolicy": ((32, False), (33, True)),  # Alpha 1.32, Beta true 1.33
     "ContainerStopSignals": ((33, False),),  # Alpha 1.33
-    "GenericWorkload": ((35, False),),  # Alpha 1.35 (workloadRef)
+    "GenericWorkload": ((35, False),),  # Alpha 1.35 (workloadRef), 1.36 (schedulingGroup)
 }
 
 
@@ -206,7 +206,10 @@ _DROPS: tuple[tuple[str, Callable[[dict[str, Any]], None]], ...] = (
     ("DynamicResourceAllocation", _drop_dra),
     ("ClusterTrustBundleProjection", lambda spec: _drop_projected_source(spec, "clusterTrustBundle")),
     ("PodCertificateRequest", lambda spec: _drop_projected_source(spec, "podCertificate")),
+    # 1.35 names the field workloadRef, 1.36 schedulingGroup (dropDisabledSchedulingGroup, release-4.23); each
+    # release's strict decoding refuses the other name
     ("GenericWorkload", _spec_field("workloadRef")),
+    ("GenericWorkload", _spec_field("schedulingGroup")),
     ("InPlacePodVerticalScaling", _each_container("resizePolicy")),
     ("ContainerRestartRules", _drop_container_restart_rules),
     ("RecursiveReadOnlyMounts", _drop_rro),
