@@ -66,3 +66,41 @@ def test_app_armor_annotation_for_an_unknown_container_and_mismatched_field() ->
     spec = {"securityContext": {"appArmorProfile": {"type": "Localhost", "localhostProfile": "a"}}}
     assert deployment(spec, {"container.apparmor.security.beta.kubernetes.io/ctr": "localhost/b"}) == [
         f"{T}.spec.containers[0].securityContext.appArmorProfile.localhostProfile: Forbidden: apparmor profile in annotation and field must match"]
+
+
+def _pod(annotation: str, pod_profile: dict[str, Any] | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {"restartPolicy": "Never", "containers": [{"name": "ctr", "image": "image"}]}
+    if pod_profile is not None:
+        spec["securityContext"] = {"appArmorProfile": pod_profile}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d",
+            "annotations": {"container.apparmor.security.beta.kubernetes.io/ctr": annotation}}, "spec": spec}
+
+
+AA_WARN = 'metadata.annotations[container.apparmor.security.beta.kubernetes.io/ctr]: deprecated since v1.30; use the "appArmorProfile" field instead'
+
+
+@pytest.mark.parametrize(("annotation", "pod_profile", "copied", "warned"), [
+    ("runtime/default", None, {"type": "RuntimeDefault"}, True),
+    ("localhost/foo", {"type": "Unconfined"}, {"type": "Localhost", "localhostProfile": "foo"}, True),
+    ("runtime/default", {"type": "RuntimeDefault"}, None, False),
+    ("", None, None, True),
+])
+def test_pod_app_armor_version_skew(annotation: str, pod_profile: dict[str, Any] | None, copied: Any, warned: bool) -> None:
+    """The Pod strategy's applyAppArmorVersionSkew (pkg/registry/core/pod/strategy.go): the annotation's profile is
+    copied to the container unless the pod has it, so validateAppArmorAnnotationsAndFieldsMatchOnCreate finds
+    them matching; the warning comes from there, not from the template warnings (``isPodTemplate`` false)."""
+    from crdtool.core.registry.create import create_builtin
+
+    verdict = create_builtin(_pod(annotation, pod_profile), "1.36")
+    assert verdict.errors == []
+    assert verdict.warnings == ([AA_WARN] if warned else [])
+    assert m_get(verdict.object, "spec", "containers", 0, "securityContext", "appArmorProfile") == copied
+
+
+def m_get(obj: Any, *keys: Any) -> Any:
+    for key in keys:
+        if isinstance(key, int):
+            obj = obj[key] if isinstance(obj, list) and len(obj) > key else None
+        else:
+            obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj

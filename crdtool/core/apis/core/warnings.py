@@ -253,8 +253,50 @@ def _overlapping_virtual_paths(volumes: Sequence[Any], release: Release) -> list
     return out
 
 
-def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Release) -> list[str]:
-    """``GetWarningsForPodTemplate(ctx, path, template, nil)``."""
+def app_armor_version_skew(pod: dict[str, Any]) -> list[str]:
+    """Upstream ``applyAppArmorVersionSkew`` of the Pod strategy's ``PrepareForCreate`` (release-4.17 … 4.23): a
+    container's deprecated AppArmor annotation becomes its ``appArmorProfile`` (when valid and other than the
+    pod's), and warns (also when it names no valid profile). ``pod`` is changed in place; the warnings are returned
+    (upstream adds them to the request there, before validation). 1.30's reverse sync (fields to annotations) is not
+    ported: it changes neither errors nor warnings."""
+    spec = pod.get("spec")
+    if not isinstance(spec, dict) or s(m(spec.get("os")).get("name")) == "windows":
+        return []
+    annotations = m(m(pod.get("metadata")).get("annotations"))
+    pod_profile = m(spec.get("securityContext")).get("appArmorProfile")
+    out: list[str] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for ctr in lst(spec.get(key)):
+            if not isinstance(ctr, dict):
+                continue
+            name = APPARMOR_ANNOTATION_PREFIX + s(ctr.get("name"))
+            annotation = annotations.get(name)
+            if not isinstance(annotation, str) or m(ctr.get("securityContext")).get("appArmorProfile") is not None:
+                continue
+            field = _app_armor_for_annotation(annotation)
+            lp = s(m(field).get("localhostProfile")) if field else ""
+            if field is not None and field["type"] == "Localhost" and (lp != lp.strip() or len(lp.encode()) > 4095):
+                field = None  # ValidateAppArmorProfileField refuses it: not copied
+            have = None
+            if isinstance(pod_profile, dict):
+                have = {"type": s(pod_profile.get("type"))}
+                if pod_profile.get("localhostProfile") is not None:
+                    have["localhostProfile"] = s(pod_profile.get("localhostProfile"))
+            warn = field is None
+            if field is not None and field != have:
+                sc = ctr.get("securityContext")
+                if not isinstance(sc, dict):
+                    sc = ctr["securityContext"] = {}
+                sc["appArmorProfile"] = field
+                warn = True
+            if warn:
+                out.append(f'{Path("metadata", "annotations").key(name)}: deprecated since v1.30; use the "appArmorProfile" field instead')
+    return out
+
+
+def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Release, is_template: bool = True) -> list[str]:
+    """``GetWarningsForPodTemplate(ctx, path, template, nil)``; ``is_template`` False: ``GetWarningsForPod`` (no
+    AppArmor annotation warning: a Pod's comes from :func:`app_armor_version_skew`)."""
     spec, meta = m(template.get("spec")), m(template.get("metadata"))
     out: list[str] = []
     for key in sorted(m(spec.get("nodeSelector"))):
@@ -326,7 +368,8 @@ def pod_template_warnings(template: Mapping[str, Any], path: Path, release: Rele
         name = s(c.get("name"))
         if csc.get("seccompProfile") is None and SECCOMP_CONTAINER_ANNOTATION_PREFIX + name in annotations:
             out.append(f'{ann_path.key(SECCOMP_CONTAINER_ANNOTATION_PREFIX + name)}: non-functional in v1.27+; use the "seccompProfile" field instead')
-        if _app_armor_annotation_warns(annotations.get(APPARMOR_ANNOTATION_PREFIX + name), pod_sc.get("appArmorProfile"), csc.get("appArmorProfile"), release):
+        if is_template and _app_armor_annotation_warns(annotations.get(APPARMOR_ANNOTATION_PREFIX + name), pod_sc.get("appArmorProfile"),
+                                                       csc.get("appArmorProfile"), release):
             out.append(f'{ann_path.key(APPARMOR_ANNOTATION_PREFIX + name)}: deprecated since v1.30; use the "appArmorProfile" field instead')
         resources = m(c.get("resources"))
         for section in ("limits", "requests"):
