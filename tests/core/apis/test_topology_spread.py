@@ -83,3 +83,33 @@ def test_pod_affinity_match_and_mismatch_label_keys_1_36() -> None:
         f'{p}[0].matchLabelKeys[0]: Invalid value: "samekey": exists in both matchLabelKeys and mismatchLabelKeys',
         f"{p}[1].mismatchLabelKeys: Forbidden: must not be specified when labelSelector is not set",
     ]
+
+
+def _pod(release: str, **spec: Any) -> list[str]:
+    from tests.core.apis._create import create
+
+    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d", "labels": {"app": "x"}},
+           "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}], **spec}}
+    return [str(e) for e in create(obj, release)[0]]
+
+
+@pytest.mark.parametrize(("release", "expected"), [
+    ("1.33", ['spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector']),
+    ("1.34", ['spec.topologySpreadConstraints[0][0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector']),
+])
+def test_pod_topology_spread_selector_merge(release: str, expected: list[str]) -> None:
+    """The Pod strategy's mutateTopologySpreadConstraints (1.34+, MatchLabelKeysInPodTopologySpreadSelectorMerge)
+    merges ``app In [x]`` into the selector before ValidateMatchLabelKeysAndMismatchLabelKeys sees it; 1.33 checks
+    the unmerged selector with ValidateMatchLabelKeysInTopologySpread."""
+    tsc = {**ZONE, "matchLabelKeys": ["app"], "labelSelector": {"matchLabels": {"app": "x"}}}
+    assert _pod(release, topologySpreadConstraints=[tsc]) == expected
+
+
+def test_pod_affinity_label_keys_are_merged_from_1_31() -> None:
+    """mutatePodAffinity (MatchLabelKeysInPodAffinity on from 1.31): ``app In [x]`` joins a selector that already
+    selects ``app``."""
+    term = {"topologyKey": "k8s.io/zone", "labelSelector": {"matchLabels": {"app": "x"}}, "matchLabelKeys": ["app"]}
+    affinity = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}
+    p = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]"
+    assert _pod("1.31", affinity=affinity) == [f'{p}[0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector']
+    assert _pod("1.30", affinity=affinity) == []  # the field is dropped (gate off)
