@@ -142,3 +142,34 @@ def test_overhead_1_36() -> None:
     assert pairs(errs) == [(IN, f"{P}.overhead.limits[my.org]"), (IN, f"{P}.overhead.limits[my.org]")]
     errs, warnings, _ = create(deployment({"overhead": {"memory": "0.5"}}))
     assert errs == [] and warnings == [f'{P}.overhead[memory]: fractional byte value "500m" is invalid, must be an integer']
+
+
+@pytest.mark.parametrize("spec", [
+    {},
+    {"initContainers": [{"name": "ictr", "image": "image"}], "volumes": [{"name": "vol", "emptyDir": {}}], "nodeSelector": {"key": "value"},
+     "nodeName": "foobar", "serviceAccountName": "acct"},  # activeDeadlineSeconds: a Deployment's template refuses it
+    {"hostNetwork": True, "containers": [{"name": "ctr", "image": "image", "ports": [{"hostPort": 8080, "containerPort": 8080, "protocol": "TCP"}]}]},
+    {"securityContext": {"supplementalGroups": [0], "runAsUser": 0, "fsGroup": 0}},
+    {"securityContext": {"supplementalGroups": [2147483647], "runAsUser": 2147483647, "fsGroup": 2147483647}},
+    {"hostIPC": True},
+    {"hostPID": True},
+    {"affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{
+            "matchExpressions": [{"key": "key2", "operator": "In", "values": ["value1", "value2"]}],
+            "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["host1"]}]}]},
+        "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10, "preference": {"matchExpressions": [{"key": "foo", "operator": "In", "values": ["bar"]}]}}]}}},
+    {"hostAliases": [{"ip": "12.34.56.78", "hostnames": ["host1", "host2"]}]},
+    {"hostAliases": [{"ip": "12.34.56.78", "hostnames": ["host1.foo", "host2.bar"]}], "hostNetwork": True},
+    {"priorityClassName": "valid-name"},
+    {"shareProcessNamespace": True},
+    {"runtimeClassName": "valid-sandbox"},
+    {"overhead": {}},
+    {"securityContext": {"fsGroupChangePolicy": "OnRootMismatch"}},
+    {"containers": [{"name": "ctr", "image": "image", "resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}]}]},
+    {"securityContext": {"supplementalGroupsPolicy": "Merge"}},
+    {"resources": {"limits": {"cpu": "100m", "memory": "200Mi"}}, "containers": [{"name": "container", "image": "image"}]},
+    {"resources": {"limits": {"cpu": "100m", "memory": "200Mi"}}, "containers": [{"name": "container", "image": "image"}], "os": {"name": "linux"}},
+])
+def test_pod_spec_success_cases_1_36(spec: dict[str, Any]) -> None:
+    """TestValidatePodSpec successCases @release-4.23 (through a Deployment's template)."""
+    assert [str(e) for e in create(deployment(spec))[0]] == []
