@@ -179,12 +179,9 @@ def go_label_selector(sel: Any) -> Any:
 
 
 def go_pointer(value: Any) -> Any:
-    """A bad value upstream passes as a Go pointer (``*int32``, ``*string``): its JSON form from 1.34; before,
-    ``%#v`` prints an address, which crdtool shows as the unreproducible placeholder."""
-    from crdtool.core.errors import go_typed
-
-    if isinstance(value, (int, str)) and not isinstance(value, bool):
-        return go_typed(value, None)
+    """A bad value upstream passes as a Go pointer (``*int32``, ``*string``): rendered as the value it points to in
+    every release — ``field.Error.ErrorBody`` dereferences a non-nil pointer before printing it (``%v``/``%q``) up to
+    1.33 (apimachinery release-4.17 … 4.20), and ``json.Marshal`` writes the pointee from 1.34."""
     return value
 
 
@@ -196,3 +193,91 @@ def go_int_or_string(value: Any) -> Any:
         return go_typed(value, f"intstr.IntOrString{{Type:1, IntVal:0, StrVal:{go_quote(value)}}}")
     n = i(value)
     return go_typed(n, f"intstr.IntOrString{{Type:0, IntVal:{n}, StrVal:\"\"}}")
+
+
+# --- internal (pkg/apis/<group>) structs as bad values -------------------------------------------------------------
+# The internal types have no ``json`` tags: from 1.34 ``json.Marshal`` writes every field under its Go name (a nil
+# pointer or slice as null); before, ``ErrorBody`` dereferences a top-level pointer and prints ``%#v`` (an address
+# for any non-nil pointer inside, which crdtool does not reproduce).
+
+
+def _go_json_int_or_string(value: Any) -> Any:
+    return value if isinstance(value, str) else i(value)
+
+
+def go_rolling_update_stateful_set(ru: Any) -> Any:
+    """``*apps.RollingUpdateStatefulSetStrategy`` (``Partition int32``, ``MaxUnavailable *intstr.IntOrString``)."""
+    from crdtool.core.errors import go_typed
+    from crdtool.core.gojson import GoStruct
+
+    if not isinstance(ru, dict):
+        return None
+    mu = ru.get("maxUnavailable")
+    value = GoStruct({"Partition": i(ru.get("partition")), "MaxUnavailable": None if mu is None else _go_json_int_or_string(mu)})
+    go_v = None if mu is not None else f"apps.RollingUpdateStatefulSetStrategy{{Partition:{i(ru.get('partition'))}, MaxUnavailable:(*intstr.IntOrString)(nil)}}"
+    return go_typed(value, go_v)
+
+
+def go_stateful_set_update_strategy(us: Any) -> Any:
+    """``apps.StatefulSetUpdateStrategy`` (``Type``, ``RollingUpdate *RollingUpdateStatefulSetStrategy``)."""
+    from crdtool.core.errors import go_quote, go_typed
+    from crdtool.core.gojson import GoStruct
+
+    us = m(us)
+    ru = us.get("rollingUpdate")
+    inner = go_rolling_update_stateful_set(ru)
+    value = GoStruct({"Type": s(us.get("type")), "RollingUpdate": None if inner is None else GoStruct(inner)})
+    go_v = None if inner is not None else f"apps.StatefulSetUpdateStrategy{{Type:{go_quote(s(us.get('type')))}, RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(nil)}}"
+    return go_typed(value, go_v)
+
+
+def go_success_policy(sp: Any) -> Any:
+    """``*batch.SuccessPolicy`` (``Rules []SuccessPolicyRule``; a rule: ``SucceededIndexes *string``,
+    ``SucceededCount *int32``)."""
+    from crdtool.core.errors import go_typed
+    from crdtool.core.gojson import GoStruct
+
+    sp = m(sp)
+    rules = sp.get("rules")
+    if not isinstance(rules, list):
+        return go_typed(GoStruct({"Rules": None}), "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule(nil)}")
+    items = [GoStruct({"SucceededIndexes": m(r).get("succeededIndexes"), "SucceededCount": m(r).get("succeededCount")}) for r in rules]
+    pointers = any(v is not None for item in items for v in item.values())
+    go_v = None if pointers else "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{" + ", ".join(
+        "batch.SuccessPolicyRule{SucceededIndexes:(*string)(nil), SucceededCount:(*int32)(nil)}" for _ in items) + "}}"
+    return go_typed(GoStruct({"Rules": items}), go_v)
+
+
+def _go_json_label_selector(sel: Any) -> Any:
+    """A ``*metav1.LabelSelector`` for ``json.Marshal`` (json tags, ``omitempty``), or None."""
+    from crdtool.core.gojson import GoStruct
+
+    if not isinstance(sel, dict):
+        return None
+    out = GoStruct()
+    if m(sel.get("matchLabels")):
+        out["matchLabels"] = dict(m(sel.get("matchLabels")))
+    exprs = lst(sel.get("matchExpressions"))
+    if exprs:
+        items = []
+        for expr in exprs:
+            item = GoStruct({"key": s(m(expr).get("key")), "operator": s(m(expr).get("operator"))})
+            if lst(m(expr).get("values")):
+                item["values"] = list(lst(m(expr).get("values")))
+            items.append(item)
+        out["matchExpressions"] = items
+    return out
+
+
+def go_pod_disruption_budget_spec(spec: Mapping[str, Any]) -> Any:
+    """``policy.PodDisruptionBudgetSpec`` (internal, no json tags: ``MinAvailable``, ``Selector``,
+    ``MaxUnavailable``, ``UnhealthyPodEvictionPolicy``); its ``%#v`` holds pointers (not reproduced)."""
+    from crdtool.core.errors import go_typed
+    from crdtool.core.gojson import GoStruct
+
+    def ios(v: Any) -> Any:
+        return None if v is None else _go_json_int_or_string(v)
+
+    value = GoStruct({"MinAvailable": ios(spec.get("minAvailable")), "Selector": _go_json_label_selector(spec.get("selector")),
+                      "MaxUnavailable": ios(spec.get("maxUnavailable")), "UnhealthyPodEvictionPolicy": spec.get("unhealthyPodEvictionPolicy")})
+    return go_typed(value, None)

@@ -203,17 +203,21 @@ def _before_create(obj: dict[str, Any], info: KindInfo, release: Release) -> _Re
     generic.before_create(obj, info.namespaced)
     strategy = strategies.strategy_module(info.group, info.kind)
     prepare = getattr(strategy, "prepare_for_create", None)
+    # warnings a PrepareForCreate adds to the request (the Pod's AppArmor skew): sent with any answer
+    prepared: list[str] = []
     if prepare is not None:
-        prepare(obj, release)
+        returned = prepare(obj, release)
+        if isinstance(returned, list):
+            prepared = [str(w) for w in returned]
     validate = getattr(strategy, "validate", None)
     if validate is not None:
         errors: list[FieldError] = list(validate(obj, release, info.version))
     else:
         errors = generic.validate_object_meta(obj, info.group, info.kind, info.namespaced, release)
     if errors:
-        return _Result(errors, [])
+        return _Result(errors, prepared)
     errors = generic.validate_object_meta_accessor(obj, info.namespaced, release)
     if errors:
-        return _Result(errors, [])
+        return _Result(errors, prepared)
     warn = getattr(strategy, "warnings_on_create", None)
-    return _Result([], list(warn(obj, release, info.version)) if warn is not None else [])
+    return _Result([], prepared + (list(warn(obj, release, info.version)) if warn is not None else []))

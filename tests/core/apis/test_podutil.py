@@ -90,3 +90,14 @@ def test_deployment_create_drops_image_volume_before_validation() -> None:
     assert [str(e) for e in errs] == [
         'spec.template.spec.volumes[0].image.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
         'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "img"']
+
+
+def test_scheduling_group_is_dropped_in_1_36() -> None:
+    """dropDisabledSchedulingGroup (release-4.23): GenericWorkload is Alpha off, so a 1.36 pod template's
+    ``schedulingGroup`` is gone before validation."""
+    from crdtool.core.apis.core.podutil import drop_disabled_pod_spec_fields
+    from crdtool.core.releases import resolve_release
+
+    spec = {"containers": [{"name": "c", "image": "i"}], "schedulingGroup": {"podGroupName": "g"}}
+    drop_disabled_pod_spec_fields(spec, resolve_release("1.36"))
+    assert "schedulingGroup" not in spec

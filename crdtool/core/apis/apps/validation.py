@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import go_int_or_string, go_pointer, go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
+from crdtool.core.apis._util import go_int_or_string, go_pointer, go_rolling_update_stateful_set, go_stateful_set_update_strategy, go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_empty, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.core.validation import (
     validate_object_meta_core,
     validate_pod_specific_annotations,
@@ -230,7 +230,7 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
         errs.append(required(path.child("updateStrategy"), ""))
     elif ut == "OnDelete":
         if ru is not None:
-            errs.append(invalid(path.child("updateStrategy").child("rollingUpdate"), ru, "only allowed for updateStrategy 'RollingUpdate'"))
+            errs.append(invalid(path.child("updateStrategy").child("rollingUpdate"), go_rolling_update_stateful_set(ru), "only allowed for updateStrategy 'RollingUpdate'"))
     elif ut == "RollingUpdate":
         if isinstance(ru, dict):
             rp = path.child("updateStrategy", "rollingUpdate")
@@ -242,7 +242,7 @@ def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[Fiel
                     errs.append(invalid(rp.child("maxUnavailable"), go_int_or_string(mu), "cannot be 0"))
                 errs.extend(is_not_more_than_100_percent(mu, rp.child("maxUnavailable")))
     else:
-        errs.append(invalid(path.child("updateStrategy"), us, "must be 'RollingUpdate' or 'OnDelete'"))
+        errs.append(invalid(path.child("updateStrategy"), go_stateful_set_update_strategy(us), "must be 'RollingUpdate' or 'OnDelete'"))
     policy = spec.get("persistentVolumeClaimRetentionPolicy")
     if isinstance(policy, dict):
         pp = path.child("persistentVolumeClaimRetentionPolicy")

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import go_label_selector, go_labels, i, lst, m, nonnegative, s, selector_matches, selector_ok, validate_label_selector
+from crdtool.core.apis._util import go_label_selector, go_labels, go_success_policy, i, lst, m, nonnegative, s, selector_matches, selector_ok, validate_label_selector
 from crdtool.core.apis.batch.cron import parse_cron_schedule
 from crdtool.core.apis.core.validation import validate_object_meta_core, validate_pod_template_spec
 from crdtool.core.errors import OMIT, FieldError, Path, duplicate, internal_error, invalid, not_supported, required, too_long, too_many
@@ -120,8 +120,13 @@ def _pod_failure_policy(spec: Mapping[str, Any], path: Path, release: Release) -
 
 
 def _atoi(text: str) -> int | None:
+    """Go's ``strconv.Atoi`` (64-bit ``int``): None for anything it refuses, out-of-range values included (and
+    without converting a huge digit string, which Python limits)."""
     body = text[1:] if text[:1] in "+-" else text
-    return int(text) if body.isascii() and body.isdigit() else None
+    if not (body.isascii() and body.isdigit()) or len(body.lstrip("0")) > 19:
+        return None
+    n = int(text)
+    return n if -(2**63) <= n < 2**63 else None
 
 
 def _indexes_format(indexes: str, completions: int) -> tuple[int, str | None]:
@@ -256,7 +261,7 @@ def validate_job_spec_common(spec: Mapping[str, Any], path: Path, release: Relea
     sp = spec.get("successPolicy")
     if isinstance(sp, dict):
         if cm != "Indexed":
-            errs.append(invalid(path.child("successPolicy"), sp, "requires indexed completion mode"))
+            errs.append(invalid(path.child("successPolicy"), go_success_policy(sp), "requires indexed completion mode"))
         else:
             errs.extend(_success_policy(spec, path.child("successPolicy")))
     prp = spec.get("podReplacementPolicy")

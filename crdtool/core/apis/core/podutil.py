@@ -38,7 +38,7 @@ POD_GATES: dict[str, tuple[tuple[int, bool], ...]] = {
     "ImageVolume": ((31, False), (35, True)),  # Alpha 1.31, Beta false 1.33, Beta true 1.35, GA 1.36
     "SELinuxChangePolicy": ((32, False), (33, True)),  # Alpha 1.32, Beta true 1.33
     "ContainerStopSignals": ((33, False),),  # Alpha 1.33
-    "GenericWorkload": ((35, False),),  # Alpha 1.35 (workloadRef)
+    "GenericWorkload": ((35, False),),  # Alpha 1.35 (workloadRef), 1.36 (schedulingGroup)
 }
 
 
@@ -206,7 +206,10 @@ _DROPS: tuple[tuple[str, Callable[[dict[str, Any]], None]], ...] = (
     ("DynamicResourceAllocation", _drop_dra),
     ("ClusterTrustBundleProjection", lambda spec: _drop_projected_source(spec, "clusterTrustBundle")),
     ("PodCertificateRequest", lambda spec: _drop_projected_source(spec, "podCertificate")),
+    # 1.35 names the field workloadRef, 1.36 schedulingGroup (dropDisabledSchedulingGroup, release-4.23); each
+    # release's strict decoding refuses the other name
     ("GenericWorkload", _spec_field("workloadRef")),
+    ("GenericWorkload", _spec_field("schedulingGroup")),
     ("InPlacePodVerticalScaling", _each_container("resizePolicy")),
     ("ContainerRestartRules", _drop_container_restart_rules),
     ("RecursiveReadOnlyMounts", _drop_rro),
@@ -218,6 +221,12 @@ _DROPS: tuple[tuple[str, Callable[[dict[str, Any]], None]], ...] = (
 )
 
 
+#: Drops that a release has only from a minor on, for a field its types had before the gate: a container's
+#: ``restartPolicy`` exists since 1.28 (sidecars), ``dropContainerRestartRules`` only since 1.34 (release-4.21;
+#: release-4.20 = 1.33 drops nothing, so 1.30 … 1.33 validate a regular container's ``restartPolicy``: Forbidden).
+_DROP_SINCE: dict[str, int] = {"ContainerRestartRules": 34}
+
+
 def drop_disabled_pod_spec_fields(spec: Any, release: Release) -> None:
     """Upstream ``dropDisabledFields`` on a create: every field whose gate is off at ``release`` removed from
     ``spec`` (a v1 pod spec dict, changed in place; anything else is left alone). A gate's field that the release's
@@ -225,7 +234,7 @@ def drop_disabled_pod_spec_fields(spec: Any, release: Release) -> None:
     if not isinstance(spec, dict):
         return
     for gate, drop in _DROPS:
-        if not pod_gate(gate, release):
+        if not pod_gate(gate, release) and release.minor >= _DROP_SINCE.get(gate, 0):
             drop(spec)
 
 

@@ -20,6 +20,7 @@ import binascii
 import json
 import posixpath
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from crdtool.core.apis._util import i, lst, m, nonnegative, s, validate_label_selector
@@ -28,13 +29,18 @@ from crdtool.core.errors import (
     Path,
     duplicate,
     forbidden,
+    go_quote,
+    go_typed,
     invalid,
     not_found,
     not_supported,
     required,
     too_long,
+    too_many,
 )
-from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_labels, validate_object_meta
+from crdtool.core.apis.core.podutil import pod_gate
+from crdtool.core.gojson import GoStruct
+from crdtool.core.objectmeta import validate_annotations, validate_finalizer_name, validate_label_name, validate_labels, validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
     byte_len,
@@ -833,8 +839,28 @@ def _key_selector(sel: Mapping[str, Any], path: Path) -> list[FieldError]:
     return errs
 
 
+def _file_key_selector(sel: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateFileKeySelector`` (release-4.21 … 4.23; ``fileKeyRef`` is dropped on create while
+    EnvFiles is off, 1.34)."""
+    errs: list[FieldError] = []
+    key, volume, file_path = s(sel.get("key")), s(sel.get("volumeName")), s(sel.get("path"))
+    if not key:
+        errs.append(required(path.child("key"), ""))
+    else:
+        errs.extend(invalid(path.child("key"), key, msg) for msg in is_relaxed_env_var_name(key))
+    if not volume:
+        errs.append(required(path.child("volumeName"), ""))
+    else:
+        errs.extend(_dns1123_label(volume, path.child("volumeName")))
+    if not file_path:
+        errs.append(required(path.child("path"), ""))
+    else:
+        errs.extend(validate_path_no_backsteps(file_path, path.child("path")))
+    return errs
+
+
 def validate_env(env: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``ValidateEnv`` with ``validateEnvVarValueFrom`` (``fileKeyRef`` counted, not checked)."""
+    """Upstream ``ValidateEnv`` with ``validateEnvVarValueFrom``."""
     errs: list[FieldError] = []
     for index, ev in enumerate(env):
         ev = m(ev)
@@ -863,6 +889,7 @@ def validate_env(env: Sequence[Any], path: Path, release: Release) -> list[Field
             errs.extend(_key_selector(vf["secretKeyRef"], vpath.child("secretKeyRef")))
         if isinstance(vf.get("fileKeyRef"), dict):
             num += 1
+            errs.extend(_file_key_selector(vf["fileKeyRef"], vpath.child("fileKeyRef")))
         if num == 0:
             if release.minor >= CORE_CHANGES["env-files"]:
                 msg = "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"
@@ -902,8 +929,37 @@ def validate_env_from(env_from: Sequence[Any], path: Path, release: Release) -> 
     return errs
 
 
-def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], volumes: Mapping[str, Any], path: Path) -> list[FieldError]:
-    """Upstream ``ValidateVolumeMounts`` (mount propagation and recursiveReadOnly not checked)."""
+_MOUNT_PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+_RECURSIVE_READ_ONLY = ("Disabled", "Enabled", "IfPossible")
+
+
+def _mount_propagation(mnt: Mapping[str, Any], container: Mapping[str, Any] | None, path: Path) -> list[FieldError]:
+    """Upstream ``validateMountPropagation`` and ``validateMountRecursiveReadOnly`` (the same at release-4.17 …
+    4.23; ``path`` is upstream's: the list's, not the mount's)."""
+    errs: list[FieldError] = []
+    prop = mnt.get("mountPropagation")
+    if prop is not None:
+        pp = path.child("mountPropagation")
+        if s(prop) not in _MOUNT_PROPAGATIONS:
+            errs.append(not_supported(pp, s(prop), _MOUNT_PROPAGATIONS))
+        if container is not None and s(prop) == "Bidirectional" and m(container.get("securityContext")).get("privileged") is not True:
+            errs.append(forbidden(pp, "Bidirectional mount propagation is available only to privileged containers"))
+    rro = mnt.get("recursiveReadOnly")
+    if rro is not None:
+        rp = path.child("recursiveReadOnly")
+        if s(rro) in ("Enabled", "IfPossible"):
+            if mnt.get("readOnly") is not True:
+                errs.append(forbidden(rp, "may only be specified when readOnly is true"))
+            if prop is not None and s(prop) != "None":
+                errs.append(forbidden(rp, "may only be specified when mountPropagation is None or not specified"))
+        elif s(rro) != "Disabled":
+            errs.append(not_supported(rp, s(rro), _RECURSIVE_READ_ONLY))
+    return errs
+
+
+def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], volumes: Mapping[str, Any], path: Path,
+                           container: Mapping[str, Any] | None = None) -> list[FieldError]:
+    """Upstream ``ValidateVolumeMounts`` (``container``: the mounts' container, for Bidirectional propagation)."""
     errs: list[FieldError] = []
     mountpoints: set[str] = set()
     for index, mnt in enumerate(mounts):
@@ -930,6 +986,7 @@ def validate_volume_mounts(mounts: Sequence[Any], devices: Mapping[str, str], vo
             if sub_path:
                 errs.append(invalid(idx.child("subPathExpr"), sub_expr, "subPathExpr and subPath are mutually exclusive"))
             errs.extend(validate_local_descending_path(sub_expr, path.child("subPathExpr")))
+        errs.extend(_mount_propagation(mnt, container, path))
     return errs
 
 
@@ -992,31 +1049,85 @@ def _is_native_resource(name: str) -> bool:
 
 
 def validate_container_resource_name(name: str, path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateContainerResourceName`` (with ``validateResourceName``)."""
+    """Upstream ``validateContainerResourceName`` (with ``validateResourceName``, which stops at its first
+    failing check; ``validateContainerResourceName`` appends its own check to whatever that returned, so a name
+    like ``disk`` gets both "must be a standard resource type …" and "… for containers": release-4.17 … 4.23)."""
     errs = [invalid(path, name, msg) for msg in is_qualified_name(name, release)]
-    if errs:
-        return errs
-    if len(name.split("/")) == 1:
-        if name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
-            return [invalid(path, name, "must be a standard resource type or fully qualified")]
+    single = len(name.split("/")) == 1
+    if not errs and single and name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
+        errs.append(invalid(path, name, "must be a standard resource type or fully qualified"))
+    if single:
         if name not in ("cpu", "memory", "ephemeral-storage") and not name.startswith("hugepages-"):
-            return [invalid(path, name, "must be a standard resource for containers")]
+            errs.append(invalid(path, name, "must be a standard resource for containers"))
     elif not _is_native_resource(name):
         extended = not name.startswith("requests.") and not is_qualified_name("requests." + name, release)
         if not extended:
-            return [invalid(path, name, "doesn't follow extended resource name standard")]
+            errs.append(invalid(path, name, "doesn't follow extended resource name standard"))
     return errs
 
 
-def _resource_quantity_value(name: str, raw: Any, q: Quantity, path: Path) -> list[FieldError]:
-    """Upstream ``ValidateResourceQuantityValue`` (integer resources are quota names, none of them a container's)."""
+_INTEGER_RESOURCES = frozenset({
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims",
+    "services.nodeports", "services.loadbalancers",
+})
+
+
+def is_extended_resource_name(name: str, release: Release | None = None) -> bool:
+    """Upstream ``helper.IsExtendedResourceName``: not native, no ``requests.`` prefix, and ``requests.<name>`` is a
+    qualified name."""
+    if _is_native_resource(name) or name.startswith("requests."):
+        return False
+    return not is_qualified_name("requests." + name, release)
+
+
+def _milli_value(q: Quantity) -> int:
+    """``Quantity.MilliValue()``: the value in thousandths, rounded away from zero."""
+    num, den = q.exact()
+    whole, rest = divmod(abs(num) * 1000, den)
+    milli = whole + (1 if rest else 0)
+    return -milli if num < 0 else milli
+
+
+def _resource_quantity_value(name: str, raw: Any, q: Quantity, path: Path, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``ValidateResourceQuantityValue``: not negative; an integer for ``helper.IsIntegerResourceName``
+    (the quota's integer resources and every extended resource, ``nvidia.com/gpu: 500m`` is refused). The bad value
+    of "must be an integer" is the ``resource.Quantity`` itself: JSON (its text) from 1.34, ``%#v`` of the struct
+    before (not reproduced)."""
+    errs: list[FieldError] = []
     if q.sign() < 0:
-        return [invalid(path, _q_str(raw), IS_NEGATIVE_ERROR_MSG)]
-    return []
+        errs.append(invalid(path, _q_str(raw), IS_NEGATIVE_ERROR_MSG))
+    if (name in _INTEGER_RESOURCES or is_extended_resource_name(name, release)) and _milli_value(q) % 1000 != 0:
+        errs.append(invalid(path, go_typed(_q_str(raw), None), IS_NOT_INTEGER_ERROR_MSG))
+    return errs
 
 
-def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateResourceRequirements`` for a container (hugepage divisibility not checked)."""
+def _value(q: Quantity) -> int:
+    """``Quantity.Value()``: rounded up (away from zero) to an integer."""
+    num, den = q.exact()
+    whole, rest = divmod(abs(num), den)
+    whole += 1 if rest else 0
+    return -whole if num < 0 else whole
+
+
+def _huge_page_value(name: str, raw: Any, q: Quantity | None, path: Path) -> list[FieldError]:
+    """Upstream ``validateResourceQuantityHugePageValue`` / ``helper.IsHugePageResourceValueDivisible`` (the same
+    at release-4.17 … 4.23; ``AllowIndivisibleHugePagesValues`` is false on a create)."""
+    if q is None:
+        return []
+    page = _quantity(name[len("hugepages-"):])
+    ok = False
+    if page is not None and page.sign() > 0 and _milli_value(page) % 1000 == 0:
+        ok = _value(q) % _value(page) == 0
+    if ok:
+        return []
+    return [invalid(path, _q_str(raw), f"{_q_str(raw)} is not positive integer multiple of {name}")]
+
+
+def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: Release,
+                                   name_fn: Callable[[str, Path, Release], list[FieldError]] | None = None) -> list[FieldError]:
+    """Upstream ``validateResourceRequirements`` (Go ranges over the lists, crdtool sorts); ``name_fn`` is the
+    resource-name check (a container's, ``validateContainerResourceName``, unless given)."""
+    check_name = name_fn or validate_container_resource_name
     errs: list[FieldError] = []
     lim_path, req_path = path.child("limits"), path.child("requests")
     limits, requests = m(req.get("limits")), m(req.get("requests"))
@@ -1024,21 +1135,22 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
     for name in sorted(limits):
         raw = limits[name]
         p = lim_path.key(name)
-        errs.extend(validate_container_resource_name(name, p, release))
+        errs.extend(check_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
-            errs.extend(_resource_quantity_value(name, raw, q, p))
+            errs.extend(_resource_quantity_value(name, raw, q, p, release))
         if name.startswith("hugepages-"):
             lim_huge = True
+            errs.extend(_huge_page_value(name, raw, q, p))
         if name in ("cpu", "memory"):
             lim_cpu_mem = True
     for name in sorted(requests):
         raw = requests[name]
         p = req_path.key(name)
-        errs.extend(validate_container_resource_name(name, p, release))
+        errs.extend(check_name(name, p, release))
         q = _quantity(raw)
         if q is not None:
-            errs.extend(_resource_quantity_value(name, raw, q, p))
+            errs.extend(_resource_quantity_value(name, raw, q, p, release))
         overcommit = _is_native_resource(name) and not name.startswith("hugepages-")
         if name in limits:
             lq = _quantity(limits[name])
@@ -1051,10 +1163,135 @@ def validate_resource_requirements(req: Mapping[str, Any], path: Path, release: 
             errs.append(required(lim_path, "Limit must be set for non overcommitable resources"))
         if name.startswith("hugepages-"):
             req_huge = True
+            errs.extend(_huge_page_value(name, raw, q, p))
         if name in ("cpu", "memory"):
             req_cpu_mem = True
     if not lim_cpu_mem and not req_cpu_mem and (req_huge or lim_huge):
         errs.append(forbidden(path, "HugePages require cpu or memory"))
+    return errs
+
+
+#: Gate PodLevelResources: Alpha off 1.32/1.33 (the field is dropped on create), Beta on from 1.34
+#: (``PodLevelResourcesEnabled``; release-4.21 … 4.23 ``validatePodResources`` unchanged).
+POD_LEVEL_RESOURCES_SINCE = 34
+_POD_LEVEL_RESOURCES = ("cpu", "hugepages-", "memory")  # sets.List(resourcehelper.SupportedPodLevelResources())
+
+
+def _pod_resource_name(name: str, path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodResourceName``: ``validateResourceName``, then cpu, memory and hugepages only."""
+    errs = [invalid(path, name, msg) for msg in is_qualified_name(name, release)]
+    if not errs and len(name.split("/")) == 1 and name not in _STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
+        errs.append(invalid(path, name, "must be a standard resource type or fully qualified"))
+    if errs:
+        return errs
+    if name not in ("cpu", "memory") and not name.startswith("hugepages-"):
+        return [not_supported(path, name, _POD_LEVEL_RESOURCES)]
+    return []
+
+
+_Sum = tuple[Fraction, str]
+
+
+def _parsed(raw: Any) -> _Sum | None:
+    from crdtool.core.apis._quantity import _value_and_format
+
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        return None
+    return _value_and_format(str(raw))
+
+
+def _add_resource_list(total: dict[str, _Sum], items: Mapping[str, Any]) -> None:
+    """``addResourceList``: a sum keeps its first addend's format (``Quantity.Add``: the other's while it is zero)."""
+    for name, raw in items.items():
+        q = _parsed(raw)
+        if q is None:
+            continue
+        if name not in total:
+            total[name] = q
+        else:
+            value, fmt = total[name]
+            total[name] = (value + q[0], q[1] if value == 0 else fmt)
+
+
+def _max_resource_list(total: dict[str, _Sum], items: Mapping[str, _Sum]) -> None:
+    """``maxResourceList``."""
+    for name, q in items.items():
+        if name not in total or q[0] > total[name][0]:
+            total[name] = q
+
+
+def aggregate_container_resources(spec: Mapping[str, Any], section: str) -> dict[str, _Sum]:
+    """component-helpers ``AggregateContainerRequests`` / ``AggregateContainerLimits`` (``section``: ``requests``
+    or ``limits``) on a create: regular containers and sidecars summed, each init container's use maxed in."""
+    total: dict[str, _Sum] = {}
+    for ctr in lst(spec.get("containers")):
+        _add_resource_list(total, m(m(m(ctr).get("resources")).get(section)))
+    sidecars: dict[str, _Sum] = {}
+    init: dict[str, _Sum] = {}
+    for ctr in lst(spec.get("initContainers")):
+        items = m(m(m(ctr).get("resources")).get(section))
+        if m(ctr).get("restartPolicy") == "Always":
+            _add_resource_list(total, items)
+            _add_resource_list(sidecars, items)
+            use = dict(sidecars)
+        else:
+            use = {}
+            _add_resource_list(use, items)
+            for name, q in sidecars.items():
+                if name in use:
+                    value, fmt = use[name]
+                    use[name] = (value + q[0], q[1] if value == 0 else fmt)
+                else:
+                    use[name] = q
+        _max_resource_list(init, use)
+    _max_resource_list(total, init)
+    return total
+
+
+def validate_pod_resources(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validatePodResources`` with ``validatePodResourceRequirements`` and
+    ``validatePodResourceConsistency`` (1.34+; Go ranges over maps there, crdtool sorts the resource names)."""
+    from crdtool.core.apis._quantity import canonical
+
+    res = spec.get("resources")
+    if not isinstance(res, dict) or release.minor < POD_LEVEL_RESOURCES_SINCE:
+        return []
+    rp = path.child("resources")
+    if s(m(spec.get("os")).get("name")) == "windows":
+        return [forbidden(rp, "may not be set for a windows pod")]
+    errs: list[FieldError] = []
+    if res.get("claims") is not None:
+        errs.append(forbidden(rp.child("claims"), "claims may not be set for Resources at pod-level"))
+    errs.extend(validate_resource_requirements(res, rp, release, _pod_resource_name))
+    requests, limits = m(res.get("requests")), m(res.get("limits"))
+    aggregate = aggregate_container_resources(spec, "requests")
+    for name in sorted(aggregate):
+        if name not in requests:
+            continue
+        pod_q = _parsed(requests[name])
+        value, fmt = aggregate[name]
+        if pod_q is not None and value > pod_q[0]:
+            errs.append(invalid(rp.child("requests").key(name), _q_str(requests[name]),
+                                f"must be greater than or equal to aggregate container requests of {canonical(value, fmt)}"))
+    aggregate_limits = aggregate_container_resources(spec, "limits")
+    for name in sorted(aggregate_limits):
+        if not name.startswith("hugepages-") or name not in limits:
+            continue
+        pod_q = _parsed(limits[name])
+        value, fmt = aggregate_limits[name]
+        if pod_q is not None and value > pod_q[0]:
+            errs.append(invalid(rp.child("limits").key(name), _q_str(limits[name]),
+                                f"must be greater than or equal to aggregate container limits of {canonical(value, fmt)}"))
+    for index, ctr in enumerate(lst(spec.get("containers"))):
+        ctr_limits = m(m(m(ctr).get("resources")).get("limits"))
+        for name in sorted(ctr_limits):
+            if name not in limits:
+                continue
+            ctr_q, pod_q = _parsed(ctr_limits[name]), _parsed(limits[name])
+            if ctr_q is not None and pod_q is not None and ctr_q[0] > pod_q[0]:
+                # upstream's path: spec.resources.containers[i][name].limits
+                errs.append(invalid(rp.child("containers").index(index).key(name).child("limits"), _q_str(ctr_limits[name]),
+                                    f"must be less than or equal to pod limits of {_q_str(limits[name])}"))
     return errs
 
 
@@ -1155,8 +1392,33 @@ def _lifecycle(lc: Mapping[str, Any], grace: int | None, path: Path, release: Re
     return errs
 
 
-def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
-    """Upstream ``validateContainerCommon`` (resize policy not checked)."""
+_RESIZE_RESOURCES = ("cpu", "memory")
+_RESIZE_POLICIES = ("NotRequired", "RestartContainer")
+
+
+def validate_resize_policy(policies: Sequence[Any], path: Path, pod_restart_policy: str) -> list[FieldError]:
+    """Upstream ``validateResizePolicy`` (the same at release-4.17 … 4.23 = 1.30 … 1.36; the field is dropped on
+    create while InPlacePodVerticalScaling is off, 1.30 … 1.32). ``policies``: a container's ``resizePolicy``."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for index, pol in enumerate(policies):
+        pol = m(pol)
+        name, restart = s(pol.get("resourceName")), s(pol.get("restartPolicy"))
+        if name in seen:
+            errs.append(duplicate(path.index(index), name))
+        seen.add(name)
+        if name not in _RESIZE_RESOURCES:
+            errs.append(required(path, "") if not name else not_supported(path, name, _RESIZE_RESOURCES))
+        if restart not in _RESIZE_POLICIES:
+            errs.append(required(path, "") if not restart else not_supported(path, restart, _RESIZE_POLICIES))
+        if pod_restart_policy == "Never" and restart != "NotRequired":
+            errs.append(invalid(path, restart, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
+    return errs
+
+
+def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any], path: Path, release: Release, host_users: bool = True,
+                              pod_restart_policy: str = "Always") -> list[FieldError]:
+    """Upstream ``validateContainerCommon``; ``pod_restart_policy``: the pod spec's ``restartPolicy``."""
     errs: list[FieldError] = []
     name = s(ctr.get("name"))
     if not name:
@@ -1175,11 +1437,12 @@ def validate_container_common(ctr: Mapping[str, Any], volumes: Mapping[str, Any]
     errs.extend(validate_container_ports(lst(ctr.get("ports")), path.child("ports")))
     errs.extend(validate_env(lst(ctr.get("env")), path.child("env"), release))
     errs.extend(validate_env_from(lst(ctr.get("envFrom")), path.child("envFrom"), release))
-    errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts")))
+    errs.extend(validate_volume_mounts(lst(ctr.get("volumeMounts")), devices, volumes, path.child("volumeMounts"), ctr))
     mounts = {s(m(v).get("name")): s(m(v).get("mountPath")) for v in lst(ctr.get("volumeMounts"))}
     errs.extend(validate_volume_devices(lst(ctr.get("volumeDevices")), mounts, volumes, path.child("volumeDevices")))
     errs.extend(validate_pull_policy(s(ctr.get("imagePullPolicy")), path.child("imagePullPolicy")))
     errs.extend(validate_resource_requirements(m(ctr.get("resources")), path.child("resources"), release))
+    errs.extend(validate_resize_policy(lst(ctr.get("resizePolicy")), path.child("resizePolicy"), pod_restart_policy))
     errs.extend(validate_security_context(ctr.get("securityContext"), path.child("securityContext"), host_users))
     return errs
 
@@ -1201,17 +1464,102 @@ def _host_port_conflicts(containers: Sequence[Any], path: Path) -> list[FieldErr
     return errs
 
 
-def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
+#: ``PodValidationOptions`` on a create, by release (kubernetes ``pkg/api/pod/util.go``
+#: ``GetValidationOptionsFromPodSpecAndMeta`` with no old pod): ``AllowContainerRestartPolicyRules`` is gate
+#: ContainerRestartRules (Alpha off 1.34, Beta on 1.35), ``AllowRestartAllContainers`` is gate
+#: RestartAllContainersOnContainerExits (Alpha off 1.35, Beta on 1.36), ``AllowSidecarResizePolicy`` is gate
+#: InPlacePodVerticalScaling (on from 1.33) — release-4.21 … 4.23 ``kube_features.go``.
+def _allow_container_restart_rules(release: Release) -> bool:
+    return release.minor >= 35
+
+
+def _allow_restart_all_containers(release: Release) -> bool:
+    return release.minor >= 36
+
+
+_CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
+_RESTART_RULE_OPERATORS = ("In", "NotIn")
+
+
+def validate_container_restart_policy(ctr: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateContainerRestartPolicy`` (1.34 …; reached on a create from 1.35, when the gate is on).
+
+    1.34 (release-4.21) says TooLong for too many rules and exit codes, 1.35 on TooMany; 1.35 (release-4.22)
+    lists the actions without RestartAllContainers in the NotSupported detail whatever it allowed, 1.36 the
+    actions it allowed."""
+    errs: list[FieldError] = []
+    policy, rules = ctr.get("restartPolicy"), lst(ctr.get("restartPolicyRules"))
+    policy_path = path.child("restartPolicy")
+    if policy is None:
+        if not rules:
+            return errs
+        errs.append(required(policy_path, "must specify restartPolicy when restart rules are used"))
+    elif s(policy) not in _CONTAINER_RESTART_POLICIES:
+        errs.append(not_supported(policy_path, s(policy), _CONTAINER_RESTART_POLICIES))
+    if len(rules) > 20:
+        errs.append(too_many(path.child("restartPolicyRules"), len(rules), 20) if release.minor >= 35
+                    else too_long(path.child("restartPolicyRules"), rules, 20))
+    allowed = ("Restart", "RestartAllContainers") if _allow_restart_all_containers(release) else ("Restart",)
+    listed = allowed if release.minor >= 36 else ("Restart",)
+    for index, rule in enumerate(rules):
+        rule = m(rule)
+        rp = path.child("restartPolicyRules").index(index)
+        if s(rule.get("action")) not in allowed:
+            errs.append(not_supported(rp.child("action"), s(rule.get("action")), listed))
+        codes = rule.get("exitCodes")
+        if codes is not None:
+            codes = m(codes)
+            if s(codes.get("operator")) not in _RESTART_RULE_OPERATORS:
+                errs.append(not_supported(rp.child("exitCodes", "operator"), s(codes.get("operator")), _RESTART_RULE_OPERATORS))
+            values = lst(codes.get("values"))
+            if len(values) > 255:
+                errs.append(too_many(rp.child("exitCodes", "values"), len(values), 255) if release.minor >= 35
+                            else too_long(rp.child("exitCodes", "values"), values, 255))
+        else:
+            errs.append(required(rp.child("exitCodes"), "must be specified"))
+    return errs
+
+
+def _validate_init_container_restart_policy(ctr: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``validateInitContainerRestartPolicy`` (release-4.23; before 1.35 no rules are checked, and
+    before 1.34 the function took the policy only)."""
+    policy, rules = ctr.get("restartPolicy"), lst(ctr.get("restartPolicyRules"))
+    if policy is None:
+        if rules and release.minor >= 35:
+            return [required(path.child("restartPolicy"), "must specify restartPolicy when restart rules are used")]
+        return []
+    if _allow_container_restart_rules(release):
+        if policy == "Always":
+            if _allow_restart_all_containers(release):
+                return validate_container_restart_policy(ctr, path, release)
+            if rules:
+                return [forbidden(path.child("restartPolicyRules"), "restartPolicyRules are not allowed for init containers with restart policy Always")]
+            return []
+        return validate_container_restart_policy(ctr, path, release)
+    if policy != "Always":
+        return [not_supported(path.child("restartPolicy"), s(policy), ("Always",))]
+    return []
+
+
+def _resize_policy_go(policies: Sequence[Any]) -> str:
+    """``%#v`` of a ``[]core.ContainerResizePolicy`` (what releases before 1.34 print as the bad value)."""
+    items = ", ".join(f'core.ContainerResizePolicy{{ResourceName:"{s(m(p).get("resourceName"))}", RestartPolicy:"{s(m(p).get("restartPolicy"))}"}}'
+                      for p in policies)
+    return f"[]core.ContainerResizePolicy{{{items}}}"
+
+
+def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True,
+                        pod_restart_policy: str = "Always") -> list[FieldError]:
     """Upstream ``validateContainers``."""
     if not containers:
         return [required(path, "")]
     errs: list[FieldError] = []
     names: set[str] = set()
-    restart_rules = release.minor >= 35  # gate ContainerRestartRules: 1.34 Alpha false, 1.35 Beta true
+    restart_rules = _allow_container_restart_rules(release)
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users, pod_restart_policy))
         name = s(ctr.get("name"))
         if name in names:
             errs.append(duplicate(p.child("name"), name))
@@ -1220,24 +1568,25 @@ def validate_containers(containers: Sequence[Any], volumes: Mapping[str, Any], g
         if isinstance(ctr.get("lifecycle"), dict):
             errs.extend(_lifecycle(ctr["lifecycle"], grace, p.child("lifecycle"), release))
         errs.extend(_probes(ctr, grace, p, release))
-        if ctr.get("restartPolicy") is not None and not restart_rules:
+        if restart_rules:
+            errs.extend(validate_container_restart_policy(ctr, p, release))
+        elif ctr.get("restartPolicy") is not None:
             errs.append(forbidden(p.child("restartPolicy"), "may not be set for non-init containers"))
     errs.extend(_host_port_conflicts(containers, path))
     return errs
 
 
-def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True) -> list[FieldError]:
-    """Upstream ``validateInitContainers`` (restart rules and resize policies not checked)."""
+def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], volumes: Mapping[str, Any], grace: int | None, path: Path, release: Release, host_users: bool = True,
+                             pod_restart_policy: str = "Always") -> list[FieldError]:
+    """Upstream ``validateInitContainers`` (release-4.17 … 4.23)."""
     errs: list[FieldError] = []
     names = {s(m(c).get("name")) for c in regular}
     for index, ctr in enumerate(containers):
         ctr = m(ctr)
         p = path.index(index)
-        errs.extend(validate_container_common(ctr, volumes, p, release, host_users))
-        policy = ctr.get("restartPolicy")
-        restart_always = policy == "Always"
-        if isinstance(policy, str) and policy != "Always" and release.minor < 35:
-            errs.append(not_supported(p.child("restartPolicy"), policy, ("Always",)))
+        errs.extend(validate_container_common(ctr, volumes, p, release, host_users, pod_restart_policy))
+        restart_always = ctr.get("restartPolicy") == "Always"
+        errs.extend(_validate_init_container_restart_policy(ctr, p, release))
         name = s(ctr.get("name"))
         if name in names:
             errs.append(duplicate(p.child("name"), name))
@@ -1252,6 +1601,14 @@ def validate_init_containers(containers: Sequence[Any], regular: Sequence[Any], 
             for key in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if ctr.get(key) is not None:
                     errs.append(forbidden(p.child(key), "may not be set for init containers without restartPolicy=Always"))
+        resize = lst(ctr.get("resizePolicy"))
+        if resize and not pod_gate("InPlacePodVerticalScaling", release):  # AllowSidecarResizePolicy
+            errs.append(invalid(p.child("resizePolicy"), go_typed([GoStruct({"ResourceName": s(m(x).get("resourceName")), "RestartPolicy": s(m(x).get("restartPolicy"))}) for x in resize], _resize_policy_go(resize)), "must not be set for init containers"))
+        if not restart_always and release.minor >= 36:  # new in release-4.23 (no old pod on a create)
+            for j, pol in enumerate(resize):
+                if m(pol).get("restartPolicy") == "RestartContainer":
+                    errs.append(invalid(p.child("resizePolicy").index(j).child("restartPolicy"), "RestartContainer",
+                                        "must not be set to 'RestartContainer' for non-sidecar initContainers"))
     return errs
 
 
@@ -1264,6 +1621,17 @@ def _enum(value: str, allowed: Sequence[str], path: Path) -> list[FieldError]:
     if not value:
         return [required(path, "")]
     return [not_supported(path, value, allowed)]
+
+
+def _go_toleration(tol: Mapping[str, Any]) -> Any:
+    """An internal ``core.Toleration`` as a bad value before 1.34: ``%#v`` (an address when ``TolerationSeconds`` is
+    set, not reproduced)."""
+    go_v = None
+    if tol.get("tolerationSeconds") is None:
+        go_v = (f'core.Toleration{{Key:{go_quote(s(tol.get("key")))}, Operator:{go_quote(s(tol.get("operator")))}, Value:{go_quote(s(tol.get("value")))}, '
+                f'Effect:{go_quote(s(tol.get("effect")))}, TolerationSeconds:(*int64)(nil)}}')
+    return go_typed(GoStruct({"Key": s(tol.get("key")), "Operator": s(tol.get("operator")), "Value": s(tol.get("value")),
+                              "Effect": s(tol.get("effect")), "TolerationSeconds": tol.get("tolerationSeconds")}), go_v)
 
 
 def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
@@ -1288,7 +1656,7 @@ def validate_tolerations(tolerations: Sequence[Any], path: Path, release: Releas
         elif op == "Exists":
             if value:
                 # validation.go@1.30/1.31 put the whole toleration as the bad value; from 1.32 its value
-                bad: Any = value if release.minor >= 32 else dict(tol)
+                bad: Any = value if release.minor >= 32 else _go_toleration(tol)
                 errs.append(invalid(idx.child("operator"), bad, "value must be empty when `operator` is 'Exists'"))
         elif op in ("Lt", "Gt") and release.minor >= 36:
             errs.append(not_supported(idx.child("operator"), op, ("Equal", "Exists", "Lt", "Gt")))
@@ -1721,13 +2089,14 @@ def _node_selector_term(term: Mapping[str, Any], allow_invalid_value: bool, path
 
 
 def _pod_affinity_term(term: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validatePodAffinityTerm`` (``matchLabelKeys``/``mismatchLabelKeys`` not checked)."""
-    from crdtool.core.objectmeta import validate_label_name
-
+    """Upstream ``validatePodAffinityTerm`` (``matchLabelKeys``/``mismatchLabelKeys`` are dropped on create while
+    MatchLabelKeysInPodAffinity is off, 1.30)."""
     errs = validate_label_selector(term.get("labelSelector"), path.child("labelSelector"), release)
     errs.extend(validate_label_selector(term.get("namespaceSelector"), path.child("namespaceSelector"), release))
     for name in lst(term.get("namespaces")):
         errs.extend(invalid(path.child("namespace"), name, msg) for msg in validate_namespace_name(s(name), False))
+    errs.extend(validate_match_label_keys_and_mismatch_label_keys(path, [s(k) for k in lst(term.get("matchLabelKeys"))],
+                                                                  [s(k) for k in lst(term.get("mismatchLabelKeys"))], term.get("labelSelector"), release))
     key = s(term.get("topologyKey"))
     if not key:
         errs.append(required(path.child("topologyKey"), "can not be empty"))
@@ -1776,7 +2145,7 @@ def validate_affinity(affinity: Any, path: Path, release: Release) -> list[Field
 
 
 def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``validateTopologySpreadConstraints`` (``matchLabelKeys`` not checked)."""
+    """Upstream ``validateTopologySpreadConstraints``."""
     errs: list[FieldError] = []
     items = [m(c) for c in constraints]
     for index, c in enumerate(items):
@@ -1801,7 +2170,72 @@ def validate_topology_spread_constraints(constraints: Sequence[Any], path: Path,
             policy = c.get(policy_key)
             if isinstance(policy, str) and policy not in ("Honor", "Ignore"):
                 errs.append(not_supported(p.child(policy_key), policy, ("Honor", "Ignore")))
+        errs.extend(_match_label_keys(c, p, release))
         errs.extend(validate_label_selector(c.get("labelSelector"), p.child("labelSelector"), release))
+    return errs
+
+
+#: MatchLabelKeysInPodTopologySpreadSelectorMerge (Beta on from 1.34, release-4.21): with it a create validates
+#: ``matchLabelKeys`` with ``ValidateMatchLabelKeysAndMismatchLabelKeys``, before with
+#: ``ValidateMatchLabelKeysInTopologySpread`` (MatchLabelKeysInPodTopologySpread is on at every release).
+MATCH_LABEL_KEYS_SELECTOR_MERGE_SINCE = 34
+
+
+def _match_label_keys(c: Mapping[str, Any], p: Path, release: Release) -> list[FieldError]:
+    """A topology spread constraint's ``matchLabelKeys``, as ``validateTopologySpreadConstraints`` picks the check."""
+    keys = [s(k) for k in lst(c.get("matchLabelKeys"))]
+    if not keys:
+        return []
+    sel = c.get("labelSelector")
+    kp = p.child("matchLabelKeys")
+    errs: list[FieldError] = []
+    if release.minor < MATCH_LABEL_KEYS_SELECTOR_MERGE_SINCE:
+        # ValidateMatchLabelKeysInTopologySpread
+        selector_keys: set[str] = set()
+        if isinstance(sel, dict):
+            selector_keys.update(m(sel.get("matchLabels")))
+            selector_keys.update(s(m(e).get("key")) for e in lst(sel.get("matchExpressions")))
+        else:
+            errs.append(forbidden(kp, "must not be specified when labelSelector is not set"))
+        for index, key in enumerate(keys):
+            errs.extend(validate_label_name(key, kp.index(index), release))
+            if key in selector_keys:
+                errs.append(invalid(kp.index(index), key, "exists in both matchLabelKeys and labelSelector"))
+        return errs
+    return validate_match_label_keys_and_mismatch_label_keys(p, keys, [], sel, release)
+
+
+def _label_keys(path: Path, keys: Sequence[str], sel: Any, release: Release) -> list[FieldError]:
+    """Upstream ``validateLabelKeys``."""
+    if not keys:
+        return []
+    if not isinstance(sel, dict):
+        return [forbidden(path, "must not be specified when labelSelector is not set")]
+    errs: list[FieldError] = []
+    for index, key in enumerate(keys):
+        errs.extend(validate_label_name(key, path.index(index), release))
+    return errs
+
+
+def validate_match_label_keys_and_mismatch_label_keys(path: Path, match: Sequence[str], mismatch: Sequence[str], sel: Any,
+                                                      release: Release) -> list[FieldError]:
+    """Upstream ``ValidateMatchLabelKeysAndMismatchLabelKeys`` (the same at release-4.17 … 4.23): label names, a
+    key both in ``matchLabelKeys`` and the selector's expressions (at upstream's path ``fldPath.Index(i)``), a key
+    in both lists."""
+    errs = _label_keys(path.child("matchLabelKeys"), match, sel, release)
+    errs.extend(_label_keys(path.child("mismatchLabelKeys"), mismatch, sel, release))
+    if isinstance(sel, dict):
+        key_index = {key: index for index, key in enumerate(match)}
+        seen = set(m(sel.get("matchLabels")))
+        for expr in lst(sel.get("matchExpressions")):
+            key = s(m(expr).get("key"))
+            if key in key_index and key in seen:
+                errs.append(invalid(path.index(key_index[key]), key, "exists in both matchLabelKeys and labelSelector"))
+            seen.add(key)
+    mismatch_set = set(mismatch)
+    for index, key in enumerate(match):
+        if key in mismatch_set:
+            errs.append(invalid(path.child("matchLabelKeys").index(index), key, "exists in both matchLabelKeys and mismatchLabelKeys"))
     return errs
 
 
@@ -1826,7 +2260,7 @@ def _pod_dns_config(cfg: Any, policy: str, path: Path, release: Release) -> list
     if len(nameservers) > MAX_DNS_NAMESERVERS:
         errs.append(invalid(path.child("nameservers"), nameservers, f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
     for index, ns in enumerate(nameservers):
-        errs.extend(is_valid_ip_for_legacy_field(path.child("nameservers").index(index), ns))
+        errs.extend(is_valid_ip_for_legacy_field(path.child("nameservers").index(index), ns, release))
     searches = [s(x) for x in lst(cfg.get("searches"))]
     if len(searches) > MAX_DNS_SEARCH_PATHS:
         errs.append(invalid(path.child("searches"), searches, f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
@@ -1860,8 +2294,10 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     containers = lst(spec.get("containers"))
     # hostUsers (a v1 PodSpec field) defaults to true: absent, or dropped by a disabled gate, is the host's namespace
     uses_host_users = host_users(spec, release)
-    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users))
-    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users))
+    restart = s(spec.get("restartPolicy"))
+    errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users, restart))
+    errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users, restart))
+    errs.extend(validate_pod_resources(spec, path, release))
     errs.extend(validate_pod_host_network_deps(spec, path))
     errs.extend(_enum(s(spec.get("restartPolicy")), ("Always", "OnFailure", "Never"), path.child("restartPolicy")))
     errs.extend(_enum(s(spec.get("dnsPolicy")), ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), path.child("dnsPolicy")))
@@ -1888,6 +2324,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     errs.extend(validate_topology_spread_constraints(lst(spec.get("topologySpreadConstraints")), path.child("topologySpreadConstraints"), release))
     errs.extend(validate_windows_host_process_pod(spec, path))
     errs.extend(validate_host_users(spec, path, release))
+    errs.extend(validate_pod_host_name(spec, path))
     sa = s(spec.get("serviceAccountName"))
     if sa:
         errs.extend(invalid(path.child("serviceAccountName"), sa, msg) for msg in validate_service_account_name(sa, False))
@@ -1906,7 +2343,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     for index, alias in enumerate(lst(spec.get("hostAliases"))):
         # ValidateHostAliases: IsValidIP (1.30 … 1.32) / IsValidIPForLegacyField (1.33+), the same answer while
         # StrictIPCIDRValidation is off
-        errs.extend(is_valid_ip_for_legacy_field(path.child("hostAliases").index(index).child("ip"), s(m(alias).get("ip"))))
+        errs.extend(is_valid_ip_for_legacy_field(path.child("hostAliases").index(index).child("ip"), s(m(alias).get("ip")), release))
         for j, hostname in enumerate(lst(m(alias).get("hostnames"))):
             errs.extend(_dns1123_subdomain(s(hostname), path.child("hostAliases").index(index).child("hostnames").index(j)))
     pcn = s(spec.get("priorityClassName"))
@@ -1918,7 +2355,50 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     pp = spec.get("preemptionPolicy")
     if isinstance(pp, str):
         errs.extend(_enum(pp, ("PreemptLowerPriority", "Never"), path.child("preemptionPolicy")))
+    overhead = spec.get("overhead")
+    if isinstance(overhead, dict):
+        # validateOverhead: ValidateContainerResourceRequirements(&{Limits: overhead}) at spec.overhead
+        errs.extend(validate_resource_requirements({"limits": overhead}, path.child("overhead"), release))
     errs.extend(validate_os(spec, path, release))
+    errs.extend(validate_file_key_ref_volumes(spec, path))
+    return errs
+
+
+def validate_pod_host_name(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validatePodHostName`` (release-4.21 … 4.23; ``hostnameOverride`` is dropped on create while
+    HostnameOverride is off, 1.34)."""
+    override = spec.get("hostnameOverride")
+    if not isinstance(override, str):
+        return []
+    errs: list[FieldError] = []
+    p = path.child("hostnameOverride")
+    if spec.get("setHostnameAsFQDN") is True:
+        errs.append(forbidden(p, "may not be specified when setHostnameAsFQDN is true"))
+    if spec.get("hostNetwork") is True:
+        errs.append(forbidden(p, "may not be specified when hostNetwork is true"))
+    if len(override) > 64:
+        errs.append(too_long(p, "", 64))
+    errs.extend(_dns1123_subdomain(override, p))
+    return errs
+
+
+def validate_file_key_ref_volumes(spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateFileKeyRefVolumes`` (release-4.21 … 4.23): a ``fileKeyRef`` names an emptyDir volume of
+    the pod. Containers in ``VisitContainersWithPath`` order: init, regular, ephemeral."""
+    sources = {s(m(v).get("name")): m(v) for v in lst(spec.get("volumes"))}
+    errs: list[FieldError] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for ci, ctr in enumerate(lst(spec.get(key))):
+            for j, env in enumerate(lst(m(ctr).get("env"))):
+                ref = m(m(env).get("valueFrom")).get("fileKeyRef")
+                if not isinstance(ref, dict):
+                    continue
+                name = s(ref.get("volumeName"))
+                p = path.child(key).index(ci).child("env").index(j).child("valueFrom", "fileKeyRef", "volumeName")
+                if name not in sources:
+                    errs.append(not_found(p, name))
+                elif sources[name].get("emptyDir") is None:
+                    errs.append(invalid(p, name, "referenced volume must be of type emptyDir"))
     return errs
 
 
@@ -1931,8 +2411,8 @@ def _valid_first_digit(value: str) -> bool:
 
 def validate_pod_specific_annotations(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
     """Upstream ``ValidatePodSpecificAnnotations``: the mirror-pod annotation and ``pod-deletion-cost`` (gate
-    ``PodDeletionCost`` is on by default in 1.30 … 1.36); the tolerations, seccomp and AppArmor annotations are
-    not checked."""
+    ``PodDeletionCost`` is on by default in 1.30 … 1.36), the seccomp and AppArmor annotations; the tolerations
+    annotation (``scheduler.alpha.kubernetes.io/tolerations``) is not checked."""
     errs: list[FieldError] = []
     mirror = annotations.get("kubernetes.io/config.mirror")
     if mirror is not None and not s(spec.get("nodeName")):
@@ -1944,6 +2424,106 @@ def validate_pod_specific_annotations(annotations: Mapping[str, Any], spec: Mapp
         ok = _valid_first_digit(text) and body.isascii() and body.isdigit() and -(2**31) <= int(text) <= 2**31 - 1
         if not ok:
             errs.append(invalid(path.key("controller.kubernetes.io/pod-deletion-cost"), text, "must be a 32bit integer"))
+    errs.extend(validate_seccomp_pod_annotations(annotations, path))
+    errs.extend(validate_app_armor_pod_annotations(annotations, spec, path))
+    return errs
+
+
+SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod"
+SECCOMP_CONTAINER_ANNOTATION_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
+APPARMOR_CONTAINER_ANNOTATION_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
+
+
+def validate_seccomp_profile_annotation(value: str, path: Path) -> list[FieldError]:
+    """Upstream ``ValidateSeccompProfile`` (an annotation's profile name)."""
+    if value in ("runtime/default", "docker/default", "unconfined"):
+        return []
+    if value.startswith("localhost/"):
+        return validate_local_descending_path(value[len("localhost/"):], path)
+    return [invalid(path, value, "must be a valid seccomp profile")]
+
+
+def validate_seccomp_pod_annotations(annotations: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateSeccompPodAnnotations`` (``fldPath.Child(key)``: the key joins the path with a dot; Go
+    ranges over the map, crdtool sorts the keys)."""
+    errs: list[FieldError] = []
+    if SECCOMP_POD_ANNOTATION in annotations:
+        errs.extend(validate_seccomp_profile_annotation(s(annotations[SECCOMP_POD_ANNOTATION]), path.child(SECCOMP_POD_ANNOTATION)))
+    for key in sorted(annotations):
+        if key.startswith(SECCOMP_CONTAINER_ANNOTATION_PREFIX):
+            errs.extend(validate_seccomp_profile_annotation(s(annotations[key]), path.child(key)))
+    return errs
+
+
+def validate_app_armor_pod_annotations(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``ValidateAppArmorPodAnnotations`` with ``ValidateAppArmorProfileFormat`` (keys sorted)."""
+    names = {s(m(c).get("name")) for key in ("initContainers", "containers", "ephemeralContainers") for c in lst(spec.get(key))}
+    errs: list[FieldError] = []
+    for key in sorted(annotations):
+        if not key.startswith(APPARMOR_CONTAINER_ANNOTATION_PREFIX):
+            continue
+        name, value = key[len(APPARMOR_CONTAINER_ANNOTATION_PREFIX):], s(annotations[key])
+        if name not in names:
+            errs.append(invalid(path.key(key), name, "container not found"))
+        if value not in ("", "runtime/default", "unconfined") and not value.startswith("localhost/"):
+            errs.append(invalid(path.key(key), value, f"invalid AppArmor profile name: {go_quote(value)}"))
+    return errs
+
+
+def _seccomp_annotation_matches(value: str, profile: Any, path: Path) -> FieldError | None:
+    """Upstream ``validateSeccompAnnotationsAndFieldsMatch``."""
+    if not isinstance(profile, dict):
+        return None
+    kind = s(profile.get("type"))
+    if kind == "Unconfined" and value != "unconfined":
+        return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+    if kind == "RuntimeDefault" and value not in ("runtime/default", "docker/default"):
+        return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+    if kind == "Localhost":
+        if not value.startswith("localhost/"):
+            return forbidden(path.child("type"), "seccomp type in annotation and field must match")
+        if profile.get("localhostProfile") is None or value[len("localhost/"):] != s(profile.get("localhostProfile")):
+            return forbidden(path.child("localhostProfile"), "seccomp profile in annotation and field must match")
+    return None
+
+
+def validate_seccomp_annotations_and_fields(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateSeccompAnnotationsAndFields`` (the same at release-4.17 … 4.23)."""
+    errs: list[FieldError] = []
+    pod_profile = m(spec.get("securityContext")).get("seccompProfile")
+    if pod_profile is not None and SECCOMP_POD_ANNOTATION in annotations:
+        e = _seccomp_annotation_matches(s(annotations[SECCOMP_POD_ANNOTATION]), pod_profile, path.child("securityContext", "seccompProfile"))
+        if e is not None:
+            errs.append(e)
+    for ctr, cpath in _visit_containers(spec, path):
+        profile = m(ctr.get("securityContext")).get("seccompProfile")
+        key = SECCOMP_CONTAINER_ANNOTATION_PREFIX + s(ctr.get("name"))
+        if profile is not None and key in annotations:
+            e = _seccomp_annotation_matches(s(annotations[key]), profile, cpath.child("securityContext", "seccompProfile"))
+            if e is not None:
+                errs.append(e)
+    return errs
+
+
+def validate_app_armor_annotations_and_fields_match_on_create(annotations: Mapping[str, Any], spec: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateAppArmorAnnotationsAndFieldsMatchOnCreate`` (AppArmorFields is on at 1.30 … 1.36)."""
+    if s(m(spec.get("os")).get("name")) == "windows":
+        return []
+    errs: list[FieldError] = []
+    pod_profile = m(spec.get("securityContext")).get("appArmorProfile")
+    for ctr, cpath in _visit_containers(spec, path):
+        profile = m(ctr.get("securityContext")).get("appArmorProfile")
+        profile = profile if profile is not None else pod_profile
+        key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + s(ctr.get("name"))
+        if not isinstance(profile, dict) or key not in annotations:
+            continue
+        value, ap = s(annotations[key]), cpath.child("securityContext", "appArmorProfile")
+        kind = s(profile.get("type"))
+        if (kind == "Unconfined" and value != "unconfined") or (kind == "RuntimeDefault" and value != "runtime/default") \
+                or (kind == "Localhost" and not value.startswith("localhost/")):
+            errs.append(forbidden(ap.child("type"), "apparmor type in annotation and field must match"))
+        elif kind == "Localhost" and (profile.get("localhostProfile") is None or value[len("localhost/"):] != s(profile.get("localhostProfile"))):
+            errs.append(forbidden(ap.child("localhostProfile"), "apparmor profile in annotation and field must match"))
     return errs
 
 
@@ -1960,6 +2540,8 @@ def validate_pod_template_spec(template: Mapping[str, Any], path: Path, release:
     if annotations:
         errs.extend(validate_pod_specific_annotations(annotations, spec, path.child("annotations")))
     errs.extend(validate_pod_spec(spec, path.child("spec"), release))
+    errs.extend(validate_seccomp_annotations_and_fields(annotations, spec, path.child("spec")))
+    errs.extend(validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, path.child("spec")))
     if lst(spec.get("ephemeralContainers")):
         errs.append(forbidden(path.child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template"))
     return errs
@@ -2103,7 +2685,7 @@ _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOnc
 
 
 def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
-    """Upstream ``ValidatePersistentVolumeClaimSpec`` for a create (data sources not checked)."""
+    """Upstream ``ValidatePersistentVolumeClaimSpec`` for a create."""
     errs: list[FieldError] = []
     modes = lst(spec.get("accessModes"))
     if not modes:
@@ -2138,6 +2720,47 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: Path, r
     vm = spec.get("volumeMode")
     if isinstance(vm, str) and vm not in ("Block", "Filesystem"):
         errs.append(not_supported(path.child("volumeMode"), vm, ("Block", "Filesystem")))
+    ds, dsr = spec.get("dataSource"), spec.get("dataSourceRef")
+    if isinstance(ds, dict):
+        errs.extend(_data_source(ds, path.child("dataSource")))
+    if isinstance(dsr, dict):
+        errs.extend(_data_source(dsr, path.child("dataSourceRef")))
+        if s(dsr.get("namespace")):
+            errs.extend(invalid(path.child("dataSourceRef", "namespace"), s(dsr["namespace"]), msg) for msg in validate_namespace_name(s(dsr["namespace"]), False))
+    # the bad value is a *field.Path: json.Marshal writes {} (no exported fields); %#v holds a parent pointer
+    path_value = go_typed(GoStruct({}), None)
+    if isinstance(dsr, dict) and s(dsr.get("namespace")):
+        if isinstance(ds, dict):
+            errs.append(invalid(path, path_value, "may not be specified when dataSourceRef.namespace is specified"))
+    elif isinstance(ds, dict) and isinstance(dsr, dict):
+        same = (ds.get("apiGroup"), s(ds.get("kind")), s(ds.get("name"))) == (dsr.get("apiGroup"), s(dsr.get("kind")), s(dsr.get("name")))
+        if not same:
+            errs.append(invalid(path, path_value, "must match dataSourceRef"))
+    vac = spec.get("volumeAttributesClassName")
+    if isinstance(vac, str) and vac and release.minor >= VOLUME_ATTRIBUTES_CLASS_SINCE:
+        errs.extend(invalid(path.child("volumeAttributesClassName"), vac, msg) for msg in name_is_dns_subdomain(vac, False))
+    return errs
+
+
+#: Gate VolumeAttributesClass: Beta off 1.31 … 1.33, GA on from 1.34 (kube_features.go, release-4.23); while it
+#: is off ``EnableVolumeAttributesClass`` is false and a PVC's ``volumeAttributesClassName`` is dropped on create.
+VOLUME_ATTRIBUTES_CLASS_SINCE = 34
+
+
+def _data_source(ref: Mapping[str, Any], path: Path) -> list[FieldError]:
+    """Upstream ``validateDataSource`` / ``validateDataSourceRef`` (the namespace is checked by the caller; the
+    same at release-4.17 … 4.23)."""
+    errs: list[FieldError] = []
+    if not s(ref.get("name")):
+        errs.append(required(path.child("name"), ""))
+    kind = s(ref.get("kind"))
+    if not kind:
+        errs.append(required(path.child("kind"), ""))
+    group = s(ref.get("apiGroup"))
+    if not group and kind != "PersistentVolumeClaim":
+        errs.append(invalid(path, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
+    if group:
+        errs.extend(invalid(path.child("apiGroup"), group, msg) for msg in is_dns1123_subdomain(group))
     return errs
 
 
@@ -2181,10 +2804,59 @@ def parse_ip_sloppy(value: str) -> int | None:
     return None
 
 
-def is_valid_ip_for_legacy_field(path: Path, value: str) -> list[FieldError]:
-    """Upstream ``IsValidIPForLegacyField`` with ``StrictIPCIDRValidation`` off (its default through 1.36)."""
+#: ``StrictIPCIDRValidation``'s default by release: Alpha off 1.33 … 1.35, Beta **on** from 1.36
+#: (``pkg/features/kube_features.go`` at release-4.20 … 4.23); 1.30 … 1.32 have no strict checks.
+STRICT_IP_CIDR_SINCE = 36
+
+
+def strict_ip_cidr(release: Release | None) -> bool:
+    """Whether ``IsValidIPForLegacyField`` / ``IsValidCIDRForLegacyField`` validate strictly at ``release``."""
+    return release is not None and release.minor >= STRICT_IP_CIDR_SINCE
+
+
+def _netip_parse_addr(value: str) -> Any:
+    """Go's ``netip.ParseAddr``: the address, or None (IPv4 leading zeros and anything else it refuses)."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(value)
+    except ValueError:
+        return None
+
+
+def is_valid_ip_for_legacy_field(path: Path, value: str, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``IsValidIPForLegacyField`` (apimachinery ``validation/ip.go`` ``parseIP``), strict from 1.36
+    (:data:`STRICT_IP_CIDR_SINCE`): no leading 0s, no IPv4-mapped IPv6 address. ``release`` None: not strict."""
     if parse_ip_sloppy(value) is None:
         return [invalid(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")]
+    errs: list[FieldError] = []
+    if strict_ip_cidr(release):
+        addr = _netip_parse_addr(value)
+        if addr is None:
+            errs.append(invalid(path, value, "must not have leading 0s"))
+        elif addr.version == 6 and addr.ipv4_mapped is not None:
+            errs.append(invalid(path, value, "must not be an IPv4-mapped IPv6 address"))
+    return errs
+
+
+def is_valid_cidr_for_legacy_field(path: Path, value: str, release: Release | None = None) -> list[FieldError]:
+    """Upstream ``IsValidCIDRForLegacyField`` (apimachinery ``validation/ip.go`` ``parseCIDR``), strict from 1.36
+    (:data:`STRICT_IP_CIDR_SINCE`): ``netip.ParsePrefix`` must accept it, no IPv4-mapped IPv6 address, no bits set
+    beyond the prefix length. ``release`` None: not strict."""
+    import ipaddress
+
+    if parse_cidr_sloppy(value) is None:
+        return [invalid(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")]
+    if not strict_ip_cidr(release):
+        return []
+    ip, _, bits = value.partition("/")
+    addr = _netip_parse_addr(ip)
+    if addr is None or (len(bits) > 1 and bits[0] == "0"):
+        return [invalid(path, value, "must not have leading 0s in IP or prefix length")]
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        return [invalid(path, value, "must not have an IPv4-mapped IPv6 address")]
+    if ipaddress.ip_network(value, strict=False).network_address != addr:
+        return [invalid(path, value, "must not have bits set beyond the prefix length")]
     return []
 
 
@@ -2246,8 +2918,8 @@ def is_headless_service(spec: Mapping[str, Any]) -> bool:
     return len(ips) == 1 and ips[0] == "None"
 
 
-def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any]) -> list[FieldError]:
-    """Upstream ``ValidateServiceClusterIPsRelatedFields`` on create."""
+def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any], release: Release | None = None) -> list[FieldError]:
+    """Upstream ``ValidateServiceClusterIPsRelatedFields`` on create (``release``: strict cluster IPs from 1.36)."""
     if spec.get("type") == "ExternalName":
         return []
     errs: list[FieldError] = []
@@ -2278,7 +2950,7 @@ def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any]) -> list
                 has_invalid = True
                 errs.append(invalid(ips_field, cluster_ips, "'None' must be the first and only value"))
             continue
-        e = is_valid_ip_for_legacy_field(ips_field.index(index), ip)
+        e = is_valid_ip_for_legacy_field(ips_field.index(index), ip, release)
         has_invalid = has_invalid or bool(e)
         errs.extend(e)
     if len(cluster_ips) > 2:
@@ -2287,7 +2959,7 @@ def validate_service_cluster_ips_related_fields(spec: Mapping[str, Any]) -> list
         return errs
     if len(cluster_ips) > 1:
         fams = [parse_ip_sloppy(ip) for ip in cluster_ips]
-        if not (len(fams) == 2 and fams[0] != fams[1]):
+        if not (4 in fams and 6 in fams):  # netutils.IsDualStackIPStrings: both families present, however many IPs
             errs.append(invalid(ips_field, cluster_ips, "may specify no more than one IP for each IP family"))
     families = lst(spec.get("ipFamilies"))
     if not is_headless_service(spec) and cluster_ips and families:
@@ -2313,10 +2985,15 @@ def _externally_accessible(spec: Mapping[str, Any]) -> bool:
 
 
 def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
-    """Upstream ``ValidateServiceCreate`` → ``validateService`` (external IPs' special ranges, source-range CIDRs
-    and the topology annotations are not checked)."""
+    """Upstream ``ValidateServiceCreate`` → ``validateService``."""
     meta = m(obj.get("metadata"))
     errs = validate_object_meta_core(meta, True, service_name_fn(release), Path("metadata"), release)
+    annotations = m(meta.get("annotations"))
+    hints, mode = annotations.get("service.kubernetes.io/topology-aware-hints"), annotations.get("service.kubernetes.io/topology-mode")
+    if isinstance(hints, str) and isinstance(mode, str) and hints != mode:
+        # the same at release-4.17 … 4.23
+        errs.append(invalid(Path("metadata", "annotations").key("service.kubernetes.io/topology-mode"), mode,
+                            "must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified"))
     spec = m(obj.get("spec"))
     sp = Path("spec")
     stype = s(spec.get("type"))
@@ -2390,10 +3067,10 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
                                     f"must be greater than 0 and less than {MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS}"))
     elif affinity == "None" and sac is not None:
         errs.append(forbidden(sp.child("sessionAffinityConfig"), "must not be set when session affinity is None"))
-    errs.extend(validate_service_cluster_ips_related_fields(spec))
+    errs.extend(validate_service_cluster_ips_related_fields(spec, release))
     for index, ip in enumerate(lst(spec.get("externalIPs"))):
         ip_path = sp.child("externalIPs").index(index)
-        ip_errs = is_valid_ip_for_legacy_field(ip_path, s(ip))
+        ip_errs = is_valid_ip_for_legacy_field(ip_path, s(ip), release)
         errs.extend(ip_errs if ip_errs else validate_endpoint_ip(s(ip), ip_path))
     if not stype:
         errs.append(required(sp.child("type"), ""))
@@ -2427,8 +3104,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             errs.append(forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
         for index, value in enumerate(ranges):
             value = s(value).strip()
-            if parse_cidr_sloppy(value) is None:
-                errs.append(invalid(fp.index(index), value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
+            errs.extend(is_valid_cidr_for_legacy_field(fp.index(index), value, release))
     else:
         ann = m(meta.get("annotations")).get("service.beta.kubernetes.io/load-balancer-source-ranges")
         if isinstance(ann, str):
@@ -2438,8 +3114,7 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
             if ann.strip():
                 for value in ann.strip().split(","):
                     value = value.strip()
-                    if parse_cidr_sloppy(value) is None:
-                        errs.append(invalid(fp, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"))
+                    errs.extend(is_valid_cidr_for_legacy_field(fp, value, release))
     if spec.get("allocateLoadBalancerNodePorts") is not None and stype != "LoadBalancer":
         errs.append(forbidden(sp.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'"))
     if stype == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is None:
@@ -2499,6 +3174,9 @@ def validate_pod_create(obj: Mapping[str, Any], release: Release) -> list[FieldE
         errs.append(forbidden(path.child("ephemeralContainers"), "cannot be set on create"))
     if s(spec.get("nodeName")) and lst(spec.get("schedulingGates")):
         errs.append(forbidden(path.child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
+    annotations = m(meta.get("annotations"))
+    errs.extend(validate_seccomp_annotations_and_fields(annotations, spec, path))
+    errs.extend(validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, path))
     return errs
 
 

@@ -16,6 +16,7 @@ from crdtool.core.apis._util import i, lst, m, s, validate_label_selector
 from crdtool.core.apis.batch.validation import _is_domain_prefixed_path
 from crdtool.core.apis.core.validation import (
     CORE_CHANGES,
+    is_valid_cidr_for_legacy_field,
     parse_cidr_sloppy,
     parse_ip_sloppy,
     validate_namespace_name,
@@ -60,19 +61,12 @@ def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
-def _cidr(path: Path, value: str) -> list[FieldError]:
-    """``IsValidCIDRForLegacyField`` (not strict)."""
-    if parse_cidr_sloppy(value) is None:
-        return [invalid(path, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")]
-    return []
-
-
-def _ip_block(ipb: Mapping[str, Any], path: Path) -> list[FieldError]:
-    """Upstream ``ValidateIPBlock``."""
+def _ip_block(ipb: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
+    """Upstream ``ValidateIPBlock`` (``IsValidCIDRForLegacyField``: strict from 1.36)."""
     cidr = s(ipb.get("cidr"))
     if not cidr:
         return [required(path.child("cidr"), "")]
-    errs = _cidr(path.child("cidr"), cidr)
+    errs = is_valid_cidr_for_legacy_field(path.child("cidr"), cidr, release)
     net = parse_cidr_sloppy(cidr)
     if net is None:
         return errs
@@ -81,7 +75,7 @@ def _ip_block(ipb: Mapping[str, Any], path: Path) -> list[FieldError]:
     for index, ex in enumerate(lst(ipb.get("except"))):
         ep = path.child("except").index(index)
         ex = s(ex)
-        errs.extend(_cidr(ep, ex))
+        errs.extend(is_valid_cidr_for_legacy_field(ep, ex, release))
         exnet = parse_cidr_sloppy(ex)
         if exnet is None:
             continue
@@ -127,7 +121,7 @@ def _np_peer(peer: Mapping[str, Any], path: Path, release: Release) -> list[Fiel
             errs.extend(validate_label_selector(peer[key], path.child(key), release))
     if isinstance(peer.get("ipBlock"), dict):
         num += 1
-        errs.extend(_ip_block(peer["ipBlock"], path.child("ipBlock")))
+        errs.extend(_ip_block(peer["ipBlock"], path.child("ipBlock"), release))
     if num == 0:
         errs.append(required(path, "must specify a peer"))
     elif num > 1 and isinstance(peer.get("ipBlock"), dict):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from crdtool.core.apis._util import m, validate_label_selector
+from crdtool.core.apis._util import go_pod_disruption_budget_spec, m, validate_label_selector
 from crdtool.core.apis.apps.validation import is_not_more_than_100_percent, validate_positive_int_or_percent
 from crdtool.core.errors import FieldError, Path, invalid, not_supported
 from crdtool.core.releases import Release
@@ -23,7 +23,7 @@ def validate_pod_disruption_budget(obj: Mapping[str, Any], release: Release) -> 
     errs: list[FieldError] = []
     mina, maxu = spec.get("minAvailable"), spec.get("maxUnavailable")
     if mina is not None and maxu is not None:
-        errs.append(invalid(path, dict(spec), "minAvailable and maxUnavailable cannot be both set"))
+        errs.append(invalid(path, go_pod_disruption_budget_spec(spec), "minAvailable and maxUnavailable cannot be both set"))
     if mina is not None:
         errs.extend(validate_positive_int_or_percent(mina, path.child("minAvailable")))
         errs.extend(is_not_more_than_100_percent(mina, path.child("minAvailable")))

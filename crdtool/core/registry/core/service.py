@@ -24,6 +24,7 @@ from crdtool.core.apis.core.validation import (
     validate_service_create,
 )
 from crdtool.core.errors import FieldError, Path, invalid
+from crdtool.core.apis.core.warnings import get_warnings_for_cidr, get_warnings_for_ip
 from crdtool.core.registry._common import rel, reset_status
 from crdtool.core.schema.defaulting import copy_json
 
@@ -40,8 +41,9 @@ def _normalize_cluster_ips(spec: dict[str, Any]) -> None:
         spec["clusterIPs"] = [cip]
 
 
-def _allocate(spec: dict[str, Any]) -> list[FieldError]:
-    """``allocateCreate`` on ``spec`` (mutated); the errors of the ``Invalid`` it returns, if any."""
+def _allocate(spec: dict[str, Any], release: Any = None) -> list[FieldError]:
+    """``allocateCreate`` on ``spec`` (mutated); the errors of the ``Invalid`` it returns, if any (cluster IPs
+    checked strictly from 1.36, as ``validation.IsValidIPForLegacyField`` is)."""
     if spec.get("type") == "ExternalName":
         return []
     if spec.get("ipFamilyPolicy") is None:
@@ -49,7 +51,7 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
             spec["ipFamilyPolicy"] = "RequireDualStack"
         else:
             spec["ipFamilyPolicy"] = "SingleStack"
-    errs = validate_service_cluster_ips_related_fields(spec)
+    errs = validate_service_cluster_ips_related_fields(spec, None if release is None else rel(release))
     if errs:
         return errs
     policy = spec["ipFamilyPolicy"]
@@ -153,11 +155,11 @@ def _allocate(spec: dict[str, Any]) -> list[FieldError]:
     return []
 
 
-def allocation_errors(obj: dict[str, Any]) -> list[FieldError]:
+def allocation_errors(obj: dict[str, Any], release: Any = None) -> list[FieldError]:
     """The errors the create-time allocation returns for ``obj`` (not changed)."""
     spec = copy_json(dict(m(obj.get("spec"))))
     _normalize_cluster_ips(spec)
-    return _allocate(spec)
+    return _allocate(spec, release)
 
 
 def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
@@ -168,7 +170,7 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
         spec = obj["spec"] = {}
     _normalize_cluster_ips(spec)
     trial = copy_json(spec)
-    if not _allocate(trial):
+    if not _allocate(trial, release):
         spec.clear()
         spec.update(trial)
     reset_status(obj)
@@ -179,35 +181,50 @@ def prepare_for_create(obj: dict[str, Any], release: Any) -> None:
 
 def validate(obj: dict[str, Any], release: Any, version: str = "") -> list[FieldError]:
     """The allocation's errors if it failed, else ``ValidateServiceCreate``."""
-    errs = allocation_errors(obj)
+    errs = allocation_errors(obj, release)
     if errs:
         return errs
     return validate_service_create(obj, rel(release))
 
 
+#: The first minor whose ``GetWarningsForService`` warns about the fields a headless Service ignores (release-4.21).
+HEADLESS_WARNINGS_SINCE = 34
+
+
 def warnings_on_create(obj: dict[str, Any], release: Any, version: str = "") -> list[str]:
-    """``GetWarningsForService`` (the IP and CIDR format warnings aside)."""
+    """``GetWarningsForService`` (``pkg/api/service/warnings.go``, release-4.17 … 4.23), in its order."""
+    r = rel(release)
     spec = m(obj.get("spec"))
     out: list[str] = []
     annotations = m(m(obj.get("metadata")).get("annotations"))
     if "service.kubernetes.io/topology-aware-hints" in annotations:
         out.append("annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead")
-    ips = lst(spec.get("clusterIPs"))
-    headless = len(ips) == 1 and ips[0] == "None"
-    if headless:
+    cluster_ip = s(spec.get("clusterIP"))
+    if cluster_ip and cluster_ip != "None":  # helper.IsServiceIPSet
+        for index, ip in enumerate(lst(spec.get("clusterIPs"))):
+            out.extend(get_warnings_for_ip(f"spec.clusterIPs[{index}]", s(ip), r))
+    stype = spec.get("type")
+    # isHeadlessService: type ClusterIP and clusterIP None
+    headless = stype == "ClusterIP" and cluster_ip == "None"
+    if headless and r.minor >= HEADLESS_WARNINGS_SINCE:
         if s(spec.get("loadBalancerIP")):
             out.append("spec.loadBalancerIP is ignored for headless services")
         if lst(spec.get("externalIPs")):
             out.append("spec.externalIPs is ignored for headless services")
         if spec.get("sessionAffinity") != "None":
             out.append("spec.SessionAffinity is ignored for headless services")
-    stype = spec.get("type")
-    if lst(spec.get("externalIPs")) and not headless and stype != "ExternalName" and rel(release).minor >= 36:
+    for index, ip in enumerate(lst(spec.get("externalIPs"))):
+        out.extend(get_warnings_for_ip(f"spec.externalIPs[{index}]", s(ip), r))
+    if lst(spec.get("externalIPs")) and not headless and stype != "ExternalName" and r.minor >= 36:
         out.append("spec.externalIPs is deprecated and may no longer be implemented in some clusters")
+    if s(spec.get("loadBalancerIP")):
+        out.extend(get_warnings_for_ip("spec.loadBalancerIP", s(spec.get("loadBalancerIP")), r))
+    for index, cidr in enumerate(lst(spec.get("loadBalancerSourceRanges"))):
+        out.extend(get_warnings_for_cidr(f"spec.loadBalancerSourceRanges[{index}]", s(cidr), r))
     if stype == "ExternalName" and lst(spec.get("externalIPs")):
         out.append('spec.externalIPs is ignored when spec.type is "ExternalName"')
     if stype != "ExternalName" and s(spec.get("externalName")):
         out.append('spec.externalName is ignored when spec.type is not "ExternalName"')
-    if spec.get("trafficDistribution") == "PreferClose" and rel(release).minor >= 36:
+    if spec.get("trafficDistribution") == "PreferClose" and r.minor >= 36:
         out.append('spec.trafficDistribution: "PreferClose" is deprecated; use "PreferSameZone"')
     return out
