@@ -375,7 +375,7 @@ def load_file(path: str) -> Iterator[Document | InputError]:
     """
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)
+            raw = _read_at_most(fh, MAX_INPUT_BYTES + 1)
     except OSError as exc:
         yield InputError(path, 0, 0, _os_message(exc))
         return
@@ -383,6 +383,24 @@ def load_file(path: str) -> Iterator[Document | InputError]:
         yield InputError(path, 0, 0, f"file is larger than {MAX_INPUT_BYTES} bytes; refusing to load it")
         return
     yield from load_bytes(raw, path)
+
+
+def _read_at_most(fh: BinaryIO, limit: int) -> bytes:
+    """``fh.read(limit)``: the same bytes, without its cost for a small file.
+
+    A buffered ``read(n)`` allocates ``n`` bytes up front (CPython
+    ``_bufferedreader_read_generic``): 128 MiB for every file, ~30 µs a
+    file. The size ``fstat`` gives is only a hint (0 for pipes and /proc
+    files, a file may grow): one byte more is asked for, and whatever is
+    left up to ``limit`` is read when that byte came.
+    """
+    hint = os.fstat(fh.fileno()).st_size
+    if not 0 < hint < limit:
+        return fh.read(limit)
+    raw = fh.read(hint + 1)
+    if len(raw) <= hint:  # a short read of a blocking buffered file is the end of the file
+        return raw
+    return raw + fh.read(limit - len(raw))
 
 
 def _os_message(exc: OSError) -> str:
