@@ -273,9 +273,13 @@ class _Decoder:
         root: list[Any] = [None]
         stack: list[_Item] = [(value, _unptr(t), root, 0, None, "", None, None, 0, False)]
         pop, push = stack.pop, stack.append
+        string, struct, slice_, map_ = T.STRING, T.STRUCT, T.SLICE, T.MAP
         while stack:
             val, typ, holder, slot, path, est, efs, scope, depth, elem = pop()
             kind = typ.kind
+            if kind == string and val.__class__ is str:  # the commonest item: what scalar() does for it
+                holder[slot] = val
+                continue
             if kind == "end":
                 if scope is not None and scope.pending is not None:
                     self.fatal(scope, scope.pending)
@@ -298,7 +302,7 @@ class _Decoder:
                 if elem:
                     holder[slot] = _zero(typ)
                 continue
-            if kind == T.STRUCT:
+            if kind == struct:
                 if not isinstance(val, dict):
                     self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
                     if elem:
@@ -321,7 +325,7 @@ class _Decoder:
                         ft = _unptr(ft)
                     cefs = (efs, "." + key) if efs is not None else (None, key)
                     push((sub, ft, out, key, cpath, name, cefs, scope, cdepth, False))
-            elif kind == T.SLICE:
+            elif kind == slice_:
                 if not isinstance(val, (list, tuple)):
                     self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
                     if elem:
@@ -332,7 +336,7 @@ class _Decoder:
                 et = _unptr(typ.elem)  # type: ignore[arg-type]
                 for i in range(len(val) - 1, -1, -1):
                     push((val[i], et, lst, i, (path, f"[{i}]"), est, efs, scope, cdepth, True))
-            elif kind == T.MAP:
+            elif kind == map_:
                 if not isinstance(val, dict):
                     self.mismatch(val, typ, path, est, efs, scope, cdepth, push)
                     if elem:
