@@ -746,9 +746,10 @@ _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_MAP = {ord(c): i for i, c in enumerate(_B64)}
 
 
-#: Base64 text that ``base64.StdEncoding`` decodes without a question: whole quanta of the alphabet, with the
-#: last one padded as the standard says, and no line breaks (Go skips them; the slow path handles them).
-_CANONICAL_B64_RE = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+#: Base64 text that ``base64.StdEncoding`` decodes without a question, with a length that is a multiple of 4:
+#: the alphabet, then at most two ``=`` (the padding of the last quantum, ``xx==`` or ``xxx=``), no line breaks
+#: (Go skips them; the walk handles them).
+_CANONICAL_B64_RE = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
 def go_base64_decode(text: str) -> tuple[bytes, str]:
@@ -756,10 +757,10 @@ def go_base64_decode(text: str) -> tuple[bytes, str]:
 
     Skips ``\\r`` and ``\\n`` like Go; padding is required. Mirrors
     ``encoding/base64`` ``Encoding.Decode``/``decodeQuantum`` (non-strict).
-    Canonical text (:data:`_CANONICAL_B64_RE`) is decoded by ``binascii`` (the same bytes: both drop the
+    Canonical text (whole quanta, :data:`_CANONICAL_B64_RE`) is decoded by ``binascii`` (the same bytes: both drop the
     padding bits of the last quantum, as Go's non-strict decoding does); anything else, by the walk below.
     """
-    if _CANONICAL_B64_RE.fullmatch(text) is not None:
+    if len(text) % 4 == 0 and _CANONICAL_B64_RE.fullmatch(text) is not None:
         return binascii.a2b_base64(text), ""
     return _go_base64_decode_walk(text)
 
