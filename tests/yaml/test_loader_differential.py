@@ -169,25 +169,28 @@ def _outcome_item(module: Any, item: Any) -> Any:
     return ("err", item.index, item.line, item.column, item.message)
 
 
-def test_read_at_most_reads_past_a_stale_size(tmp_path: Path) -> None:
-    """A file that grew after its ``fstat`` (its size only a hint): read on up to the limit, as ``read(limit)``."""
-    small, big = tmp_path / "small", tmp_path / "big"
-    small.write_bytes(b"abc")
-    big.write_bytes(b"0123456789")
+def test_read_path_reads_as_a_buffered_read_of_the_limit(tmp_path: Path) -> None:
+    """``_read_path(p, n)`` is ``open(p, "rb").read(n)``: small, empty, over 64 KiB, cut at the limit."""
+    for content in [b"", b"a: 1\n", bytes(range(256)) * 1000]:
+        path = tmp_path / "f"
+        path.write_bytes(content)
+        for limit in (1, 5, 70_000, 1 << 20):
+            with path.open("rb") as fh:
+                assert new._read_path(str(path), limit) == fh.read(limit), (len(content), limit)
 
-    class Grown:  # the size of ``small``, the bytes of ``big``
-        def __init__(self, fh: Any, stale: Any) -> None:
-            self.fh, self.stale = fh, stale
 
-        def fileno(self) -> int:
-            return int(self.stale.fileno())
+def test_read_fd_goes_past_a_wrong_size_hint() -> None:
+    """The size hint is only the first read's size: with a pipe (hint 0 from fstat) or a file that grew since
+    (a hint below its size), the reads go on to the end or the limit; a hint above the size changes nothing."""
+    import os
 
-        def read(self, n: int) -> bytes:
-            return bytes(self.fh.read(n))
-
-    with big.open("rb") as fh, small.open("rb") as stale:
-        assert new._read_at_most(Grown(fh, stale), 8) == b"01234567"
-    with big.open("rb") as fh, small.open("rb") as stale:
-        assert new._read_at_most(Grown(fh, stale), 100) == b"0123456789"
-    with big.open("rb") as fh:
-        assert new._read_at_most(fh, 4) == b"0123"
+    data = bytes(range(256)) * 234  # 59,904 bytes: fits in a pipe's buffer
+    for hint in (0, 3, len(data) - 1, len(data), len(data) + 5):
+        for limit in (7, len(data), len(data) + 1):
+            r, w = os.pipe()
+            try:
+                os.write(w, data)
+                os.close(w)
+                assert new._read_fd(r, hint, limit) == data[:limit], (hint, limit)
+            finally:
+                os.close(r)
