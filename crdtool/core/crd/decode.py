@@ -275,11 +275,12 @@ class _Decoder:
         root: list[Any] = [None]
         stack: list[_Item] = [(value, _unptr(t), root, 0, None, "", None, None, 0, False)]
         pop, push = stack.pop, stack.append
-        string, struct, slice_, map_ = T.STRING, T.STRUCT, T.SLICE, T.MAP
+        string, boolean, struct, slice_, map_, ptr = T.STRING, T.BOOL, T.STRUCT, T.SLICE, T.MAP, T.PTR
         while stack:
             val, typ, holder, slot, path, est, efs, scope, depth, elem = pop()
             kind = typ.kind
-            if kind == string and val.__class__ is str:  # the commonest item: what scalar() does for it
+            # the commonest items, a string field's string and a bool field's bool: what scalar() does for them
+            if (kind == string and val.__class__ is str) or (kind == boolean and val.__class__ is bool):
                 holder[slot] = val
                 continue
             if kind == "end":
@@ -323,7 +324,7 @@ class _Decoder:
                         push((sub, _UNKNOWN, None, None, cpath, est, efs, scope, cdepth, False))
                         continue
                     ft = f.type
-                    if ft.kind == T.PTR:
+                    if ft.kind == ptr:
                         ft = _unptr(ft)
                     cefs = (efs, "." + key) if efs is not None else (None, key)
                     push((sub, ft, out, key, cpath, name, cefs, scope, cdepth, False))
