@@ -21,6 +21,9 @@ all), ``--runs`` rounds (default 3, medians of wall time and of CPU time, user +
   validation of each kind, the checks across the bundle).
 
 A peer whose binary is not given or not found prints "<peer>: not measured (...)" — never a figure not run.
+crdtool's modules are byte-compiled first (``compileall``, as an install does): with ``PYTHONDONTWRITEBYTECODE``
+set (as on the shared machine) a checkout edited since its ``.pyc`` files were written would otherwise compile
+those modules again in every run (~50 ms of CPU for ``cli/validate.py``, ``yaml/loader.py`` and two more).
 Printed: documents/s of each (wall and per CPU second), crdtool's ratios to each peer, the machine's load
 average before the runs and with each figure. On a shared machine the CPU figures move least.
 
@@ -160,6 +163,9 @@ def main() -> None:
     kubeconform = _binary(args.kubeconform, "KUBECONFORM", "kubeconform")
     kubectl_validate = _binary(args.kubectl_validate, "KUBECTL_VALIDATE", "kubectl-validate")
 
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "crdtool"), quiet=1)
     docs, left_out = served_documents(minor)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peers-"))
     try:
