@@ -21,12 +21,18 @@ all), ``--runs`` rounds (default 3, medians of wall time and of CPU time, user +
   validation of each kind, the checks across the bundle).
 
 A peer whose binary is not given or not found prints "<peer>: not measured (...)" — never a figure not run.
+crdtool's modules are byte-compiled first (``compileall``, as an install does): with ``PYTHONDONTWRITEBYTECODE``
+set (as on the shared machine) a checkout edited since its ``.pyc`` files were written would otherwise compile
+those modules again in every run (~50 ms of CPU for ``cli/validate.py``, ``yaml/loader.py`` and two more).
 Printed: documents/s of each (wall and per CPU second), crdtool's ratios to each peer, the machine's load
 average before the runs and with each figure. On a shared machine the CPU figures move least.
 
 Measured 2026-12-02 (2 cores shared, load 1.9 → 2.6, --runs 5): 810 documents: crdtool 1653 docs/s, kubeconform
 1901, kubectl-validate 1067 (crdtool / kubeconform 0.87); 3240 documents: 2491, 3886, 1297 (0.64). Issue 29's
 target (crdtool >= kubeconform) is not met; half of crdtool's per-document time is reading the YAML.
+After the speed-ups of branch h29speed (same day, load 1.4 → 1.8, --runs 3, modules byte-compiled): 810 documents:
+crdtool 1864 docs/s, kubeconform 1939, kubectl-validate 1056 (0.96; per CPU second 1.00); 3240 documents: 3236,
+3909, 1359 (0.83; per CPU second 0.84). The same commit before them, byte-compiled too: 0.87 and 0.63 per CPU second.
 
 How the peers were built for the figures in the notes of issue 29 (none of this is committed):
 
@@ -160,6 +166,9 @@ def main() -> None:
     kubeconform = _binary(args.kubeconform, "KUBECONFORM", "kubeconform")
     kubectl_validate = _binary(args.kubectl_validate, "KUBECTL_VALIDATE", "kubectl-validate")
 
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "crdtool"), quiet=1)
     docs, left_out = served_documents(minor)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peers-"))
     try:

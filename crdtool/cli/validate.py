@@ -1768,11 +1768,11 @@ def _judge_object(
     when whether the CRD is valid is not known here yet, an
     :class:`_InvalidCrdWarning` stands for the warning.
     """
-    from crdtool.core.customresource import CustomResourceError, apply_create
-
     source, count = catalog.find(obj, doc.file)
     if source is None:
         return _judge_builtin(doc, prefix, obj, catalog.release, field_validation)
+    from crdtool.core.customresource import CustomResourceError, apply_create
+
     prepared = source.prepare()
     if prepared is None:
         return _Outcome(prefix, [], [], f"CRD {source.name} ({source.where}) cannot be used: {source.error}")
@@ -1802,7 +1802,7 @@ def _judge_object(
 def _judge_builtin(doc: Document, prefix: str, obj: dict[str, Any], release: Release, field_validation: str) -> _Outcome | None:
     """A built-in kind's create (:func:`crdtool.core.registry.create.create_builtin`); None for a kind no
     Kubernetes release defines in a group-version none has (a custom resource without its CRD: skipped)."""
-    from crdtool.core.registry import create as builtin
+    import crdtool.core.registry.create as builtin  # not "from ... import": no importlib _handle_fromlist per object
 
     verdict = builtin.create_builtin(obj, release, field_validation=field_validation,
                                      duplicate_fields=_duplicates_under(doc.duplicate_keys, prefix))

@@ -454,6 +454,7 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
             served.setdefault(group, set()).add(plural)
     open_groups = bundle.api_service_groups
     known = set(served) | open_groups
+    nearest: dict[str, str | None] = {}  # _nearest(g, known) by g: the same unknown group recurs across Roles
     for o in bundle.objects:
         if o.group != _RBAC or o.kind not in ("Role", "ClusterRole"):
             continue
@@ -473,7 +474,9 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
                     yield _finding("BND005", o, path, f"{where}: group {_q(g)} serves nothing since "
                                    f"{REMOVED_GROUPS[g]}")
                     continue
-                near = _nearest(g, known)
+                if g not in nearest:
+                    nearest[g] = _nearest(g, known)
+                near = nearest[g]
                 if near is not None and (g.endswith("." + near) or near.endswith("." + g)):
                     near = None  # a sibling API (acme.cert-manager.io beside cert-manager.io), not a typo
                 if near is not None:

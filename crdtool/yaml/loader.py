@@ -374,8 +374,7 @@ def load_file(path: str) -> Iterator[Document | InputError]:
     an unreadable file is one :class:`InputError`. Never raises for bad input.
     """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)
+        raw = _read_path(path, MAX_INPUT_BYTES + 1)
     except OSError as exc:
         yield InputError(path, 0, 0, _os_message(exc))
         return
@@ -383,6 +382,40 @@ def load_file(path: str) -> Iterator[Document | InputError]:
         yield InputError(path, 0, 0, f"file is larger than {MAX_INPUT_BYTES} bytes; refusing to load it")
         return
     yield from load_bytes(raw, path)
+
+
+#: ``os.open`` flags for reading a file's bytes as they are (``O_BINARY``: no newline translation on Windows).
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+
+
+def _read_path(path: str, limit: int) -> bytes:
+    """The first ``limit`` bytes of the file at ``path`` (all of a smaller one), as ``open(path, "rb").read(limit)``.
+
+    Without its costs for a small file: a buffered ``read(n)`` allocates ``n`` bytes up front (CPython
+    ``_bufferedreader_read_generic``: 128 MiB for every file, ~30 µs) and ``open`` builds a buffered reader
+    (~6 µs). The size ``fstat`` gives is only a hint (0 for pipes and /proc files; a file may grow): reads go on
+    until the end of the file or ``limit``. Raises ``OSError`` (a directory: ``EISDIR`` at the first read).
+    """
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        return _read_fd(fd, os.fstat(fd).st_size, limit)
+    finally:
+        os.close(fd)
+
+
+def _read_fd(fd: int, hint: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes of ``fd`` until its end; the first read asks for ``hint + 1`` (the end seen at once)."""
+    chunks: list[bytes] = []
+    total = 0
+    want = hint + 1
+    while total < limit:
+        chunk = os.read(fd, min(want, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = 1 << 16  # past the hint: read on in 64 KiB steps
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _os_message(exc: OSError) -> str:
@@ -1477,6 +1510,8 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
         if _too_much_aliasing(counts[1], counts[0]):
             raise _Fail(mark, "yaml: document contains excessive aliasing")
 
+    nokey = _NOKEY
+    merge_key = _MERGE
     while True:
         event = get_event()
         cls = event.__class__
@@ -1484,20 +1519,27 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
             counts[0] += 1
             tag = event.tag
             value = event.value
-            as_key = bool(stack) and stack[-1][_ISMAP] and stack[-1][_KEY] is _NOKEY
+            if stack:
+                frame = stack[-1]
+                in_map = frame[_ISMAP]
+                key = frame[_KEY]
+                as_key = in_map and key is nokey
+            else:
+                frame = None
+                as_key = False
             if tag is None:
                 if event.implicit[0]:
-                    if value == "<<" and as_key:
+                    if as_key and value == "<<":
                         counts[0] -= 1  # go-yaml does not decode the merge key itself
                         if event.anchor is not None:
                             anchors[event.anchor] = ("<<", 1, 0)
-                        put(_MERGE, event.start_mark, 0)
+                        put(merge_key, event.start_mark, 0)
                         continue
                     if not value or value[0] in hint_chars:
                         value = resolve_plain(value)
             elif tag == _MERGE_TAG and as_key:
                 counts[0] -= 1
-                put(_MERGE, event.start_mark, 0)
+                put(merge_key, event.start_mark, 0)
                 continue
             else:
                 value = _resolve_tagged(tag, value, event.start_mark)
@@ -1505,7 +1547,31 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
                 value = _json_float(value, event.start_mark)
             if event.anchor is not None:
                 anchors[event.anchor] = (value, 1, 0)
-            put(value, event.start_mark, 0)
+            if frame is None or marks is not None:
+                put(value, event.start_mark, 0)
+                continue
+            # put(value, mark, 0) inlined for the untracked build (no marks; a scalar's height 0 never
+            # raises its parent's, which starts at 1): the hot path of every load.
+            if not in_map:
+                frame[_C].append(value)
+                continue
+            if as_key:
+                frame[_KEY] = value if value.__class__ is str else _key_string(value, event.start_mark)
+                continue
+            frame[_KEY] = nokey
+            if key is merge_key:
+                merge(frame, value, event.start_mark)
+                continue
+            target = frame[_C]
+            explicit = frame[_EXPLICIT]
+            if explicit is None:
+                if key in target:
+                    duplicates.append(path_of(key))
+            else:
+                if key in explicit:
+                    duplicates.append(path_of(key))
+                explicit.add(key)
+            target[key] = value
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             counts[0] += 1
             if len(stack) >= max_depth:
@@ -1521,9 +1587,37 @@ def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> 
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             frame = stack.pop()
             container = frame[_C]
+            height = frame[_HEIGHT]
             if frame[_ANCHOR] is not None:
-                anchors[frame[_ANCHOR]] = (container, counts[0] - frame[_DSTART], frame[_HEIGHT])
-            put(container, frame[_MARK], frame[_HEIGHT])
+                anchors[frame[_ANCHOR]] = (container, counts[0] - frame[_DSTART], height)
+            if not stack or marks is not None:
+                put(container, frame[_MARK], height)
+                continue
+            # put(container, mark, height) inlined for the untracked build, as for scalars above
+            parent = stack[-1]
+            if height >= parent[_HEIGHT]:
+                parent[_HEIGHT] = height + 1
+            if not parent[_ISMAP]:
+                parent[_C].append(container)
+                continue
+            key = parent[_KEY]
+            if key is nokey:  # a mapping or sequence as a key: _key_string raises its error
+                parent[_KEY] = _key_string(container, frame[_MARK])
+                continue
+            parent[_KEY] = nokey
+            if key is merge_key:
+                merge(parent, container, frame[_MARK])
+                continue
+            target = parent[_C]
+            explicit = parent[_EXPLICIT]
+            if explicit is None:
+                if key in target:
+                    duplicates.append(path_of(key))
+            else:
+                if key in explicit:
+                    duplicates.append(path_of(key))
+                explicit.add(key)
+            target[key] = container
         elif cls is AliasEvent:
             name = event.anchor
             entry = anchors.get(name)

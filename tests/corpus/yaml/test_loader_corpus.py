@@ -42,3 +42,24 @@ def test_whole_corpus_loads_without_errors() -> None:
     for doc in items:
         assert doc.position("") == (doc.line, doc.column)
         assert doc.position("kind")[0] >= doc.line
+
+
+def test_corpus_loads_as_the_reference_loader_loads_it() -> None:
+    """Every corpus file (../shared/corpus and corpus-outside) through the tuned loader and its frozen reference
+    (tests/yaml/_reference_loader.py, main 0df2e16): the same documents, errors, values, duplicates and marks."""
+    from tests.yaml import _reference_loader as ref
+    from tests.yaml.test_loader_differential import _marks, _outcome_item
+    from crdtool.yaml import loader as new
+
+    shared = CORPUS.parents[1]
+    files = sorted(p for d in ("corpus", "corpus-outside") for p in (shared / d).rglob("*")
+                   if p.suffix in (".yaml", ".yml", ".json"))
+    if len(files) < 100:
+        pytest.fail(f"the corpus is missing: {shared}/corpus* (../shared beside the checkout)")
+    for path in files:
+        got = [_outcome_item(new, i) for i in new.load_file(str(path))]
+        assert got == [_outcome_item(ref, i) for i in ref.load_file(str(path))], path
+        for doc in new.load_file(str(path)):
+            if isinstance(doc, new.Document) and doc._source is not None:
+                text = doc._source.text
+                assert _marks(new, text) == _marks(ref, text), path
