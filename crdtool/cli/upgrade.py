@@ -327,7 +327,7 @@ def _cases(results: list[FileResult], check: bool) -> list[Any]:
 
 def _read_inputs(paths: list[str], stdin: BinaryIO | None) -> list[tuple[str, bytes | InputError]]:
     from crdtool.cli.inputs import expand_path
-    from crdtool.yaml.loader import MAX_INPUT_BYTES
+    from crdtool.yaml.loader import MAX_INPUT_BYTES, read_path
 
     out: list[tuple[str, bytes | InputError]] = []
     for arg in paths:
@@ -343,8 +343,7 @@ def _read_inputs(paths: list[str], stdin: BinaryIO | None) -> list[tuple[str, by
                 out.append((item.file, item))
                 continue
             try:
-                with open(item, "rb") as fh:
-                    out.append((item, _read_limited(fh.read(MAX_INPUT_BYTES + 1), item, MAX_INPUT_BYTES)))
+                out.append((item, _read_limited(read_path(item, MAX_INPUT_BYTES + 1), item, MAX_INPUT_BYTES)))
             except OSError as exc:
                 out.append((item, InputError(item, 0, 0, (exc.strerror or str(exc)).lower())))
     return out

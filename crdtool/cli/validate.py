@@ -404,12 +404,11 @@ def _load_split(
     from dataclasses import replace as _replace
 
     from crdtool.cli.selection import HelmHinter
-    from crdtool.yaml.loader import MAX_INPUT_BYTES
+    from crdtool.yaml.loader import MAX_INPUT_BYTES, read_path
     from crdtool.yaml.stream import load_chunk, split_file
 
     try:
-        with open(entry, "rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)
+        raw = read_path(entry, MAX_INPUT_BYTES + 1)
     except OSError:
         return None
     chunks = split_file(raw)

@@ -374,7 +374,7 @@ def load_file(path: str) -> Iterator[Document | InputError]:
     an unreadable file is one :class:`InputError`. Never raises for bad input.
     """
     try:
-        raw = _read_path(path, MAX_INPUT_BYTES + 1)
+        raw = read_path(path, MAX_INPUT_BYTES + 1)
     except OSError as exc:
         yield InputError(path, 0, 0, _os_message(exc))
         return
@@ -388,7 +388,7 @@ def load_file(path: str) -> Iterator[Document | InputError]:
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
-def _read_path(path: str, limit: int) -> bytes:
+def read_path(path: str, limit: int) -> bytes:
     """The first ``limit`` bytes of the file at ``path`` (all of a smaller one), as ``open(path, "rb").read(limit)``.
 
     Without its costs for a small file: a buffered ``read(n)`` allocates ``n`` bytes up front (CPython
@@ -1717,3 +1717,6 @@ def _list_directory(directory: str) -> list[os.DirEntry[str]] | InputError:
             return sorted(it, key=lambda e: e.name, reverse=True)
     except OSError as exc:
         return InputError(directory, 0, 0, _os_message(exc))
+
+
+_read_path = read_path  # the name the loader's differential tests know
