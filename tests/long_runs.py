@@ -1,6 +1,7 @@
 """Choose the long runs from a timed run of the default tier (``tests/timing_plugin.py``) and write
 ``tests/long_runs.txt``: every test that took at least THRESHOLD seconds of CPU, except the cheapest test of a file
-whose tests would all go (each module keeps a test in the default tier). The corpus tier runs them
+whose tests would all go (each module keeps a test in the default tier), added to the long runs listed already
+(the timed run does not run those). The corpus tier runs them
 (``tests/conftest.py``); the default tier must stay within 3 minutes on the project's 2-core machine.
 
     CPU_OUT=/tmp/cpu.json python -m pytest -q -p no:cacheprovider -p tests.timing_plugin
@@ -37,9 +38,22 @@ def choose(timings: dict[str, dict[str, float]], threshold: float = THRESHOLD) -
     return out
 
 
+def previous() -> dict[str, float]:
+    """The long runs :data:`OUT` lists now (``{node id: CPU seconds}``)."""
+    out: dict[str, float] = {}
+    if OUT.is_file():
+        for line in OUT.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                seconds, _, nodeid = line.partition("\t")
+                out[nodeid] = float(seconds)
+    return out
+
+
 def main(argv: list[str]) -> None:
     timings = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-    chosen = choose(timings)
+    # the timed run of the default tier deselects the long runs listed already: they stay long runs
+    chosen = {k: v for k, v in previous().items() if k not in timings}
+    chosen.update(choose(timings))
     lines = [f"{cost:.2f}\t{k}\n" for k, cost in sorted(chosen.items(), key=lambda kv: kv[0])]
     OUT.write_text(HEADER + "".join(lines), encoding="utf-8")
     kept = sum(v["cpu"] + v["child"] for k, v in timings.items() if k not in chosen)
