@@ -168,7 +168,10 @@ def main() -> None:
 
     import compileall
 
-    compileall.compile_dir(str(ROOT / "crdtool"), quiet=1)
+    import py_compile
+
+    # checked-hash bytecode, as the editable install writes it (setup.py): a timestamp .pyc here would replace it
+    compileall.compile_dir(str(ROOT / "crdtool"), quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
     docs, left_out = served_documents(minor)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peers-"))
     try:
