@@ -233,7 +233,9 @@ def _run_sources(convert: Callable[..., Any], selected: list[Any], common: dict[
 def _worker_count(sources: int) -> int:
     """Worker processes for ``sources`` source versions: 1 unless several cores are free (and fork exists).
 
-    ``$CRDTOOL_FUZZ_WORKERS`` (a positive integer) overrides the count of free cores.
+    A core counts as busy for each whole unit of the 1-minute load average (``int``, not rounded: the average lags,
+    and a second worker on a core that is partly busy still gains: 2 workers ran the CronTab's 4,000 round trips in
+    2.64 s against 4.18 s for 1 at load 0.5-0.9). ``$CRDTOOL_FUZZ_WORKERS`` (a positive integer) overrides it.
     """
     import multiprocessing
 
@@ -250,7 +252,7 @@ def _worker_count(sources: int) -> int:
         busy = os.getloadavg()[0]
     except OSError:
         busy = 0.0
-    return max(1, min(sources, cores - int(busy + 0.5)))
+    return max(1, min(sources, cores - int(busy)))
 
 
 _WORKER_STATE: tuple[Any, ...] = ()

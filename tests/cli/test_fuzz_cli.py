@@ -381,3 +381,15 @@ def test_a_traceback_shared_by_several_pairs_is_printed_once(tmp_path: Path) -> 
     assert out.stdout.count("raised NotImplementedError: conversion not written yet") == 4
     assert out.stdout.count("(the same traceback as failure 1)") == 3
     assert "4 of 4 version pairs failed" in out.stdout
+
+
+def test_worker_count_counts_whole_units_of_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A core is busy per whole unit of the load average: 0.9 on 2 cores leaves both to the two sources."""
+    import os as _os
+
+    monkeypatch.delenv(fuzz.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(_os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    for load, want in ((0.0, 2), (0.9, 2), (1.0, 1), (1.6, 1), (3.0, 1)):
+        monkeypatch.setattr(_os, "getloadavg", lambda load=load: (load, load, load))
+        assert fuzz._worker_count(2) == want, load
+    assert fuzz._worker_count(1) == 1
