@@ -72,8 +72,13 @@ class Release:
 
     def gate(self, name: str) -> bool:
         """The default of feature gate ``name`` in this release (:data:`FEATURE_GATES`); KeyError if unknown."""
+        return self.gate_default(FEATURE_GATES[name])
+
+    def gate_default(self, steps: tuple[tuple[int, bool], ...]) -> bool:
+        """A gate's default in this release from its ``(first minor, default)`` steps (the last step at or before
+        this minor; off before the first), as :data:`FEATURE_GATES` and other gate tables write them."""
         enabled = False
-        for since, default in FEATURE_GATES[name]:
+        for since, default in steps:
             if self.minor >= since:
                 enabled = default
         return enabled

@@ -591,7 +591,7 @@ def _judge_builtin(case: TestCase, release: str) -> Verdict:
     group-version is a refused request (kubectl's RESTMapper answers before any request)."""
     from crdtool.core.registry.create import NOT_SERVED, create_builtin
 
-    created = create_builtin(dict(case.object), release, field_validation=case.field_validation,
+    created = create_builtin(case.object, release, field_validation=case.field_validation,
                              duplicate_fields=case.duplicate_fields)
     verdict = Verdict(errors=list(created.errors), warnings=list(created.warnings), stored=created.object,
                       api_status=created.status)

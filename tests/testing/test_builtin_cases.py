@@ -3,6 +3,7 @@ built-in kinds (``create_builtin``), a suite needing no CRD."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,6 @@ def _run(tmp_path: Path, cases: list[dict[str, Any]], versions: list[str] | None
         suite["kubernetesVersions"] = versions
     path = tmp_path / "b.crdtest.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
-    import json
     jsonschema.validate(suite, json.loads(Path(SCHEMA_PATH).read_text()))
     return run([load_suite(str(path))])
 

@@ -6,6 +6,7 @@ same file at ``release-4.17`` … ``release-4.23``."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from crdtool.core.apis.core.validation import (
     validate_pod_spec,
     validate_windows_security_context_options,
 )
+from crdtool.core.apis.core.podutil import drop_disabled_pod_spec_fields
 from crdtool.core.errors import Path
 from crdtool.core.releases import resolve_release
 
@@ -115,12 +117,15 @@ def _spec(**kw: Any) -> dict[str, Any]:
 
 
 def _pod_errs(spec: dict[str, Any], release: Any = R35) -> list[str]:
+    """PrepareForCreate's gated-field drop, then ValidatePodSpec: what the apiserver answers on create."""
+    spec = copy.deepcopy(spec)
+    drop_disabled_pod_spec_fields(spec, release)
     return [str(e) for e in validate_pod_spec(spec, Path("spec"), release)]
 
 
 def test_host_users_false_forbids_host_namespaces() -> None:
-    """TestValidateHostUsers @1.35 (host namespaces with ``hostUsers: false``) and the 1.33 words; 1.30 drops the
-    field (gate ``UserNamespacesSupport`` off) so nothing is reported."""
+    """TestValidateHostUsers @1.35 (host namespaces with ``hostUsers: false``) and the 1.33 words; 1.30's
+    PrepareForCreate drops the field (gate ``UserNamespacesSupport`` off) so nothing is reported."""
     spec = _spec(hostUsers=False, hostNetwork=True, hostPID=True, hostIPC=True)
     assert _pod_errs(spec) == [
         "spec.hostNetwork: Forbidden: when `hostUsers` is false",
@@ -172,8 +177,8 @@ def test_share_process_namespace_with_host_pid() -> None:
 
 
 def test_gated_pod_security_fields() -> None:
-    """supplementalGroupsPolicy (checked from 1.33) and seLinuxChangePolicy (only Recursive while SELinuxMount is
-    off; checked from 1.33)."""
+    """supplementalGroupsPolicy and seLinuxChangePolicy (only Recursive while SELinuxMount is off); on 1.32 both
+    gates are off and PrepareForCreate drops the fields before validation."""
     spec = _spec(securityContext={"supplementalGroupsPolicy": "Loose", "seLinuxChangePolicy": "MountOption"})
     assert _pod_errs(spec) == [
         'spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Loose": supported values: "Merge", "Strict"',

@@ -44,11 +44,7 @@ POD_GATES: dict[str, tuple[tuple[int, bool], ...]] = {
 
 def pod_gate(name: str, release: Release) -> bool:
     """The default of pod-spec gate ``name`` at ``release`` (:data:`POD_GATES`); KeyError if unknown."""
-    enabled = False
-    for since, default in POD_GATES[name]:
-        if release.minor >= since:
-            enabled = default
-    return enabled
+    return release.gate_default(POD_GATES[name])
 
 
 def dig(obj: Any, *keys: str) -> Any:

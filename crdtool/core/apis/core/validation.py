@@ -75,23 +75,17 @@ from crdtool.core.validation_util import (
 #:   ``fileKeyRef``.
 #: * ``"service-name-dns-label"``: gate ``RelaxedServiceNameValidation`` (1.34 Alpha false, 1.36 Beta true):
 #:   a Service name is an RFC 1123 label instead of an RFC 1035 one.
-#: * ``"user-namespaces"``: gate ``UserNamespacesSupport`` (1.30 … 1.32 Beta false, 1.33 Beta true):
-#:   ``dropDisabledFields`` drops ``hostUsers`` while it is off, so ``validateHostUsers`` never sees false.
 #: * ``"host-users-words"`` (validation.go @release-4.21 = 1.34): ``validateHostUsers`` says "when `hostUsers`
 #:   is false" (before: "when `pod.Spec.HostUsers` is false") and forbids ``volumeDevices`` with it.
 #: * ``"os-name-no-detail"`` (@1.34): ``validateOS``'s missing name is ``Required`` without the detail
 #:   "cannot be empty".
-#: * ``"supplemental-groups-policy"``: gate ``SupplementalGroupsPolicy`` (1.31/1.32 Alpha false, 1.33 Beta true;
-#:   the field is new in 1.31): dropped while off, checked from 1.33.
-#: * ``"selinux-change-policy"``: gate ``SELinuxChangePolicy`` (1.32 Alpha false, 1.33 Beta true; new in 1.32):
-#:   dropped while off. ``SELinuxMount`` stays off (Alpha 1.30, Beta false 1.33 … 1.36), so only ``Recursive`` is
-#:   accepted (``useOnlyRecursiveSELinuxChangePolicy``).
+#:
+#: Fields behind a gate that is off by default (``hostUsers`` before 1.33, ``supplementalGroupsPolicy`` and
+#: ``seLinuxChangePolicy`` before 1.33, ...) never reach these rules: the strategies' ``PrepareForCreate`` drops
+#: them first (:mod:`crdtool.core.apis.core.podutil`), as upstream's ``dropDisabledFields`` does.
 CORE_CHANGES: dict[str, int] = {
-    "user-namespaces": 33,
     "host-users-words": 34,
     "os-name-no-detail": 34,
-    "supplemental-groups-policy": 33,
-    "selinux-change-policy": 33,
     "node-affinity-label-values": 32,
     "relaxed-dns-search": 33,
     "relaxed-env-var-names": 32,
@@ -730,15 +724,14 @@ def _volume_type_checks(kind: str, src: Mapping[str, Any], p: Path, release: Rel
 
 def _volume_source(source: Mapping[str, Any], path: Path, release: Release, vol_name: str = "") -> list[FieldError]:
     """Upstream ``validateVolumeSource`` for a pod template (no pod name: the ephemeral volume's PVC name is not
-    checked). The ``image`` type counts from 1.31 (before, the field does not exist; 1.31 … 1.34 drop image volumes
-    before validation while the ``ImageVolume`` gate is off, see ``drop_disabled_template_fields``)."""
+    checked). An ``image`` volume never reaches it before 1.35: 1.30's types have no such field (strict decoding
+    refuses it) and 1.31 … 1.34 drop image volumes on create while gate ``ImageVolume`` is off
+    (:mod:`crdtool.core.apis.core.podutil`)."""
     errs: list[FieldError] = []
     num = 0
     for kind in _VOLUME_TYPES:
         src = source.get(kind)
         if not isinstance(src, dict):
-            continue
-        if kind == "image" and not release.at_least(31):
             continue
         if kind == "emptyDir":
             num += 1
@@ -1871,12 +1864,10 @@ def _sysctls(sysctls: Sequence[Any], spec: Mapping[str, Any], path: Path) -> lis
     return errs
 
 
-def _pod_security_context(sc: Any, path: Path, spec: Mapping[str, Any] | None = None, release: Release | None = None) -> list[FieldError]:
+def _pod_security_context(sc: Any, path: Path, spec: Mapping[str, Any]) -> list[FieldError]:
     """Upstream ``validatePodSpecSecurityContext``. ``spec``: the v1 pod spec (``hostPID``, ``hostNetwork``,
     ``hostIPC`` and ``shareProcessNamespace`` live there in v1, in the security context internally: the internal
     one is never nil after conversion, so those checks run without a v1 ``securityContext`` too)."""
-    spec = spec if spec is not None else {}
-    minor = release.minor if release is not None else 99
     sc = m(sc)
     errs = _id_errs(sc.get("fsGroup"), path.child("fsGroup"))
     errs.extend(_id_errs(sc.get("runAsUser"), path.child("runAsUser")))
@@ -1894,10 +1885,11 @@ def _pod_security_context(sc: Any, path: Path, spec: Mapping[str, Any] | None = 
     errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), path.child("windowsOptions")))
     errs.extend(_app_armor_profile(sc.get("appArmorProfile"), path.child("appArmorProfile")))
     sgp = sc.get("supplementalGroupsPolicy")
-    if isinstance(sgp, str) and minor >= CORE_CHANGES["supplemental-groups-policy"] and sgp not in ("Merge", "Strict"):
+    if isinstance(sgp, str) and sgp not in ("Merge", "Strict"):
         errs.append(not_supported(path.child("supplementalGroupsPolicy"), sgp, ("Merge", "Strict")))
     scp = sc.get("seLinuxChangePolicy")
-    if isinstance(scp, str) and minor >= CORE_CHANGES["selinux-change-policy"] and scp != "Recursive":
+    # useOnlyRecursiveSELinuxChangePolicy: gate SELinuxMount is off (Alpha 1.30, Beta false 1.33 … 1.36)
+    if isinstance(scp, str) and scp != "Recursive":
         errs.append(not_supported(path.child("seLinuxChangePolicy"), scp, ("Recursive",)))
     return errs
 
@@ -1950,17 +1942,17 @@ def validate_windows_host_process_pod(spec: Mapping[str, Any], path: Path) -> li
     return errs
 
 
-def host_users(spec: Mapping[str, Any], release: Release) -> bool:
-    """The ``hostUsers`` validation sees: true unless ``spec.hostUsers`` is false and gate ``UserNamespacesSupport``
-    keeps the field (``dropDisabledFields``)."""
-    return not (spec.get("hostUsers") is False and release.minor >= CORE_CHANGES["user-namespaces"])
+def host_users(spec: Mapping[str, Any]) -> bool:
+    """``hostUsers`` as validation reads it: true unless ``spec.hostUsers`` is false (absent: the host's user
+    namespace)."""
+    return spec.get("hostUsers") is not False
 
 
 def validate_host_users(spec: Mapping[str, Any], path: Path, release: Release) -> list[FieldError]:
     """Upstream ``validateHostUsers`` (``AllowUserNamespacesHostNetworkSupport``: gate
     ``UserNamespacesHostNetworkSupport``, Alpha false from 1.35; ``AllowUserNamespacesWithVolumeDevices`` false on
     create). Note upstream's paths ``HostPID`` / ``HostIPC``."""
-    if host_users(spec, release):
+    if host_users(spec):
         return []
     new_words = release.minor >= CORE_CHANGES["host-users-words"]
     words = "when `hostUsers` is false" if new_words else "when `pod.Spec.HostUsers` is false"
@@ -2023,12 +2015,6 @@ def validate_os(spec: Mapping[str, Any], path: Path, release: Release) -> list[F
             present = sc.get(key) is not None
         else:
             present = spec.get(key) is not None
-        # fields a disabled gate dropped before validation (``dropDisabledFields``)
-        if key == "hostUsers" and release.minor < CORE_CHANGES["user-namespaces"]:
-            present = False
-        if key in ("supplementalGroupsPolicy", "seLinuxChangePolicy") and release.minor < CORE_CHANGES[
-                "supplemental-groups-policy" if key == "supplementalGroupsPolicy" else "selinux-change-policy"]:
-            present = False
         if present:
             p = path.child("securityContext").child(key) if in_sc else path.child(key)
             errs.append(forbidden(p, "cannot be set for a windows pod"))
@@ -2293,7 +2279,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     errs.extend(verrs)
     containers = lst(spec.get("containers"))
     # hostUsers (a v1 PodSpec field) defaults to true: absent, or dropped by a disabled gate, is the host's namespace
-    uses_host_users = host_users(spec, release)
+    uses_host_users = host_users(spec)
     restart = s(spec.get("restartPolicy"))
     errs.extend(validate_containers(containers, vols, grace, path.child("containers"), release, uses_host_users, restart))
     errs.extend(validate_init_containers(lst(spec.get("initContainers")), containers, vols, grace, path.child("initContainers"), release, uses_host_users, restart))
@@ -2304,7 +2290,7 @@ def validate_pod_spec(spec: Mapping[str, Any], path: Path, release: Release) -> 
     node_selector = m(spec.get("nodeSelector"))
     if node_selector:
         errs.extend(validate_labels(node_selector, path.child("nodeSelector"), release))
-    errs.extend(_pod_security_context(spec.get("securityContext"), path.child("securityContext"), spec, release))
+    errs.extend(_pod_security_context(spec.get("securityContext"), path.child("securityContext"), spec))
     for index, ref in enumerate(lst(spec.get("imagePullSecrets"))):
         if isinstance(ref, dict) and set(ref) - {"name"}:
             errs.append(invalid(path.child("imagePullSecrets").index(index), ref, "only name may be set"))
