@@ -1,7 +1,7 @@
 """Command-line inputs: path arguments and stdin (``-``), in command-line order.
 
 Paths expand as kubectl's ``-R`` expands them (:func:`crdtool.yaml.loader.expand_path`); each file is
-read with :func:`crdtool.yaml.loader.load_file` and stdin with :func:`crdtool.yaml.loader.load_stream`,
+read with :func:`crdtool.yaml.loader.load_path` and stdin with :func:`crdtool.yaml.loader.load_stream`,
 which turn them into documents as kubectl reads them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO, Iterator
 
-from crdtool.yaml.loader import DIRECTORY_EXTENSIONS, Document, InputError, expand_path, load_file, load_stream
+from crdtool.yaml.loader import DIRECTORY_EXTENSIONS, Document, InputError, expand_path, load_path, load_stream
 
 __all__ = ["DIRECTORY_EXTENSIONS", "STDIN_NAME", "expand_path", "load_inputs"]
 
@@ -39,8 +39,4 @@ def load_inputs(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[Doc
         if arg == "-":
             yield from load_stream(stdin if stdin is not None else sys.stdin.buffer, STDIN_NAME)
             continue
-        for item in expand_path(arg):
-            if isinstance(item, InputError):
-                yield item
-                continue
-            yield from load_file(item)
+        yield from load_path(arg)

@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 
 from crdtool.cli.inputs import expand_path, load_inputs
 from crdtool.core.errors import go_quote
-from crdtool.yaml.loader import Document, InputError
+from crdtool.yaml.loader import Document, InputError, load_path
 
 HELM_MESSAGE = "this looks like a Helm template; render it first (helm template) or exclude templates/"
 _TEMPLATE_RE = re.compile(r"\{\{.*\}\}")
@@ -132,9 +132,10 @@ def load_selected_file(item: str | InputError, stdin: BinaryIO | None = None) ->
     if isinstance(item, InputError):
         return [item]
     out: list[Document | InputError] = []
-    hint = HelmHinter()
-    for loaded in load_inputs([item], stdin=stdin):
+    hint: HelmHinter | None = None
+    for loaded in load_inputs([item], stdin=stdin) if item == "-" else load_path(item):
         if isinstance(loaded, InputError):
+            hint = hint or HelmHinter()
             hinted = hint(loaded)
             if hinted is None:
                 continue

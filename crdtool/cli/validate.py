@@ -344,9 +344,13 @@ def _load_entries(
     """:func:`load_and_judge`, the documents kept by entry of ``selected``, each CRD document judged under every
     release of ``releases`` in a row (its verdicts in their order). ``while_loading``: work of this process to
     do while workers load a large file (:func:`_load_split`), if they do."""
+    from crdtool.cli.jobs import resolve_jobs
+
     files = [(i, s) for i, s in enumerate(selected) if isinstance(s, str) and s != "-"]
-    sizes = {i: _file_size(path) for i, path in files}
-    workers = _file_worker_count(len(files), sum(sizes.values()), jobs)
+    # one job: neither the sizes (to share files out) nor _load_split's stat of each file are wanted
+    parallel = resolve_jobs(jobs) > 1
+    sizes = {i: _file_size(path) for i, path in files} if parallel else {}
+    workers = _file_worker_count(len(files), sum(sizes.values()), jobs) if parallel else 1
     if workers > 1:
         from concurrent.futures.process import BrokenProcessPool
 
@@ -364,7 +368,7 @@ def _load_entries(
             hook[0], work = None, hook[0]
             work()
 
-    per_entry = [_load_split(entry, jobs, started) or load_selected_file(entry, stdin or sys.stdin.buffer)
+    per_entry = [(parallel and _load_split(entry, jobs, started)) or load_selected_file(entry, stdin or sys.stdin.buffer)
                  for entry in selected]
     items = [item for loaded in per_entry for item in loaded]
     crd_docs = [item for item in items if isinstance(item, Document) and _has_crds(item.data)

@@ -342,6 +342,25 @@ def load_path(path: str) -> Iterator[Document | InputError]:
     Yields :class:`Document` and :class:`InputError` values in file, then
     document order. Never raises for bad input.
     """
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        fd = -1  # the path's error (or a directory where it cannot be opened): as expand_path finds it
+    if fd >= 0:
+        # one open and one fstat for a file, where expand_path's stat, then load_file's open and fstat, took three
+        # calls: the same bytes, the same answer (a directory is walked, a symlink to one included, as stat follows)
+        try:
+            st = os.fstat(fd)
+            is_dir = stat.S_ISDIR(st.st_mode)
+            raw = None if is_dir else _read_fd(fd, st.st_size, MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            yield InputError(path, 0, 0, _os_message(exc))
+            return
+        finally:
+            os.close(fd)
+        if raw is not None:
+            yield from _load_raw(raw, path)
+            return
     for item in expand_path(path):
         if isinstance(item, InputError):
             yield item
@@ -378,6 +397,11 @@ def load_file(path: str) -> Iterator[Document | InputError]:
     except OSError as exc:
         yield InputError(path, 0, 0, _os_message(exc))
         return
+    yield from _load_raw(raw, path)
+
+
+def _load_raw(raw: bytes, path: str) -> Iterator[Document | InputError]:
+    """:func:`load_bytes` of a file's first ``MAX_INPUT_BYTES + 1`` bytes: refused when there are that many."""
     if len(raw) > MAX_INPUT_BYTES:
         yield InputError(path, 0, 0, f"file is larger than {MAX_INPUT_BYTES} bytes; refusing to load it")
         return
@@ -1405,6 +1429,10 @@ def _build(text: bytes, track: bool) -> _Built | None:
     ``id(container) -> {key: (line, col)}`` or ``[(line, col), ...]``, 0-based.
     Iterative throughout, so nesting depth costs no Python or C stack.
     """
+    if not track and _ComposeParser is not None:
+        built = _composed(text)
+        if built is not None:
+            return built
     parser = _EventParser(text)
     max_depth = MAX_DEPTH_PURE_PYTHON if isinstance(parser, _PyEventParser) else MAX_DEPTH
     try:
@@ -1413,6 +1441,110 @@ def _build(text: bytes, track: bool) -> _Built | None:
         dispose = getattr(parser, "dispose", None)
         if dispose is not None:
             dispose()
+
+
+if HAVE_LIBYAML:
+    from yaml.nodes import MappingNode as _MappingNode
+    from yaml.nodes import ScalarNode as _ScalarNode
+
+    class _ComposeParser(_EventParser):  # type: ignore[misc,valid-type]
+        """libyaml's parser composing the node tree in C (``CParser.get_single_node``), for :func:`_composed`.
+
+        The resolver hooks it calls per node are C callables that accept their arguments and do nothing that
+        matters (``slice(...)``, ``tuple()``), where Python methods would cost a frame each: the tag they give a
+        node is never read, as :func:`_composed` takes only texts without tags.
+        """
+
+        resolve = slice  # (kind, value, implicit): the node's tag, unused
+        descend_resolver = slice  # (parent, index)
+        ascend_resolver = tuple  # ()
+else:  # pragma: no cover - without libyaml every load takes the event walk
+    _ComposeParser = None
+
+
+class _NotComposed(Exception):
+    """What :func:`_composed` leaves to the event walk: a duplicate key, a collection as a key."""
+
+
+#: Bytes whose presence sends a text to the event walk (:func:`_composed`): tags (``!``), anchors (``&``),
+#: aliases (``*``) and merge keys (``<<``).
+_NOT_COMPOSED_MARKS = (b"!", b"&", b"*", b"<<")
+#: Bytes of which every nested mapping or sequence needs one of its own (``-`` ``[`` ``{`` ``?`` ``:``): a text
+#: with fewer than :data:`_COMPOSE_MAX_NESTING` of them nests less deep than that, so neither go-yaml's depth
+#: limit (:data:`MAX_DEPTH`) nor the C composer's recursion (it has no limit of its own) is reached.
+_NESTING_MARKS = (b"-", b"[", b"{", b"?", b":")
+_COMPOSE_MAX_NESTING = 4000
+
+
+def _composed(text: bytes) -> _Built | None:
+    """The untracked :func:`_build` of ``text`` from the node tree libyaml composes in C, or None to take the
+    event walk (:func:`_build_events`) instead.
+
+    The fast path of plain manifests, with the event walk's answer: the same scalars
+    (:func:`_resolve_plain` for plain ones, quoted ones as text), keys (:func:`_key_string`), floats
+    (:func:`_json_float`) and root mark. Everything this does not mirror goes to the event walk, which then
+    gives the data, duplicates or error itself: a text with a tag, an anchor, an alias or a merge key
+    (:data:`_NOT_COMPOSED_MARKS`), or nesting that could come near the depth limits (:data:`_NESTING_MARKS`);
+    a duplicate key or a collection as a key; any error (a parse error, a float that cannot be sent, a text
+    with more than one document: ``get_single_node`` reads them all, the event walk only the first). Without
+    those, the node tree holds the events the walk reads, in the same order, so the data is the same
+    (``tests/yaml/test_loader_differential.py`` compares both with the reference loader).
+    """
+    for mark in _NOT_COMPOSED_MARKS:
+        if mark in text:
+            return None
+    nesting = 0
+    for mark in _NESTING_MARKS:
+        nesting += text.count(mark)
+    if nesting >= _COMPOSE_MAX_NESTING:
+        return None
+    parser = _ComposeParser(text)
+    try:
+        root = parser.get_single_node()
+        if root is None:
+            return None
+        data = _composed_value(root)
+    except Exception:  # the event walk gives the error (or the data, for what is not composed here)
+        return None
+    return _Built(data, [], root.start_mark, None)
+
+
+def _composed_value(node: Any) -> Any:
+    """The data of one composed node (see :func:`_composed`); raises :class:`_NotComposed` or the event walk's
+    errors. Recursive: :func:`_composed` bounds the nesting (and a RecursionError falls back too)."""
+    cls = node.__class__
+    hint_chars = _HINT_CHARS
+    scalar = _ScalarNode
+    if cls is _MappingNode:
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not scalar:
+                raise _NotComposed("a collection as a key")
+            key = key_node.value
+            if key_node.style == "" and (not key or key[0] in hint_chars):
+                key = _resolve_plain(key)
+                if key.__class__ is not str:
+                    key = _key_string(key, key_node.start_mark)
+            if key in out:
+                raise _NotComposed("a duplicate key")
+            if value_node.__class__ is scalar:
+                value = value_node.value
+                if value_node.style == "" and (not value or value[0] in hint_chars):
+                    value = _resolve_plain(value)
+                    if value.__class__ is float:
+                        value = _json_float(value, value_node.start_mark)
+                out[key] = value
+            else:
+                out[key] = _composed_value(value_node)
+        return out
+    if cls is scalar:
+        value = node.value
+        if node.style == "" and (not value or value[0] in hint_chars):
+            value = _resolve_plain(value)
+            if value.__class__ is float:
+                value = _json_float(value, node.start_mark)
+        return value
+    return [_composed_value(item) for item in node.value]
 
 
 def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> _Built | None:

@@ -12,6 +12,7 @@ and broken text.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -194,3 +195,132 @@ def test_read_fd_goes_past_a_wrong_size_hint() -> None:
                 assert new._read_fd(r, hint, limit) == data[:limit], (hint, limit)
             finally:
                 os.close(r)
+
+
+# --- the composed fast path (``loader._composed``) against the event walk -----------------------------------
+
+_PLAIN_SCALARS = [s for s in _SCALARS if not any(c in s for c in "!&*")]
+_PLAIN_KEYS = [k for k in _KEYS if "!" not in k and "<<" not in k]
+
+
+@st.composite
+def _plain_node(draw: st.DrawFn, depth: int, indent: int) -> str:
+    """A node without tags, anchors, aliases or merge keys: what ``_composed`` takes (duplicate keys, a
+    collection as a key and floats that cannot be sent included: it must hand those to the event walk)."""
+    pad = " " * indent
+    kind = draw(st.sampled_from(["scalar", "scalar", "map", "seq"] if depth < 3 else ["scalar"]))
+    if kind == "scalar":
+        text = draw(st.sampled_from(_PLAIN_SCALARS))
+        if "\n" in text:
+            head, _, body = text.partition("\n")
+            return f" {head}\n" + "".join(f"{pad}{line}\n" for line in body.splitlines())
+        return f" {text}\n"
+    n = draw(st.integers(0, 3))
+    if n == 0:
+        return f" {'{}' if kind == 'map' else '[]'}\n"
+    lines = ["\n"]
+    for _ in range(n):
+        child = draw(_plain_node(depth + 1, indent + 2))
+        lines.append(f"{pad}{draw(st.sampled_from(_PLAIN_KEYS))}:{child}" if kind == "map" else f"{pad}-{child}")
+    return "".join(lines)
+
+
+@st.composite
+def _plain_document(draw: st.DrawFn) -> str:
+    keys = draw(st.lists(st.sampled_from(_PLAIN_KEYS), min_size=1, max_size=4))
+    text = "".join(f"{k}:{draw(_plain_node(1, 2))}" for k in keys)
+    return draw(st.sampled_from(["", "# c\n", "%YAML 1.1\n---\n", "\n"])) + text
+
+
+def _event_walk(raw: bytes) -> Any:
+    """``_build(raw, track=False)`` by the event walk alone (the path ``_composed`` stands in for)."""
+    parser = new._EventParser(raw)
+    try:
+        return new._build_events(parser.get_event, False, new.MAX_DEPTH)
+    except Exception as exc:
+        return exc
+
+
+def _composed_as_walked(text: str) -> bool:
+    """``_composed`` gives the event walk's data, types, no duplicates and the same root mark, or None (then the
+    event walk answers); True when it answered."""
+    raw = text.encode("utf-8")
+    composed = new._composed(raw)
+    walked = _event_walk(raw)
+    if composed is None:
+        return False
+    assert not isinstance(walked, Exception), (text, walked)
+    assert walked is not None, text
+    assert _shape(composed.data) == _shape(walked.data), text
+    assert composed.duplicates == walked.duplicates == [], text
+    assert composed.marks is None
+    assert (composed.root_mark.line, composed.root_mark.column) == (walked.root_mark.line, walked.root_mark.column)
+    return True
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_plain_document())
+def test_composed_documents_are_the_event_walks(text: str) -> None:
+    _composed_as_walked(text)
+    _same(text)
+
+
+def test_composed_path_takes_plain_manifests_and_leaves_the_rest() -> None:
+    taken = [
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels: {a: 'b', c: \"1\"}\ndata:\n  k: |\n    v\n",
+        "a: [1, 0x1F, 1.0, 1.5, .inf5, ~, yes, '80']\nb:\n- {c: 1e3}\n- -1\n",
+        "1: a\ntrue: b\n1.5: c\n0x10: d\n",
+        "# only a comment and then\nk: v\n",
+    ]
+    for text in taken:
+        assert _composed_as_walked(text), text
+        _same(text)
+    left = [
+        "a: 1\na: 2\n",  # a duplicate key: the event walk names it
+        "? [x]\n: 1\n",  # a collection as a key: the event walk's error
+        "~: e\n",  # a null key
+        "a: .nan\n",  # a float JSON cannot carry
+        "a: 1\n...\nb: [\n",  # a second document, broken: the event walk reads only the first
+        "a: 'unterminated\n",
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a:\n  <<: {b: 1}\n",
+        "# nothing\n",
+        "a: '" + "-" * 4000 + "'\n",  # as many marks of nesting as the limit allows: the walk bounds the depth
+    ]
+    for text in left:
+        assert not _composed_as_walked(text), text
+        _same(text)
+    # composed in C, deeper than Python's default recursion limit (the walk's RecursionError leaves it to the event
+    # walk; under crdtool's CLI, whose limit is higher, the walk goes through)
+    deep = "a: " + "[" * 1200 + "]" * 1200 + "\n"
+    assert _shape(new.load_documents(deep)[0].data) == _shape(ref.load_documents(deep)[0].data)
+
+
+def _expanded_then_loaded(path: str) -> list[Any]:
+    """What ``load_path`` did before it opened the path first: ``expand_path``'s stat, then ``load_file``."""
+    out: list[Any] = []
+    for item in new.expand_path(path):
+        out.extend([item] if isinstance(item, new.InputError) else new.load_file(item))
+    return out
+
+
+def test_load_path_opens_first_and_answers_as_expand_then_load(tmp_path: Path, monkeypatch: Any) -> None:
+    (tmp_path / "a.yaml").write_text("a: 1\n---\nb: [\n")
+    (tmp_path / "big.yaml").write_text("a: " + "x" * 64 + "\n")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "c.yml").write_text("c: 3\n")
+    (tmp_path / "dir" / "d.json").write_text('{"d": 4}')
+    os.symlink(tmp_path / "dir", tmp_path / "linked.yaml")  # a directory by a file's name: walked, as stat follows
+    os.symlink(tmp_path / "nowhere", tmp_path / "dangling.yaml")
+    (tmp_path / "empty.yaml").write_text("")
+    monkeypatch.setattr(new, "MAX_INPUT_BYTES", 32)  # big.yaml is refused
+    names = ["a.yaml", "big.yaml", "dir", "linked.yaml", "dangling.yaml", "empty.yaml", "missing.yaml"]
+    for name in names:
+        path = str(tmp_path / name)
+        assert [(i.file, _outcome_item(new, i)) for i in new.load_path(path)] == [
+            (i.file, _outcome_item(new, i)) for i in _expanded_then_loaded(path)], name
+    assert [_outcome_item(new, i) for i in new.load_path(str(tmp_path / "big.yaml"))] == [
+        ("err", None, 0, 0, "file is larger than 32 bytes; refusing to load it")]
+    assert [_outcome_item(new, i) for i in new.load_path(str(tmp_path / "missing.yaml"))] == [
+        ("err", None, 0, 0, "no such file or directory")]
