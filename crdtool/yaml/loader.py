@@ -514,6 +514,10 @@ def _split_chunks(raw: bytes) -> Iterator[tuple[int, bytes, str | None]]:
     trimmed, is empty or a comment separates documents; any other rest is an
     ``invalid Yaml document separator`` (reported; the line still separates).
     """
+    if b"---" not in raw:  # one chunk (most files): no line can separate
+        if raw:
+            yield 1, raw, None
+        return
     start = 0
     line = 1
     for m in _SEPARATOR_RE.finditer(raw):
@@ -1544,7 +1548,18 @@ def _composed_value(node: Any) -> Any:
             if value.__class__ is float:
                 value = _json_float(value, node.start_mark)
         return value
-    return [_composed_value(item) for item in node.value]
+    items: list[Any] = []
+    for item_node in node.value:
+        if item_node.__class__ is scalar:
+            value = item_node.value
+            if item_node.style == "" and (not value or value[0] in hint_chars):
+                value = _resolve_plain(value)
+                if value.__class__ is float:
+                    value = _json_float(value, item_node.start_mark)
+            items.append(value)
+        else:
+            items.append(_composed_value(item_node))
+    return items
 
 
 def _build_events(get_event: Callable[[], Any], track: bool, max_depth: int) -> _Built | None:
