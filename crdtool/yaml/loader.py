@@ -481,6 +481,12 @@ def _load_bytes_unguarded(raw: bytes, file: str) -> Iterator[Document | InputErr
     if raw[first:first + 1] == b"{":
         yield from _load_json_stream(raw, file, counter)
         return
+    if b"---" not in raw:  # one chunk (most files): _load_yaml_stream's work without its generators
+        if first < len(raw):
+            item = _load_chunk(raw, file, 1, counter)
+            if item is not None:
+                yield item
+        return
     yield from _load_yaml_stream(raw, file, 1, counter)
 
 
