@@ -187,51 +187,75 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
     ``quiet``: only invalid and unreadable documents (with their errors), then the summary.
     """
     out = console()
+    lines = _Lines(out)
     current_file: str | None = None
     for r in results:
         if quiet and r.status not in ("invalid", "error"):
             continue
         if r.file != current_file:
             if current_file is not None:
-                out.print()
-            out.print(f"[bold]{escape(r.file)}[/bold]")
+                lines.print()
+            lines.print(f"[bold]{escape(r.file)}[/bold]")
             current_file = r.file
         what = " ".join(escape(p) for p in (r.kind, r.name) if p) or ("input could not be read" if r.status == "error" else "document")
         if r.api_version:
             what += f" ({escape(r.api_version)})"
         tag = f"[{_STYLE[r.status]}]{r.status}[/]"
         extra = f": {escape(r.note)}" if r.note else ""
-        out.print(f"  {_where(escape(r.file), r.line)}: {tag}: {what}{extra}")
+        lines.print(f"  {_where(escape(r.file), r.line)}: {tag}: {what}{extra}")
         if r.versions is not None:
             line = verdict_line(r)
             if line:
-                out.print(f"    {escape(line)}")
+                lines.print(f"    {escape(line)}")
         for e in r.errors:
             if e.get("type") == "InputError":
                 # The message of an unreadable input already starts with its file:line:column.
-                out.print(f"    [magenta]{escape(e['message'])}[/magenta]")
+                lines.print(f"    [magenta]{escape(e['message'])}[/magenta]")
                 continue
             where = _where(escape(r.file), e.get("line"), e.get("column"))
             # multi-line details (a CEL compilation error's source excerpt) stay under their error
             message = escape(e["message"]).replace("\n", "\n      ")
-            out.print(f"    {where}: [red]{message}[/red]{_versions_note(e, r)}")
+            lines.print(f"    {where}: [red]{message}[/red]{_versions_note(e, r)}")
         if quiet:
             continue
         for w in r.warnings:
-            out.print(f"    [yellow]warning[/yellow]: {escape(w)}")
+            lines.print(f"    [yellow]warning[/yellow]: {escape(w)}")
     s = summary(results)
     if current_file is not None:
-        out.print()
-    out.print(
+        lines.print()
+    lines.print(
         f"{_count(s['documents'], 'document')}: [green]{s['valid']} valid[/green], "
         f"[red]{s['invalid']} invalid[/red], {s['skipped']} skipped, "
         f"[magenta]{_count(s['errors'], 'input error')}[/magenta]"
     )
     per_version = full_summary(results).get("kubernetesVersions")
     if per_version:
-        out.print("; ".join(
+        lines.print("; ".join(
             f"Kubernetes {name}: {v['valid']} valid, {v['invalid']} invalid" for name, v in per_version.items()
         ))
+    lines.flush()
+
+
+class _Lines:
+    """Lines of console markup printed in blocks: one ``Console.print`` of many lines costs about what one line
+    costs (~0.1 ms each), and the text is the same (no wrapping: ``soft_wrap``; every line's markup closes on
+    it)."""
+
+    BLOCK = 512
+
+    def __init__(self, out: Console) -> None:
+        self.out = out
+        self.pending: list[str] = []
+
+    def print(self, line: str = "") -> None:
+        self.pending.append(line)
+        if len(self.pending) >= self.BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.out.print("\n".join(self.pending))
+            self.pending = []
 
 
 def _versions_note(entry: dict[str, Any], r: DocumentResult) -> str:
