@@ -260,3 +260,30 @@ def test_fuzz_roundtrip_in_every_reporter(tmp_path: Path) -> None:
     cases = [c for suite in JUnitXml.fromfile(str(junit)) for c in suite]
     assert [(c.name, c.is_passed) for c in cases] == [("v1 -> v1", True), ("v1 -> v2", False), ("v2 -> v1", False),
                                                        ("v2 -> v2", True)]
+
+
+@pytest.mark.parametrize("color", [{"NO_COLOR": "1"}, {"FORCE_COLOR": "1", "NO_COLOR": ""}])
+def test_text_report_in_blocks_is_the_line_by_line_report(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch, color: dict[str, str]) -> None:
+    """``report_validate_text`` prints its lines in blocks (one ``Console.print`` each); a block of one line is
+    how it printed before: the text (styles included) must not depend on the block size."""
+    from crdtool.cli import report as rp
+
+    for name, value in color.items():
+        monkeypatch.setenv(name, value)
+    results = [
+        rp.DocumentResult(f"dir/f{i // 3}.yaml", i, 3 * i + 1, "v1", "Service", f"s[{i}]", "invalid", errors=[
+            {"type": "FieldValueInvalid", "field": "spec.ports[0].port", "message": f"spec.ports[0].port: bad \\ [x] {i}",
+             "line": 4, "column": 5},
+            {"type": "InputError", "message": "dir/f.yaml:1:1: multi\nline"},
+        ], warnings=["[w]"])
+        for i in range(40)
+    ] + [rp.DocumentResult("dir/ok.yaml", 0, 1, "v1", "ConfigMap", "c", "valid")]
+    outputs = []
+    for block in (1, 7, 512):
+        monkeypatch.setattr(rp._Lines, "BLOCK", block)
+        for quiet in (False, True):
+            rp.report_validate_text(results, quiet=quiet)
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert "dir/f0.yaml:4:5: " in outputs[0] and "multi" in outputs[0] and "[x]" in outputs[0] and "line" in outputs[0]
