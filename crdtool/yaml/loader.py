@@ -1500,14 +1500,14 @@ def _composed(text: bytes) -> _Built | None:
     those, the node tree holds the events the walk reads, in the same order, so the data is the same
     (``tests/yaml/test_loader_differential.py`` compares both with the reference loader).
     """
-    for mark in _NOT_COMPOSED_MARKS:
-        if mark in text:
-            return None
-    nesting = 0
-    for mark in _NESTING_MARKS:
-        nesting += text.count(mark)
-    if nesting >= _COMPOSE_MAX_NESTING:
+    if b"!" in text or b"&" in text or b"*" in text or b"<<" in text:  # _NOT_COMPOSED_MARKS, unrolled
         return None
+    if len(text) >= _COMPOSE_MAX_NESTING:  # a shorter text cannot hold that many marks of nesting
+        nesting = 0
+        for mark in _NESTING_MARKS:
+            nesting += text.count(mark)
+        if nesting >= _COMPOSE_MAX_NESTING:
+            return None
     parser = _ComposeParser(text)
     try:
         root = parser.get_single_node()

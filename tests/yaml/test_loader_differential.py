@@ -291,6 +291,9 @@ def test_composed_path_takes_plain_manifests_and_leaves_the_rest() -> None:
     for text in left:
         assert not _composed_as_walked(text), text
         _same(text)
+    assert new._composed(b"a: xy\n") is not None
+    for mark in new._NOT_COMPOSED_MARKS:  # each sends even a text where it is harmless to the event walk
+        assert new._composed(b"a: x" + mark + b"y\n") is None, mark
     # composed in C, deeper than Python's default recursion limit (the walk's RecursionError leaves it to the event
     # walk; under crdtool's CLI, whose limit is higher, the walk goes through)
     deep = "a: " + "[" * 1200 + "]" * 1200 + "\n"
