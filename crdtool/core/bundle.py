@@ -48,7 +48,7 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "BOOTSTRAP_CLUSTER_ROLES",
@@ -205,8 +205,10 @@ def _group(obj: Mapping[str, Any]) -> str:
     return api_version.partition("/")[0] if "/" in api_version else ""
 
 
-@dataclass(frozen=True)
-class _Obj:
+class _Obj(NamedTuple):
+    """One object of the bundle (a document, or a List's item) with what the checks index it by. A named tuple:
+    immutable as a frozen dataclass, and built in a third of its time (one per document)."""
+
     document: int
     prefix: str  # "" or "items[3]"
     group: str

@@ -1457,7 +1457,7 @@ if HAVE_LIBYAML:
     from yaml.nodes import MappingNode as _MappingNode
     from yaml.nodes import ScalarNode as _ScalarNode
 
-    class _ComposeParser(_EventParser):  # type: ignore[misc,valid-type]
+    class _ComposeParser(_EventParser):
         """libyaml's parser composing the node tree in C (``CParser.get_single_node``), for :func:`_composed`.
 
         The resolver hooks it calls per node are C callables that accept their arguments and do nothing that
@@ -1469,7 +1469,7 @@ if HAVE_LIBYAML:
         descend_resolver = slice  # (parent, index)
         ascend_resolver = tuple  # ()
 else:  # pragma: no cover - without libyaml every load takes the event walk
-    _ComposeParser = None
+    _ComposeParser = None  # type: ignore[misc,assignment]
 
 
 class _NotComposed(Exception):
