@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -195,6 +196,39 @@ def test_read_fd_goes_past_a_wrong_size_hint() -> None:
                 assert new._read_fd(r, hint, limit) == data[:limit], (hint, limit)
             finally:
                 os.close(r)
+
+
+@pytest.mark.parametrize("refuses", [True, False])
+def test_read_unsized_reads_as_a_buffered_read_of_the_limit(tmp_path: Path, monkeypatch: Any, refuses: bool) -> None:
+    """``_read_unsized`` (``load_path``'s read: no ``fstat`` below 64 KiB where reading a directory fails) is
+    ``open(p, "rb").read(n)`` around its first read's size, and None for a directory; ``refuses=False``: the
+    ``fstat`` way of other systems."""
+    monkeypatch.setattr(new, "_READ_REFUSES_DIRECTORIES", refuses and new._READ_REFUSES_DIRECTORIES)
+    first = new._FIRST_READ
+    for size in (0, 5, first - 1, first, first + 1, 3 * first + 7):
+        path = tmp_path / "f"
+        path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+        for limit in (1, 5, first - 1, first, first + 1, 1 << 20):
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                got = new._read_unsized(fd, limit)
+            finally:
+                os.close(fd)
+            with path.open("rb") as fh:
+                assert got == fh.read(limit), (size, limit)
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert new._read_unsized(fd, 1 << 20) is None
+    finally:
+        os.close(fd)
+    data = b"a: 1\n" * 100
+    r, w = os.pipe()  # no size to be had: read to the end
+    try:
+        os.write(w, data)
+        os.close(w)
+        assert new._read_unsized(r, 1 << 20) == data
+    finally:
+        os.close(r)
 
 
 # --- the composed fast path (``loader._composed``) against the event walk -----------------------------------
