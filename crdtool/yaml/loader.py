@@ -38,12 +38,14 @@ What kubectl and the apiserver see, and therefore what this module mirrors:
 
 Design (see ``benchmarks/bench_inputs.py``): one pass over libyaml's event
 stream builds the data directly (no node objects), detects duplicate keys and
-counts alias expansion; marks are not kept. Plain texts (no tags, anchors, aliases or merge keys, bounded
-nesting) take a faster way to the same data: libyaml composes the node tree in C and one short walk reads it
-(:func:`_composed`); a duplicate key or any error sends them back to the event walk, which then answers. :meth:`Document.position` re-parses
-only that document, lazily, with mark tracking on. libyaml is not recursive, so
-deep nesting cannot crash the interpreter (PyYAML's C composer recurses and
-segfaults near 30k levels).
+counts alias expansion; marks are not kept. :meth:`Document.position` re-parses
+only that document, lazily, with mark tracking on. libyaml's parser is not
+recursive, so deep nesting cannot crash the interpreter (PyYAML's C composer
+recurses and segfaults near 30k levels). Plain texts (no tags, anchors, aliases
+or merge keys, and too few nesting marks to nest 4,000 deep) take a faster way
+to the same data: that composer builds the node tree in C and one short walk
+reads it (:func:`_composed`); a duplicate key or any error sends them back to
+the event walk, which then answers.
 
 Limits: files over :data:`MAX_INPUT_BYTES` are refused; documents whose JSON
 form exceeds the etcd (1.5 MiB) or apiserver (3 MiB) request limits load with a
