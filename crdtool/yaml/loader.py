@@ -64,6 +64,8 @@ import os
 import re
 import stat
 import sys
+import threading
+from _thread import get_ident as _get_ident
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
@@ -1511,9 +1513,13 @@ class _NotComposed(Exception):
 _NOT_COMPOSED_MARKS = (b"!", b"&", b"*", b"<<")
 #: Bytes of which every nested mapping or sequence needs one of its own (``-`` ``[`` ``{`` ``?`` ``:``): a text
 #: with fewer than :data:`_COMPOSE_MAX_NESTING` of them nests less deep than that, so neither go-yaml's depth
-#: limit (:data:`MAX_DEPTH`) nor the C composer's recursion (it has no limit of its own) is reached.
+#: limit (:data:`MAX_DEPTH`) nor the C stack is reached: the C composer recurses (no limit of its own), about
+#: 300 bytes of stack a level (measured: 1,500 levels fit in a 512 KiB thread stack, 1,000 not in 256 KiB).
 _NESTING_MARKS = (b"-", b"[", b"{", b"?", b":")
-_COMPOSE_MAX_NESTING = 4000
+#: In the main thread (its stack: the process's, 8 MiB by default): at most ~600 KiB of C stack.
+_COMPOSE_MAX_NESTING = 2000
+#: In any other thread (stacks of 512 KiB on macOS, 128 KiB with musl): at most ~60 KiB.
+_COMPOSE_MAX_NESTING_THREAD = 200
 
 
 def _composed(text: bytes) -> _Built | None:
@@ -1532,11 +1538,12 @@ def _composed(text: bytes) -> _Built | None:
     """
     if b"!" in text or b"&" in text or b"*" in text or b"<<" in text:  # _NOT_COMPOSED_MARKS, unrolled
         return None
-    if len(text) >= _COMPOSE_MAX_NESTING:  # a shorter text cannot hold that many marks of nesting
+    bound = _COMPOSE_MAX_NESTING if _get_ident() == threading.main_thread().ident else _COMPOSE_MAX_NESTING_THREAD
+    if len(text) >= bound:  # a shorter text cannot hold that many marks of nesting
         nesting = 0
         for mark in _NESTING_MARKS:
             nesting += text.count(mark)
-        if nesting >= _COMPOSE_MAX_NESTING:
+        if nesting >= bound:
             return None
     parser = _ComposeParser(text)
     try:

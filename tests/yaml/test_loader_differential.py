@@ -320,7 +320,7 @@ def test_composed_path_takes_plain_manifests_and_leaves_the_rest() -> None:
         "a: !!str 1\n",
         "a:\n  <<: {b: 1}\n",
         "# nothing\n",
-        "a: '" + "-" * 4000 + "'\n",  # as many marks of nesting as the limit allows: the walk bounds the depth
+        "a: '" + "-" * 2000 + "'\n",  # as many marks of nesting as the limit allows: the walk bounds the depth
     ]
     for text in left:
         assert not _composed_as_walked(text), text
@@ -361,3 +361,22 @@ def test_load_path_opens_first_and_answers_as_expand_then_load(tmp_path: Path, m
         ("err", None, 0, 0, "file is larger than 32 bytes; refusing to load it")]
     assert [_outcome_item(new, i) for i in new.load_path(str(tmp_path / "missing.yaml"))] == [
         ("err", None, 0, 0, "no such file or directory")]
+
+
+def test_composed_path_bounds_nesting_tighter_outside_the_main_thread() -> None:
+    """The C composer recurses (~300 bytes of stack a level): in another thread, whose stack may be small, a
+    text that could nest past ``_COMPOSE_MAX_NESTING_THREAD`` goes to the event walk (no crash at 256 KiB)."""
+    import threading
+
+    deep = b"a: " + b"[" * 500 + b"]" * 500 + b"\n"
+    shallow = b"a: " + b"[" * 50 + b"]" * 50 + b"\n"
+    assert new._composed(deep) is not None  # the main thread's bound lets it through
+    got: list[Any] = []
+    old = threading.stack_size(256 * 1024)
+    try:
+        thread = threading.Thread(target=lambda: got.extend([new._composed(deep), new._composed(shallow)]))
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old)
+    assert got[0] is None and got[1] is not None
