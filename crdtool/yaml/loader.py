@@ -42,7 +42,7 @@ counts alias expansion; marks are not kept. :meth:`Document.position` re-parses
 only that document, lazily, with mark tracking on. libyaml's parser is not
 recursive, so deep nesting cannot crash the interpreter (PyYAML's C composer
 recurses and segfaults near 30k levels). Plain texts (no tags, anchors, aliases
-or merge keys, and too few nesting marks to nest 4,000 deep) take a faster way
+or merge keys, and too few nesting marks to nest deep: see :func:`_composed`) take a faster way
 to the same data: that composer builds the node tree in C and one short walk
 reads it (:func:`_composed`); a duplicate key or any error sends them back to
 the event walk, which then answers.
