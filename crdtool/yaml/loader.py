@@ -1520,6 +1520,10 @@ _NESTING_MARKS = (b"-", b"[", b"{", b"?", b":")
 _COMPOSE_MAX_NESTING = 2000
 #: In any other thread (stacks of 512 KiB on macOS, 128 KiB with musl): at most ~60 KiB.
 _COMPOSE_MAX_NESTING_THREAD = 200
+#: The longest text :func:`_composed` takes (bytes): the composed node tree holds a node and two marks per scalar
+#: until the walk is done (~200 bytes of memory per byte of a text like ``a: [1,1,1,...]``: 850 MiB for 3.9 MiB),
+#: where the event walk holds one event at a time. Longer texts (rare for one document) take the event walk.
+_COMPOSE_MAX_BYTES = 64 * 1024
 
 
 def _composed(text: bytes) -> _Built | None:
@@ -1530,12 +1534,15 @@ def _composed(text: bytes) -> _Built | None:
     (:func:`_resolve_plain` for plain ones, quoted ones as text), keys (:func:`_key_string`), floats
     (:func:`_json_float`) and root mark. Everything this does not mirror goes to the event walk, which then
     gives the data, duplicates or error itself: a text with a tag, an anchor, an alias or a merge key
-    (:data:`_NOT_COMPOSED_MARKS`), or nesting that could come near the depth limits (:data:`_NESTING_MARKS`);
+    (:data:`_NOT_COMPOSED_MARKS`), nesting that could come near the depth limits (:data:`_NESTING_MARKS`), or
+    a text longer than :data:`_COMPOSE_MAX_BYTES` (the node tree's memory);
     a duplicate key or a collection as a key; any error (a parse error, a float that cannot be sent, a text
     with more than one document: ``get_single_node`` reads them all, the event walk only the first). Without
     those, the node tree holds the events the walk reads, in the same order, so the data is the same
     (``tests/yaml/test_loader_differential.py`` compares both with the reference loader).
     """
+    if len(text) > _COMPOSE_MAX_BYTES:
+        return None
     if b"!" in text or b"&" in text or b"*" in text or b"<<" in text:  # _NOT_COMPOSED_MARKS, unrolled
         return None
     bound = _COMPOSE_MAX_NESTING if _get_ident() == threading.main_thread().ident else _COMPOSE_MAX_NESTING_THREAD

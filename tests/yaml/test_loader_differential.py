@@ -321,6 +321,8 @@ def test_composed_path_takes_plain_manifests_and_leaves_the_rest() -> None:
         "a:\n  <<: {b: 1}\n",
         "# nothing\n",
         "a: '" + "-" * 2000 + "'\n",  # as many marks of nesting as the limit allows: the walk bounds the depth
+        # longer than _COMPOSE_MAX_BYTES: its node tree would hold ~200 bytes of memory per byte of text
+        "a: [" + "1," * (new._COMPOSE_MAX_BYTES // 2) + "1]\n",
     ]
     for text in left:
         assert not _composed_as_walked(text), text
