@@ -83,6 +83,9 @@ _DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
 _DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
 _LABEL_KEY_RE = re.compile(_LABEL_KEY_FMT)
 _LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+#: The qualified names with no problem, but for lengths: ``[prefix/]name`` with a DNS-1123 subdomain prefix (a
+#: match has exactly one ``/`` or none: neither class has it). ASCII only, so lengths in bytes are ``len``.
+_QUALIFIED_NAME_OK_RE = re.compile("(?:(?P<prefix>" + _DNS1123_SUBDOMAIN_FMT + ")/)?(?P<name>" + _LABEL_KEY_FMT + ")")
 
 
 def byte_len(s: str) -> int:
@@ -226,6 +229,13 @@ def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
     ``IsQualifiedName`` (``validation.go@v0.34.10``: ``characters``, ``a qualified name …``).
     ``release``: None is the default release.
     """
+    ok = _QUALIFIED_NAME_OK_RE.fullmatch(value)
+    if (
+        ok is not None
+        and len(value) - ok.start("name") <= _LABEL_KEY_NAME_MAX_LENGTH
+        and ok.end("prefix") <= DNS1123_SUBDOMAIN_MAX_LENGTH
+    ):
+        return []  # what the checks below find for it: nothing
     content = _label_content(release)
     max_len_msg = content_max_len_error if content else max_len_error
     errs: list[str] = []
@@ -256,6 +266,8 @@ def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
 
 def is_valid_label_value(value: str, release: Release | None = None) -> list[str]:
     """Upstream ``IsValidLabelValue``: from 1.35 ``content.IsLabelValue`` (``bytes``), before ``characters``."""
+    if len(value) <= LABEL_VALUE_MAX_LENGTH and _LABEL_VALUE_RE.fullmatch(value) is not None:
+        return []  # ASCII (the pattern's classes are), so its length in bytes is len(value)
     errs: list[str] = []
     if byte_len(value) > LABEL_VALUE_MAX_LENGTH:
         max_len_msg = content_max_len_error if _label_content(release) else max_len_error

@@ -65,8 +65,9 @@ from typing import Any
 from crdtool.core.content_memo import ContentMemo, content_key
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
-from crdtool.core.gojson import go_json_float
+from crdtool.core.gojson import go_json_float, go_json_marshal
 from crdtool.core.gotime import rfc3339_parse_error
+from crdtool.core.quantity import parse_quantity_error
 from crdtool.core.releases import Release
 
 #: encoding/json scanner ``maxNestingDepth``.
@@ -315,7 +316,27 @@ class _Decoder:
                 holder[slot] = out
                 fields = typ.fields
                 name = typ.name
-                for key, sub in reversed(list(val.items())):
+                items = list(val.items())
+                # The leading fields that a work item would only copy (a string field's string, a bool field's
+                # bool) or leave out (null) are done here: nothing before them in the object is pending, so the
+                # decoded keys come in the same order, and they make no error, no unknown field.
+                start = 0
+                for key, sub in items:
+                    if key.__class__ is not str:
+                        break
+                    f = fields.get(key)
+                    if f is None:
+                        break
+                    ft = f.type
+                    fkind = ft.kind
+                    if fkind == ptr:
+                        fkind = _unptr(ft).kind
+                    if (fkind == string and sub.__class__ is str) or (fkind == boolean and sub.__class__ is bool):
+                        out[key] = sub
+                    elif sub is not None:
+                        break
+                    start += 1
+                for key, sub in reversed(items[start:] if start else items):
                     if type(key) is not str:
                         key = _key(key)
                     f = fields.get(key)
@@ -334,9 +355,16 @@ class _Decoder:
                     if elem:
                         holder[slot] = _zero(typ)
                     continue
+                et = typ.elem
+                assert et is not None
+                if et.kind == ptr:
+                    et = _unptr(et)
+                if et.kind == string and all(v.__class__ is str for v in val):
+                    # what the items would do one by one: each string copied
+                    holder[slot] = list(val)
+                    continue
                 lst: list[Any] = [None] * len(val)
                 holder[slot] = lst
-                et = _unptr(typ.elem)  # type: ignore[arg-type]
                 for i in range(len(val) - 1, -1, -1):
                     push((val[i], et, lst, i, (path, f"[{i}]"), est, efs, scope, cdepth, True))
             elif kind == map_:
@@ -345,9 +373,16 @@ class _Decoder:
                     if elem:
                         holder[slot] = _zero(typ)
                     continue
+                et = typ.elem
+                assert et is not None
+                if et.kind == ptr:
+                    et = _unptr(et)
+                if et.kind == string and all(k.__class__ is str and v.__class__ is str for k, v in val.items()):
+                    # what the items would do one by one: each string copied under its key, in order
+                    holder[slot] = dict(val)
+                    continue
                 mp: dict[str, Any] = {}
                 holder[slot] = mp
-                et = _unptr(typ.elem)  # type: ignore[arg-type]
                 for key, sub in reversed(list(val.items())):
                     if type(key) is not str:
                         key = _key(key)
@@ -600,9 +635,6 @@ class _Decoder:
         Its error (``quantities must match the regular expression ...``) is not an ``UnmarshalTypeError``: it
         aborts decoding and is reported as it is. Mirrors ``k8s.io/apimachinery/pkg/api/resource/quantity.go``.
         """
-        from crdtool.core.gojson import go_json_marshal
-        from crdtool.core.quantity import parse_quantity_error
-
         if isinstance(val, (_dt.datetime, _dt.date)):
             val = _as_string(val)
         if isinstance(val, str):
