@@ -83,9 +83,6 @@ _DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
 _DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
 _LABEL_KEY_RE = re.compile(_LABEL_KEY_FMT)
 _LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
-#: The qualified names with no problem, but for lengths: ``[prefix/]name`` with a DNS-1123 subdomain prefix (a
-#: match has exactly one ``/`` or none: neither class has it). ASCII only, so lengths in bytes are ``len``.
-_QUALIFIED_NAME_OK_RE = re.compile("(?:(?P<prefix>" + _DNS1123_SUBDOMAIN_FMT + ")/)?(?P<name>" + _LABEL_KEY_FMT + ")")
 
 
 def byte_len(s: str) -> int:
@@ -229,13 +226,19 @@ def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
     ``IsQualifiedName`` (``validation.go@v0.34.10``: ``characters``, ``a qualified name …``).
     ``release``: None is the default release.
     """
-    ok = _QUALIFIED_NAME_OK_RE.fullmatch(value)
-    if (
-        ok is not None
-        and len(value) - ok.start("name") <= _LABEL_KEY_NAME_MAX_LENGTH
-        and ok.end("prefix") <= DNS1123_SUBDOMAIN_MAX_LENGTH
-    ):
-        return []  # what the checks below find for it: nothing
+    # what the checks below find nothing in (the patterns are ASCII only: lengths in bytes are len())
+    if "/" not in value:
+        if len(value) <= _LABEL_KEY_NAME_MAX_LENGTH and _LABEL_KEY_RE.fullmatch(value) is not None:
+            return []
+    else:
+        prefix, _, name = value.partition("/")
+        if (
+            len(name) <= _LABEL_KEY_NAME_MAX_LENGTH
+            and len(prefix) <= DNS1123_SUBDOMAIN_MAX_LENGTH
+            and _LABEL_KEY_RE.fullmatch(name) is not None
+            and _DNS1123_SUBDOMAIN_RE.fullmatch(prefix) is not None
+        ):
+            return []
     content = _label_content(release)
     max_len_msg = content_max_len_error if content else max_len_error
     errs: list[str] = []

@@ -359,10 +359,14 @@ class _Decoder:
                 assert et is not None
                 if et.kind == ptr:
                     et = _unptr(et)
-                if et.kind == string and all(v.__class__ is str for v in val):
-                    # what the items would do one by one: each string copied
-                    holder[slot] = list(val)
-                    continue
+                if et.kind == string:
+                    for v in val:
+                        if v.__class__ is not str:
+                            break
+                    else:
+                        # what the items would do one by one: each string copied
+                        holder[slot] = list(val)
+                        continue
                 lst: list[Any] = [None] * len(val)
                 holder[slot] = lst
                 for i in range(len(val) - 1, -1, -1):
@@ -377,10 +381,14 @@ class _Decoder:
                 assert et is not None
                 if et.kind == ptr:
                     et = _unptr(et)
-                if et.kind == string and all(k.__class__ is str and v.__class__ is str for k, v in val.items()):
-                    # what the items would do one by one: each string copied under its key, in order
-                    holder[slot] = dict(val)
-                    continue
+                if et.kind == string:
+                    for k, v in val.items():
+                        if k.__class__ is not str or v.__class__ is not str:
+                            break
+                    else:
+                        # what the items would do one by one: each string copied under its key, in order
+                        holder[slot] = dict(val)
+                        continue
                 mp: dict[str, Any] = {}
                 holder[slot] = mp
                 for key, sub in reversed(list(val.items())):

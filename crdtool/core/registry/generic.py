@@ -29,6 +29,9 @@ from crdtool.core.validation_util import (
     validate_path_segment,
 )
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 __all__ = ["DEFAULT_NAMESPACE", "NAME_FUNCTIONS", "before_create", "name_function", "validate_object_meta",
            "validate_object_meta_accessor"]
 
@@ -102,7 +105,7 @@ def validate_object_meta(obj: dict[str, Any], group: str, kind: str, namespaced:
     """``ValidateObjectMeta(&obj.ObjectMeta, namespaced, <kind's name function>, "metadata")``."""
     meta = obj.get("metadata")
     return _validate_object_meta(meta if isinstance(meta, dict) else {}, namespaced,
-                                 name_function(group, kind, release), Path("metadata"), release)
+                                 name_function(group, kind, release), _METADATA, release)
 
 
 def validate_object_meta_accessor(obj: dict[str, Any], namespaced: bool, release: Release) -> list[FieldError]:
