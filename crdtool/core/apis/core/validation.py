@@ -2776,14 +2776,18 @@ _IP_FAMILY_POLICIES = ("PreferDualStack", "RequireDualStack", "SingleStack")
 MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS = 86400
 
 
+#: Four dot-separated runs of 1 to 3 ASCII digits (``parse_ip_sloppy``'s IPv4 form, before the 255 bound).
+_IPV4_SLOPPY_RE = re.compile("([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})")
+
+
 def parse_ip_sloppy(value: str) -> int | None:
     """``netutils.ParseIPSloppy``: 4 (IPv4, leading zeros allowed), 6 (IPv6), or None."""
-    import ipaddress
-
-    parts = value.split(".")
-    if len(parts) == 4 and all(p.isdigit() and p.isascii() and len(p) <= 3 and int(p) <= 255 for p in parts):
+    dotted = _IPV4_SLOPPY_RE.fullmatch(value)
+    if dotted is not None and all(int(p) <= 255 for p in dotted.groups()):
         return 4
     if ":" in value and "%" not in value:
+        import ipaddress
+
         try:
             addr = ipaddress.IPv6Address(value)
         except ValueError:
@@ -3015,7 +3019,9 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
         if len(ports) > 1 and not pname:
             errs.append(required(pp.child("name"), ""))
         elif pname:
-            errs.extend(_dns1123_label(pname, pp.child("name")))
+            problems = is_dns1123_label(pname)
+            if problems:
+                errs.extend(invalid(pp.child("name"), pname, msg) for msg in problems)
             if pname in names:
                 errs.append(duplicate(pp.child("name"), pname))
             else:
