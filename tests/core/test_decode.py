@@ -596,11 +596,17 @@ class _S(str):
     pass
 
 
+class _I(int):
+    pass
+
+
 def _walked(value: Any) -> Any:
     if isinstance(value, dict):
         return {(_S(k) if type(k) is str else k): _walked(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_walked(v) for v in value]
+    if type(value) is int:
+        return _I(value)
     return _S(value) if type(value) is str else value
 
 
@@ -610,6 +616,8 @@ def _shape(value: Any) -> Any:
         return [(str(k), _shape(v)) for k, v in value.items()]
     if isinstance(value, list):
         return [_shape(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
     return str(value) if isinstance(value, str) else value
 
 
@@ -637,6 +645,16 @@ _FAST_PATH_CASES = [
         "automountServiceAccountToken": False, "hostPID": "yes", "dnsPolicy": "ClusterFirst"}}),
     (_POD, {"spec": {"containers": [{"image": "i", "name": "c", "tty": None, "args": []}], "hostIPC": False,
                      "nodeSelector": {"a": 1}}, "metadata": {"generateName": "g-", "annotations": {}}, "kind": "Pod"}),
+    # ints at the edges of int32 and int64, first in their struct (the fast path's bounds), and IntOrString
+    (_POD, {"spec": {"priority": 2**31, "hostname": "h"}}),
+    (_POD, {"spec": {"priority": -(2**31) - 1}}),
+    (_POD, {"spec": {"priority": 2**31 - 1, "activeDeadlineSeconds": 2**63, "hostname": "h"}}),
+    (_POD, {"spec": {"terminationGracePeriodSeconds": 2**63 - 1, "activeDeadlineSeconds": -(2**63) - 1}}),
+    (_POD, {"spec": {"terminationGracePeriodSeconds": 1.0, "priority": True}}),
+    (_POD, {"spec": {"containers": [{"ports": [{"containerPort": 2**31}]}, {"name": 1}]}}),
+    (_POD, {"spec": {"containers": [{"readinessProbe": {"httpGet": {"port": 2**31, "path": "/"}}}]}}),
+    (_POD, {"spec": {"containers": [{"readinessProbe": {"httpGet": {"port": "http", "host": "h"}}},
+                                    {"livenessProbe": {"tcpSocket": {"port": -(2**31)}}}]}}),
     (_POD, {"apiVersion": "v1", "kind": "Pod", "spec": {"hostname": "h", "subdomain": "s", "nodeName": None,
             "schedulerName": "x", "containers": "nope"}, "status": {"phase": "Running", "conditions": []}}),
 ]
@@ -665,6 +683,41 @@ _ROLE_FIELDS = {
         "resources": st.lists(st.sampled_from(["pods", "nodes"]), max_size=2)}), max_size=2),
     "unknownTop": _SCALARS,
 }
+
+
+_INTS = st.sampled_from([0, 1, -1, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**63 - 1, 2**63, 1.0, 1.5])
+_CONTAINER_FIELDS = {
+    "name": _SCALARS, "image": _SCALARS, "stdin": _SCALARS, "args": st.none() | st.lists(_SCALARS, max_size=2),
+    "ports": st.lists(st.fixed_dictionaries({}, optional={"containerPort": _INTS | _SCALARS, "name": _SCALARS,
+                                                          "hostPort": _INTS}), max_size=2),
+    "unknownC": _SCALARS,
+}
+_POD_SPEC_FIELDS = {
+    "terminationGracePeriodSeconds": _INTS | _SCALARS, "activeDeadlineSeconds": _INTS, "hostNetwork": _SCALARS,
+    "nodeSelector": st.none() | st.dictionaries(st.sampled_from(["a", "b"]), _SCALARS | _INTS, max_size=2),
+    "priority": _INTS, "schedulerName": _SCALARS, "unknownS": _SCALARS,
+    "containers": st.lists(st.fixed_dictionaries({}, optional=_CONTAINER_FIELDS), max_size=2),
+}
+
+
+def _permuted(fields: dict[str, Any]) -> Any:
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        keys = draw(st.permutations(list(fields)))
+        return {k: draw(fields[k]) for k in keys if draw(st.booleans())}
+
+    return build()
+
+
+@settings(max_examples=150, deadline=None)
+@given(_permuted({"apiVersion": _SCALARS, "kind": _SCALARS, "metadata": _ROLE_FIELDS["metadata"],
+                  "spec": _permuted(_POD_SPEC_FIELDS) | _SCALARS}))
+def test_fast_paths_decode_pods_as_the_walk_property(obj: dict[str, Any]) -> None:
+    t = _builtin_type(_POD)
+    fast, fast_errors = decode_value(obj, t)
+    walked, walked_errors = decode_value(_walked(obj), t)
+    assert _shape(fast) == _shape(walked)
+    assert [str(e) for e in fast_errors] == [str(e) for e in walked_errors]
 
 
 @st.composite
