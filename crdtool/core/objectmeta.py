@@ -468,7 +468,7 @@ def validate_field_manager(field_manager: str, path: Path) -> list[FieldError]:
     position = 0
     for ch in field_manager:
         # A lone surrogate is what Go decodes as U+FFFD: printable, 3 bytes.
-        printable = ch.isprintable() or "\ud800" <= ch <= "\udfff"
+        printable = ch.isprintable() or 0xD800 <= ord(ch) <= 0xDFFF
         if not printable:
             errs.append(invalid(path, field_manager, f"invalid character U+{ord(ch):04X} (at position {position})"))
         position += byte_len(ch)
