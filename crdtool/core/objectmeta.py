@@ -311,9 +311,13 @@ def validate_labels(labels: Mapping[str, Any], path: Path, release: Release | No
     """Upstream ``ValidateLabels``: keys are qualified names, values label values."""
     errs: list[FieldError] = []
     for key, value in labels.items():
-        errs.extend(validate_label_name(key, path, release))
+        problems = is_qualified_name(key, release)  # validate_label_name's, with its errors built only when found
+        if problems:
+            errs.extend(invalid(path, key, msg) for msg in problems)
         value = _str(value)
-        errs.extend(invalid(path, value, msg) for msg in is_valid_label_value(value, release))
+        problems = is_valid_label_value(value, release)
+        if problems:
+            errs.extend(invalid(path, value, msg) for msg in problems)
     return errs
 
 
@@ -464,7 +468,7 @@ def validate_field_manager(field_manager: str, path: Path) -> list[FieldError]:
     position = 0
     for ch in field_manager:
         # A lone surrogate is what Go decodes as U+FFFD: printable, 3 bytes.
-        printable = ch.isprintable() or "\ud800" <= ch <= "\udfff"
+        printable = ch.isprintable() or 0xD800 <= ord(ch) <= 0xDFFF
         if not printable:
             errs.append(invalid(path, field_manager, f"invalid character U+{ord(ch):04X} (at position {position})"))
         position += byte_len(ch)
@@ -505,7 +509,8 @@ def _int(value: Any) -> int:
 
 
 def _map(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
+    # a dict first: isinstance against the typing alias goes through the ABC machinery
+    return value if value.__class__ is dict or isinstance(value, Mapping) else {}
 
 
 def _list(value: Any) -> Sequence[Any]:

@@ -226,6 +226,24 @@ def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
     ``IsQualifiedName`` (``validation.go@v0.34.10``: ``characters``, ``a qualified name …``).
     ``release``: None is the default release.
     """
+    # what the checks below find nothing in (the patterns are ASCII only: lengths in bytes are len())
+    if "/" not in value:
+        if len(value) <= _LABEL_KEY_NAME_MAX_LENGTH and _LABEL_KEY_RE.fullmatch(value) is not None:
+            return []
+    else:
+        prefix, _, name = value.partition("/")
+        if (
+            len(name) <= _LABEL_KEY_NAME_MAX_LENGTH
+            and len(prefix) <= DNS1123_SUBDOMAIN_MAX_LENGTH
+            and _LABEL_KEY_RE.fullmatch(name) is not None
+            and _DNS1123_SUBDOMAIN_RE.fullmatch(prefix) is not None
+        ):
+            return []
+    return _qualified_name_problems(value, release)
+
+
+def _qualified_name_problems(value: str, release: Release | None) -> list[str]:
+    """:func:`is_qualified_name`'s checks one by one, upstream's order and texts (also the fast path's reference)."""
     content = _label_content(release)
     max_len_msg = content_max_len_error if content else max_len_error
     errs: list[str] = []
@@ -256,6 +274,13 @@ def is_qualified_name(value: str, release: Release | None = None) -> list[str]:
 
 def is_valid_label_value(value: str, release: Release | None = None) -> list[str]:
     """Upstream ``IsValidLabelValue``: from 1.35 ``content.IsLabelValue`` (``bytes``), before ``characters``."""
+    if len(value) <= LABEL_VALUE_MAX_LENGTH and _LABEL_VALUE_RE.fullmatch(value) is not None:
+        return []  # ASCII (the pattern's classes are), so its length in bytes is len(value)
+    return _label_value_problems(value, release)
+
+
+def _label_value_problems(value: str, release: Release | None) -> list[str]:
+    """:func:`is_valid_label_value`'s checks one by one (also the fast path's reference)."""
     errs: list[str] = []
     if byte_len(value) > LABEL_VALUE_MAX_LENGTH:
         max_len_msg = content_max_len_error if _label_content(release) else max_len_error

@@ -585,3 +585,153 @@ def test_go_base64_fast_path_agrees_with_the_walk(text: str) -> None:
     (non-zero padding bits, ``QR==``, included: non-strict ``StdEncoding`` drops them)."""
     assert go_base64_decode(text) == _go_base64_decode_walk(text)
     assert go_base64_decode("QR==") == _go_base64_decode_walk("QR==") == (b"A", "")
+
+
+# --- fast paths (leading string/bool fields, []string, map[string]string) against the item-by-item walk -------------
+# A str subclass is never taken by a fast path (they test ``__class__ is str``), so decoding the same object with its
+# strings as _S walks every item: the two results must be the same, key order and errors included.
+
+
+class _S(str):
+    pass
+
+
+class _I(int):
+    pass
+
+
+def _walked(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {(_S(k) if type(k) is str else k): _walked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walked(v) for v in value]
+    if type(value) is int:
+        return _I(value)
+    return _S(value) if type(value) is str else value
+
+
+def _shape(value: Any) -> Any:
+    """The value with its key order made visible (dicts as lists of pairs), strings as plain str."""
+    if isinstance(value, dict):
+        return [(str(k), _shape(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    return str(value) if isinstance(value, str) else value
+
+
+def _builtin_type(definition: str) -> T.GoType:
+    from crdtool.core.builtin.decode import go_type
+
+    return go_type("1.35", definition)
+
+
+_POD, _ROLE = "io.k8s.api.core.v1.Pod", "io.k8s.api.rbac.v1.ClusterRole"
+_FAST_PATH_CASES = [
+    (_ROLE, {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "r", "labels": {"a": "b"}},
+             "rules": [{"apiGroups": [""], "resources": ["pods", "nodes"], "verbs": ["get", "list"]}]}),
+    (_ROLE, {"kind": "ClusterRole", "metadata": {"name": None, "labels": {"a": None, "b": "c"}, "annotations": {"x": 1}},
+             "apiVersion": "v1", "rules": [{"verbs": ["get", None, 3]}, None, {"apiGroups": "x"}]}),
+    (_ROLE, {"metadata": {"labels": {"b": "c"}, "name": "n"}, "unknownA": 1, "kind": "K", "rules": [{"verbs": []}],
+             "apiVersion": "v1", "unknownB": {"x": [1]}}),
+    (_ROLE, {"kind": 5, "apiVersion": "v1", "metadata": {"name": "n", "finalizers": ["a", "b"], "generation": 1}}),
+    (_ROLE, {"apiVersion": "v1", "kind": "ClusterRole", "metadata": {"name": "n", "namespace": "ns", "bogus": "x",
+             "labels": {"k": "v"}}, "aggregationRule": {"clusterRoleSelectors": [{"matchLabels": {"a": "b"}}]}}),
+    (_POD, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
+        "hostNetwork": True, "restartPolicy": "Always", "nodeSelector": {"a": "b", "c": "d"},
+        "containers": [{"name": "c", "image": "i", "args": ["a", "b"], "stdin": True, "ports": [{"containerPort": 80}],
+                        "env": [{"name": "A", "value": "1"}], "command": ["sh", None]}],
+        "automountServiceAccountToken": False, "hostPID": "yes", "dnsPolicy": "ClusterFirst"}}),
+    (_POD, {"spec": {"containers": [{"image": "i", "name": "c", "tty": None, "args": []}], "hostIPC": False,
+                     "nodeSelector": {"a": 1}}, "metadata": {"generateName": "g-", "annotations": {}}, "kind": "Pod"}),
+    # ints at the edges of int32 and int64, first in their struct (the fast path's bounds), and IntOrString
+    (_POD, {"spec": {"priority": 2**31, "hostname": "h"}}),
+    (_POD, {"spec": {"priority": -(2**31) - 1}}),
+    (_POD, {"spec": {"priority": 2**31 - 1, "activeDeadlineSeconds": 2**63, "hostname": "h"}}),
+    (_POD, {"spec": {"terminationGracePeriodSeconds": 2**63 - 1, "activeDeadlineSeconds": -(2**63) - 1}}),
+    (_POD, {"spec": {"terminationGracePeriodSeconds": 1.0, "priority": True}}),
+    (_POD, {"spec": {"containers": [{"ports": [{"containerPort": 2**31}]}, {"name": 1}]}}),
+    (_POD, {"spec": {"containers": [{"readinessProbe": {"httpGet": {"port": 2**31, "path": "/"}}}]}}),
+    (_POD, {"spec": {"containers": [{"readinessProbe": {"httpGet": {"port": "http", "host": "h"}}},
+                                    {"livenessProbe": {"tcpSocket": {"port": -(2**31)}}}]}}),
+    (_POD, {"apiVersion": "v1", "kind": "Pod", "spec": {"hostname": "h", "subdomain": "s", "nodeName": None,
+            "schedulerName": "x", "containers": "nope"}, "status": {"phase": "Running", "conditions": []}}),
+]
+
+
+@pytest.mark.parametrize(("definition", "obj"), _FAST_PATH_CASES)
+def test_fast_paths_decode_as_the_walk(definition: str, obj: dict[str, Any]) -> None:
+    t = _builtin_type(definition)
+    fast, fast_errors = decode_value(obj, t)
+    walked, walked_errors = decode_value(_walked(obj), t)
+    assert _shape(fast) == _shape(walked)
+    assert [str(e) for e in fast_errors] == [str(e) for e in walked_errors]
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "a", "b c", "0"]))
+_ROLE_FIELDS = {
+    "apiVersion": _SCALARS,
+    "kind": _SCALARS,
+    "metadata": st.fixed_dictionaries({}, optional={
+        "name": _SCALARS, "namespace": _SCALARS, "uid": _SCALARS, "unknown": _SCALARS,
+        "labels": st.none() | st.dictionaries(st.sampled_from(["a", "b", "c"]), _SCALARS, max_size=3),
+        "finalizers": st.none() | st.lists(_SCALARS, max_size=3),
+    }),
+    "rules": st.none() | st.lists(st.none() | st.fixed_dictionaries({}, optional={
+        "verbs": st.none() | st.lists(_SCALARS, max_size=3), "apiGroups": _SCALARS | st.lists(_SCALARS, max_size=2),
+        "resources": st.lists(st.sampled_from(["pods", "nodes"]), max_size=2)}), max_size=2),
+    "unknownTop": _SCALARS,
+}
+
+
+_INTS = st.sampled_from([0, 1, -1, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**63 - 1, 2**63, 1.0, 1.5])
+_CONTAINER_FIELDS = {
+    "name": _SCALARS, "image": _SCALARS, "stdin": _SCALARS, "args": st.none() | st.lists(_SCALARS, max_size=2),
+    "ports": st.lists(st.fixed_dictionaries({}, optional={"containerPort": _INTS | _SCALARS, "name": _SCALARS,
+                                                          "hostPort": _INTS}), max_size=2),
+    "unknownC": _SCALARS,
+}
+_POD_SPEC_FIELDS = {
+    "terminationGracePeriodSeconds": _INTS | _SCALARS, "activeDeadlineSeconds": _INTS, "hostNetwork": _SCALARS,
+    "nodeSelector": st.none() | st.dictionaries(st.sampled_from(["a", "b"]), _SCALARS | _INTS, max_size=2),
+    "priority": _INTS, "schedulerName": _SCALARS, "unknownS": _SCALARS,
+    "containers": st.lists(st.fixed_dictionaries({}, optional=_CONTAINER_FIELDS), max_size=2),
+}
+
+
+def _permuted(fields: dict[str, Any]) -> Any:
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        keys = draw(st.permutations(list(fields)))
+        return {k: draw(fields[k]) for k in keys if draw(st.booleans())}
+
+    return build()
+
+
+@settings(max_examples=150, deadline=None)
+@given(_permuted({"apiVersion": _SCALARS, "kind": _SCALARS, "metadata": _ROLE_FIELDS["metadata"],
+                  "spec": _permuted(_POD_SPEC_FIELDS) | _SCALARS}))
+def test_fast_paths_decode_pods_as_the_walk_property(obj: dict[str, Any]) -> None:
+    t = _builtin_type(_POD)
+    fast, fast_errors = decode_value(obj, t)
+    walked, walked_errors = decode_value(_walked(obj), t)
+    assert _shape(fast) == _shape(walked)
+    assert [str(e) for e in fast_errors] == [str(e) for e in walked_errors]
+
+
+@st.composite
+def _roles(draw: Any) -> dict[str, Any]:
+    keys = draw(st.permutations(list(_ROLE_FIELDS)))
+    chosen = [k for k in keys if draw(st.booleans())]
+    return {k: draw(_ROLE_FIELDS[k]) for k in chosen}
+
+
+@settings(max_examples=150, deadline=None)
+@given(_roles())
+def test_fast_paths_decode_as_the_walk_property(obj: dict[str, Any]) -> None:
+    t = _builtin_type(_ROLE)
+    fast, fast_errors = decode_value(obj, t)
+    walked, walked_errors = decode_value(_walked(obj), t)
+    assert _shape(fast) == _shape(walked)
+    assert [str(e) for e in fast_errors] == [str(e) for e in walked_errors]

@@ -258,3 +258,37 @@ def test_is_fully_qualified_domain_name(name: str, expected: list[tuple[ErrorTyp
 def test_go_to_lower_maps_dotted_capital_i_to_one_rune() -> None:
     assert go_to_lower("ABC") == "abc"
     assert go_to_lower("\u0130x") == "ix"
+
+
+# --- fast paths: a value the one-pattern check accepts is one the detailed checks find nothing in ----------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from crdtool.core import validation_util as _vu  # noqa: E402
+from crdtool.core.releases import resolve_release as _resolve  # noqa: E402
+
+_KEYISH = st.text(alphabet="aZ09-_./%\u0130é\n", max_size=70) | st.builds(
+    lambda p, sep, n: p + sep + n,
+    st.text(alphabet="ab.-9", min_size=0, max_size=260),
+    st.sampled_from(["/", "", "//"]),
+    st.text(alphabet="aB_.-1", min_size=0, max_size=66),
+)
+_EDGES = ["", "a", "a/b", "/b", "a/", "a//b", "a/b/c", "x" * 63, "x" * 64, "p" * 253 + "/n", "p" * 254 + "/n",
+          "a.b/" + "n" * 63, "a.b/" + "n" * 64, "A.b/c", "-a", "a-", "a..b/c", "a\n", "é", "Ab_c.d"]
+
+
+@pytest.mark.parametrize("minor", [30, 37])
+@pytest.mark.parametrize("value", _EDGES)
+def test_qualified_name_and_label_value_edges_as_the_detailed_checks(value: str, minor: int) -> None:
+    release = _resolve(minor)
+    assert _vu.is_qualified_name(value, release) == _vu._qualified_name_problems(value, release)
+    assert _vu.is_valid_label_value(value, release) == _vu._label_value_problems(value, release)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_KEYISH, st.sampled_from([30, 34, 35, 37]))
+def test_qualified_name_and_label_value_fast_paths_as_the_detailed_checks(value: str, minor: int) -> None:
+    release = _resolve(minor)
+    assert _vu.is_qualified_name(value, release) == _vu._qualified_name_problems(value, release)
+    assert _vu.is_valid_label_value(value, release) == _vu._label_value_problems(value, release)

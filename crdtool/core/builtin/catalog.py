@@ -15,7 +15,7 @@ Definitions are loaded lazily, one Go package (``io.k8s.api.apps.v1``) at a time
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from crdtool.core.builtin import data, serving
@@ -116,7 +116,12 @@ def kind_info(release: str | int | Release, api_version: str, kind: str) -> Kind
     A kind the release's documents lack but k8s.io/api marks removed (``extensions/v1beta1 Deployment``,
     ``batch/v1beta1 CronJob``) is returned with ``served=False``, ``definition=""`` and its replacement.
     """
-    name = _name(release)
+    return _kind_info(_name(release), api_version, kind)
+
+
+@lru_cache(maxsize=1024)
+def _kind_info(name: str, api_version: str, kind: str) -> KindInfo | None:
+    # every create asks this first: kept by (release, apiVersion, kind), the answer of tables that do not change
     try:
         group, version = parse_api_version(api_version)
     except ValueError:

@@ -65,8 +65,9 @@ from typing import Any
 from crdtool.core.content_memo import ContentMemo, content_key
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
-from crdtool.core.gojson import go_json_float
+from crdtool.core.gojson import go_json_float, go_json_marshal
 from crdtool.core.gotime import rfc3339_parse_error
+from crdtool.core.quantity import parse_quantity_error
 from crdtool.core.releases import Release
 
 #: encoding/json scanner ``maxNestingDepth``.
@@ -276,6 +277,7 @@ class _Decoder:
         stack: list[_Item] = [(value, _unptr(t), root, 0, None, "", None, None, 0, False)]
         pop, push = stack.pop, stack.append
         string, boolean, struct, slice_, map_, ptr = T.STRING, T.BOOL, T.STRUCT, T.SLICE, T.MAP, T.PTR
+        int32, int64, int_or_string = T.INT32, T.INT64, T.INT_OR_STRING
         while stack:
             val, typ, holder, slot, path, est, efs, scope, depth, elem = pop()
             kind = typ.kind
@@ -315,7 +317,56 @@ class _Decoder:
                 holder[slot] = out
                 fields = typ.fields
                 name = typ.name
-                for key, sub in reversed(list(val.items())):
+                items = list(val.items())
+                # The leading fields whose work item would only copy the value (a string field's string, a bool
+                # field's bool, an int field's int in range, an IntOrString's string or int32, a []string's
+                # strings, a map[string]string's strings) or leave it out (null) are done here: nothing before them
+                # in the object is pending, so the decoded keys come in the same order, and they make no error and
+                # no unknown field (a list or map one level deeper is within MAX_DEPTH: cdepth < MAX_DEPTH).
+                start = 0
+                for key, sub in items:
+                    if key.__class__ is not str:
+                        break
+                    f = fields.get(key)
+                    if f is None:
+                        break
+                    ft = f.type
+                    if ft.kind == ptr:
+                        ft = _unptr(ft)
+                    fkind = ft.kind
+                    cls = sub.__class__
+                    if cls is str:
+                        if fkind != string and fkind != int_or_string:
+                            break
+                    elif cls is bool:
+                        if fkind != boolean:
+                            break
+                    elif cls is int:
+                        if fkind == int32 or fkind == int_or_string:
+                            if not _INT32_MIN <= sub <= _INT32_MAX:
+                                break
+                        elif fkind != int64 or not _INT64_MIN <= sub <= _INT64_MAX:
+                            break
+                    elif sub is None:
+                        start += 1
+                        continue
+                    elif cls is list:
+                        if fkind != slice_ or cdepth >= MAX_DEPTH or _unptr(ft.elem).kind != string:  # type: ignore[arg-type]
+                            break
+                        if not _all_str(sub):
+                            break
+                        sub = list(sub)
+                    elif cls is dict:
+                        if fkind != map_ or cdepth >= MAX_DEPTH or _unptr(ft.elem).kind != string:  # type: ignore[arg-type]
+                            break
+                        if not _all_str_items(sub):
+                            break
+                        sub = dict(sub)
+                    else:
+                        break
+                    out[key] = sub
+                    start += 1
+                for key, sub in reversed(items[start:] if start else items):
                     if type(key) is not str:
                         key = _key(key)
                     f = fields.get(key)
@@ -334,9 +385,16 @@ class _Decoder:
                     if elem:
                         holder[slot] = _zero(typ)
                     continue
+                et = typ.elem
+                assert et is not None
+                if et.kind == ptr:
+                    et = _unptr(et)
+                if et.kind == string and _all_str(val):
+                    # what the items would do one by one: each string copied
+                    holder[slot] = list(val)
+                    continue
                 lst: list[Any] = [None] * len(val)
                 holder[slot] = lst
-                et = _unptr(typ.elem)  # type: ignore[arg-type]
                 for i in range(len(val) - 1, -1, -1):
                     push((val[i], et, lst, i, (path, f"[{i}]"), est, efs, scope, cdepth, True))
             elif kind == map_:
@@ -345,9 +403,16 @@ class _Decoder:
                     if elem:
                         holder[slot] = _zero(typ)
                     continue
+                et = typ.elem
+                assert et is not None
+                if et.kind == ptr:
+                    et = _unptr(et)
+                if et.kind == string and _all_str_items(val):
+                    # what the items would do one by one: each string copied under its key, in order
+                    holder[slot] = dict(val)
+                    continue
                 mp: dict[str, Any] = {}
                 holder[slot] = mp
-                et = _unptr(typ.elem)  # type: ignore[arg-type]
                 for key, sub in reversed(list(val.items())):
                     if type(key) is not str:
                         key = _key(key)
@@ -600,9 +665,6 @@ class _Decoder:
         Its error (``quantities must match the regular expression ...``) is not an ``UnmarshalTypeError``: it
         aborts decoding and is reported as it is. Mirrors ``k8s.io/apimachinery/pkg/api/resource/quantity.go``.
         """
-        from crdtool.core.gojson import go_json_marshal
-        from crdtool.core.quantity import parse_quantity_error
-
         if isinstance(val, (_dt.datetime, _dt.date)):
             val = _as_string(val)
         if isinstance(val, str):
@@ -632,6 +694,22 @@ def _schema_slice(schema: T.GoType) -> T.GoType:
     if st is None:
         st = _SCHEMA_SLICES[id(schema)] = T.GoType(T.SLICE, "[]" + schema.go, schema)
     return st
+
+
+def _all_str(values: Any) -> bool:
+    """Whether every element is a ``str`` itself (not a subclass): a []string the walk would copy as it is."""
+    for v in values:
+        if v.__class__ is not str:
+            return False
+    return True
+
+
+def _all_str_items(mapping: dict[Any, Any]) -> bool:
+    """Whether every key and value is a ``str`` itself: a map[string]string the walk would copy as it is."""
+    for k, v in mapping.items():
+        if k.__class__ is not str or v.__class__ is not str:
+            return False
+    return True
 
 
 def _unptr(t: T.GoType) -> T.GoType:

@@ -78,12 +78,6 @@ class BuiltinVerdict:
         return self.outcome == CREATED
 
 
-@dataclass(frozen=True)
-class _Result:
-    errors: list[FieldError]
-    warnings: list[str]
-
-
 def is_builtin(api_version: Any, kind: Any, release: str | int | Release | None = None) -> bool:
     """Whether some Kubernetes release defines ``kind`` in ``api_version`` (served or not at ``release``)."""
     if not isinstance(api_version, str) or not isinstance(kind, str):
@@ -141,7 +135,8 @@ def _create(
     decoded, decode_errors = decode_builtin(obj, info, release)
     if decode_errors and decode_errors[0].type != UNKNOWN_FIELD:
         return _bad_request(info, str(decode_errors[0]), decode_errors, warnings)
-    strict: list[DecodeError] = [*decode_errors, *(duplicate_field(p) for p in duplicate_fields)]
+    strict: list[DecodeError] = (
+        [*decode_errors, *(duplicate_field(p) for p in duplicate_fields)] if duplicate_fields else decode_errors)
     if strict and field_validation == "Strict":
         text = "strict decoding error: " + ", ".join(str(e) for e in strict)
         return _bad_request(info, text, strict, warnings)
@@ -153,9 +148,9 @@ def _create(
     set_defaults = getattr(defaults, "set_object_defaults", None)
     if set_defaults is not None:
         set_defaults(stored, info.version, info.kind, release)
-    result = _before_create(stored, info, release)
-    warnings.extend(result.warnings)
-    errors = errors_at_release(result.errors, release)
+    found, added = _before_create(stored, info, release)
+    warnings.extend(added)
+    errors = errors_at_release(found, release) if found else found
     if not errors:
         errors = resource_version_set_on_create(stored)
         if errors:
@@ -199,7 +194,8 @@ def _bad_request(info: KindInfo, text: str, errors: Sequence[FieldError], warnin
     return BuiltinVerdict(apistatus.bad_request(message), list(errors), warnings, None, info, BAD_REQUEST)
 
 
-def _before_create(obj: dict[str, Any], info: KindInfo, release: Release) -> _Result:
+def _before_create(obj: dict[str, Any], info: KindInfo, release: Release) -> tuple[list[FieldError], list[str]]:
+    """``BeforeCreate`` on ``obj`` (mutated): ``(errors, warnings)``."""
     generic.before_create(obj, info.namespaced)
     strategy = strategies.strategy_module(info.group, info.kind)
     prepare = getattr(strategy, "prepare_for_create", None)
@@ -215,9 +211,9 @@ def _before_create(obj: dict[str, Any], info: KindInfo, release: Release) -> _Re
     else:
         errors = generic.validate_object_meta(obj, info.group, info.kind, info.namespaced, release)
     if errors:
-        return _Result(errors, prepared)
+        return errors, prepared
     errors = generic.validate_object_meta_accessor(obj, info.namespaced, release)
     if errors:
-        return _Result(errors, prepared)
+        return errors, prepared
     warn = getattr(strategy, "warnings_on_create", None)
-    return _Result([], prepared + (list(warn(obj, release, info.version)) if warn is not None else []))
+    return [], prepared + (list(warn(obj, release, info.version)) if warn is not None else [])

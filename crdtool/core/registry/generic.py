@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from crdtool.core.errors import FieldError, Path
+from crdtool.core.errors import FieldError, Path, invalid
 from crdtool.core.objectmeta import validate_object_meta as _validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import (
@@ -28,6 +28,9 @@ from crdtool.core.validation_util import (
     name_is_dns_subdomain,
     validate_path_segment,
 )
+
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
 
 __all__ = ["DEFAULT_NAMESPACE", "NAME_FUNCTIONS", "before_create", "name_function", "validate_object_meta",
            "validate_object_meta_accessor"]
@@ -102,7 +105,7 @@ def validate_object_meta(obj: dict[str, Any], group: str, kind: str, namespaced:
     """``ValidateObjectMeta(&obj.ObjectMeta, namespaced, <kind's name function>, "metadata")``."""
     meta = obj.get("metadata")
     return _validate_object_meta(meta if isinstance(meta, dict) else {}, namespaced,
-                                 name_function(group, kind, release), Path("metadata"), release)
+                                 name_function(group, kind, release), _METADATA, release)
 
 
 def validate_object_meta_accessor(obj: dict[str, Any], namespaced: bool, release: Release) -> list[FieldError]:
@@ -112,16 +115,17 @@ def validate_object_meta_accessor(obj: dict[str, Any], namespaced: bool, release
     scope) found nothing: every check but the name function's then passes again, so only the names are
     checked here (``generateName`` with ``prefix``, then ``name``), in upstream's order and words.
     """
-    from crdtool.core.errors import invalid
-
     meta = obj.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
     errs: list[FieldError] = []
-    path = Path("metadata")
     generate_name = meta.get("generateName")
     if isinstance(generate_name, str) and generate_name:
-        errs.extend(invalid(path.child("generateName"), generate_name, m) for m in validate_path_segment(generate_name, True))
+        problems = validate_path_segment(generate_name, True)
+        if problems:
+            errs.extend(invalid(Path("metadata", "generateName"), generate_name, m) for m in problems)
     name = meta.get("name")
     if isinstance(name, str) and name:
-        errs.extend(invalid(path.child("name"), name, m) for m in validate_path_segment(name, False))
+        problems = validate_path_segment(name, False)
+        if problems:
+            errs.extend(invalid(Path("metadata", "name"), name, m) for m in problems)
     return errs

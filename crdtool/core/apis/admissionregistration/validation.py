@@ -64,6 +64,9 @@ from crdtool.core.validation_util import (
 )
 from crdtool.core.webhook import validate_webhook_service, validate_webhook_url
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 __all__ = [
     "ACCEPTED_ADMISSION_REVIEW_VERSIONS", "STATIC_CONFIG_SUFFIX", "STATIC_SUFFIX_ON_CREATE", "is_fully_qualified_name",
     "static_suffix_mode", "validate_admission_review_versions", "validate_binding", "validate_match_conditions",
@@ -318,7 +321,7 @@ def _validate_webhook(hook: Mapping[str, Any], mutating: bool, path: Path, relea
 
 
 def _validate_configuration(obj: Mapping[str, Any], mutating: bool, release: Release) -> list[FieldError]:
-    errs = validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, _METADATA, release)
     names: set[str] = set()
     for index, hook in enumerate(lst(obj.get("webhooks"))):
         hook = m(hook)
@@ -441,7 +444,7 @@ def _spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
 def _object_meta(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """``genericvalidation.ValidateObjectMeta(&p.ObjectMeta, false, NameIsDNSSubdomain, "metadata")``:
     cluster-scoped, a DNS subdomain name."""
-    return validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, Path("metadata"), release)
+    return validate_object_meta(m(obj.get("metadata")), False, name_is_dns_subdomain, _METADATA, release)
 
 
 def _parse_group_version(gv: str) -> tuple[str, str] | None:

@@ -17,6 +17,9 @@ from crdtool.core.objectmeta import validate_object_meta
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1035_label, is_dns1123_subdomain, is_path_segment_name, is_valid_port_num
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 
 def _ca_bundle_len(v: Any) -> int:
     if not isinstance(v, str) or not v:
@@ -41,7 +44,7 @@ def validate_api_service(obj: Mapping[str, Any], release: Release) -> list[Field
             return [f'must be `spec.version+"."+spec.group`: "{required_name}"']
         return []
 
-    errs = validate_object_meta(m(obj.get("metadata")), False, name_fn, Path("metadata"), release)
+    errs = validate_object_meta(m(obj.get("metadata")), False, name_fn, _METADATA, release)
     sp = Path("spec")
     if not group and version != "v1":
         errs.append(required(sp.child("group"), "only v1 may have an empty group and it better be legacy kube"))

@@ -21,6 +21,9 @@ from crdtool.core.objectmeta import validate_annotations, validate_labels
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_valid_percent, name_is_dns_label, name_is_dns_subdomain
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 #: ``"statefulset-pod-template"`` (``ValidateStatefulSetSpec`` @1.34): a StatefulSet's pod template and its
 #: volume claim templates are validated (claims counted as the template's volumes); through 1.33 only the
 #: template's labels and annotations were (``ValidatePodTemplateSpec`` was commented out upstream).
@@ -146,14 +149,14 @@ def validate_deployment_spec(spec: Mapping[str, Any], path: Path, release: Relea
 
 def validate_deployment(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateDeployment``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_deployment_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_deployment_name, _METADATA, release)
     errs.extend(validate_deployment_spec(m(obj.get("spec")), Path("spec"), release))
     return errs
 
 
 def validate_replica_set(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateReplicaSet`` → ``ValidateReplicaSetSpec``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_replica_set_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_replica_set_name, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     errs.extend(nonnegative(i(spec.get("replicas")), path.child("replicas")))
     errs.extend(nonnegative(i(spec.get("minReadySeconds")), path.child("minReadySeconds")))
@@ -168,7 +171,7 @@ def validate_replica_set(obj: Mapping[str, Any], release: Release) -> list[Field
 
 def validate_daemon_set(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateDaemonSet`` → ``ValidateDaemonSetSpec``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_daemon_set_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_daemon_set_name, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     sel = spec.get("selector")
     errs.extend(validate_label_selector(sel, path.child("selector"), release))
@@ -216,7 +219,7 @@ def validate_daemon_set(obj: Mapping[str, Any], release: Release) -> list[FieldE
 def validate_stateful_set(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateStatefulSet`` → ``ValidateStatefulSetSpec`` (create: service name checked; the pod
     template per :data:`APPS_CHANGES`)."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_stateful_set_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_stateful_set_name, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     pmp = s(spec.get("podManagementPolicy"))
     if not pmp:

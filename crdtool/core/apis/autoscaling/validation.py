@@ -18,6 +18,9 @@ from crdtool.core.errors import FieldError, Path, forbidden, go_typed, invalid, 
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_path_segment_name, name_is_dns_subdomain
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 #: ``"api-version-checked"``: ``ValidateCrossVersionObjectReference`` checks ``apiVersion``
 #: (``validation.go`` @1.34, ``ValidateAPIVersion``).
 HPA_CHANGES: dict[str, int] = {"api-version-checked": 34}
@@ -198,7 +201,7 @@ def v1_to_v2_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 def validate_horizontal_pod_autoscaler(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateHorizontalPodAutoscaler`` with the strategy's create options."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, _METADATA, release)
     spec = m(obj.get("spec"))
     if s(obj.get("apiVersion")) == "autoscaling/v1":
         spec = v1_to_v2_spec(spec)

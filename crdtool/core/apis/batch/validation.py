@@ -20,6 +20,9 @@ from crdtool.core.errors import OMIT, FieldError, Path, duplicate, internal_erro
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_dns1123_label, is_qualified_name, name_is_dns_subdomain
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 #: ``"cron-panic-recovery"``: schedules parsed through ``parsers.ParseCronScheduleWithPanicRecovery``
 #: (``validation.go`` @1.35; before, ``cron.ParseStandard`` directly).
 BATCH_CHANGES: dict[str, int] = {"cron-panic-recovery": 35}
@@ -296,13 +299,13 @@ def _has_label(labels: Mapping[str, Any], key: str, expected: str, path: Path) -
 def validate_job(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateJob`` (create: ``RequirePrefixedLabels``)."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, _METADATA, release)
     spec = m(obj.get("spec"))
     name, uid = s(meta.get("name")), s(meta.get("uid"))
     sel = spec.get("selector")
     if spec.get("manualSelector") is not True and isinstance(sel, dict):
         if not uid:
-            errs.append(required(Path("metadata").child("uid"), ""))
+            errs.append(required(_METADATA.child("uid"), ""))
         tmeta = m(m(spec.get("template")).get("metadata"))
         tlabels = m(tmeta.get("labels"))
         tp = Path("spec").child("template").child("metadata")
@@ -326,7 +329,7 @@ def validate_job(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     if cm == "Indexed" and completions is not None and i(completions) > 0:
         hostname = f"{name}-{i(completions) - 1}"
         if is_dns1123_label(hostname):
-            errs.append(invalid(Path("metadata").child("name"), name, f"will not able to create pod with invalid DNS label: {hostname}"))
+            errs.append(invalid(_METADATA.child("name"), name, f"will not able to create pod with invalid DNS label: {hostname}"))
     return errs
 
 
@@ -371,7 +374,7 @@ def _validate_time_zone(tz: Any, path: Path) -> list[FieldError]:
 def validate_cron_job_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateCronJobCreate`` → ``validateCronJobSpec``."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     schedule = s(spec.get("schedule"))
     if not schedule:
@@ -407,7 +410,7 @@ def validate_cron_job_create(obj: Mapping[str, Any], release: Release) -> list[F
             errs.extend(nonnegative(i(spec.get(key)), path.child(key)))
     name = s(meta.get("name"))
     if len(name) > 63 - 11:
-        errs.append(invalid(Path("metadata").child("name"), name, "must be no more than 52 characters"))
+        errs.append(invalid(_METADATA.child("name"), name, "must be no more than 52 characters"))
     return errs
 
 

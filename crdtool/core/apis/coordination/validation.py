@@ -16,10 +16,13 @@ from crdtool.core.errors import FieldError, Path, invalid
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import name_is_dns_subdomain
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 
 def validate_lease(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateLease``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     lds = spec.get("leaseDurationSeconds")
     if isinstance(lds, int) and lds <= 0:

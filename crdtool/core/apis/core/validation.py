@@ -61,6 +61,9 @@ from crdtool.core.validation_util import (
     name_is_dns_subdomain,
 )
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 #: Per-release differences of the rules ported here, by the first Kubernetes minor that has them:
 #:
 #: * ``"node-affinity-label-values"`` (``ValidateNodeSelectorRequirement`` @1.32): the values of a required node
@@ -2538,7 +2541,7 @@ def validate_pod_template_spec(template: Mapping[str, Any], path: Path, release:
 
 def validate_service_account(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateServiceAccount``."""
-    return validate_object_meta_core(obj.get("metadata"), True, validate_service_account_name, Path("metadata"), release)
+    return validate_object_meta_core(obj.get("metadata"), True, validate_service_account_name, _METADATA, release)
 
 
 def _data_len(v: Any) -> int:
@@ -2547,7 +2550,7 @@ def _data_len(v: Any) -> int:
 
 def validate_config_map(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateConfigMap`` (map keys in sorted order: Go iterates them at random)."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_config_map_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_config_map_name, _METADATA, release)
     data, binary = m(obj.get("data")), m(obj.get("binaryData"))
     total = 0
     for key in sorted(data):
@@ -2618,7 +2621,7 @@ def _go_char(ch: str) -> str:
 def validate_secret(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateSecret`` (types and their required keys)."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, True, validate_secret_name, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, validate_secret_name, _METADATA, release)
     data = secret_data(obj)
     data_path = Path("data")
     total = 0
@@ -2657,7 +2660,7 @@ def validate_secret(obj: Mapping[str, Any], release: Release) -> list[FieldError
 def validate_namespace(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateNamespace``: the name is a DNS label; ``spec.finalizers`` are qualified names or
     standard ones (the path has no index, as upstream's)."""
-    errs = validate_object_meta_core(obj.get("metadata"), False, validate_namespace_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), False, validate_namespace_name, _METADATA, release)
     for fin in lst(m(obj.get("spec")).get("finalizers")):
         p = Path("spec", "finalizers")
         errs.extend(validate_finalizer_name(s(fin), p, release))
@@ -2752,7 +2755,7 @@ def _data_source(ref: Mapping[str, Any], path: Path) -> list[FieldError]:
 
 def validate_persistent_volume_claim(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidatePersistentVolumeClaim``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_persistent_volume_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_persistent_volume_name, _METADATA, release)
     errs.extend(validate_persistent_volume_claim_spec(m(obj.get("spec")), Path("spec"), release))
     return errs
 
@@ -2773,14 +2776,18 @@ _IP_FAMILY_POLICIES = ("PreferDualStack", "RequireDualStack", "SingleStack")
 MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS = 86400
 
 
+#: Four dot-separated runs of 1 to 3 ASCII digits (``parse_ip_sloppy``'s IPv4 form, before the 255 bound).
+_IPV4_SLOPPY_RE = re.compile("([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})")
+
+
 def parse_ip_sloppy(value: str) -> int | None:
     """``netutils.ParseIPSloppy``: 4 (IPv4, leading zeros allowed), 6 (IPv6), or None."""
-    import ipaddress
-
-    parts = value.split(".")
-    if len(parts) == 4 and all(p.isdigit() and p.isascii() and len(p) <= 3 and int(p) <= 255 for p in parts):
+    dotted = _IPV4_SLOPPY_RE.fullmatch(value)
+    if dotted is not None and all(int(p) <= 255 for p in dotted.groups()):
         return 4
     if ":" in value and "%" not in value:
+        import ipaddress
+
         try:
             addr = ipaddress.IPv6Address(value)
         except ValueError:
@@ -2973,7 +2980,7 @@ def _externally_accessible(spec: Mapping[str, Any]) -> bool:
 def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateServiceCreate`` → ``validateService``."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, True, service_name_fn(release), Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, service_name_fn(release), _METADATA, release)
     annotations = m(meta.get("annotations"))
     hints, mode = annotations.get("service.kubernetes.io/topology-aware-hints"), annotations.get("service.kubernetes.io/topology-mode")
     if isinstance(hints, str) and isinstance(mode, str) and hints != mode:
@@ -3012,7 +3019,9 @@ def validate_service_create(obj: Mapping[str, Any], release: Release) -> list[Fi
         if len(ports) > 1 and not pname:
             errs.append(required(pp.child("name"), ""))
         elif pname:
-            errs.extend(_dns1123_label(pname, pp.child("name")))
+            problems = is_dns1123_label(pname)
+            if problems:
+                errs.extend(invalid(pp.child("name"), pname, msg) for msg in problems)
             if pname in names:
                 errs.append(duplicate(pp.child("name"), pname))
             else:
@@ -3148,7 +3157,7 @@ def validate_pod_create(obj: Mapping[str, Any], release: Release) -> list[FieldE
     plugin fills ``serviceAccountName`` before validation runs)."""
     meta, spec = m(obj.get("metadata")), m(obj.get("spec"))
     path = Path("spec")
-    errs = validate_object_meta_core(meta, True, validate_pod_name, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, validate_pod_name, _METADATA, release)
     errs.extend(validate_pod_specific_annotations(m(meta.get("annotations")), spec, Path("metadata", "annotations")))
     errs.extend(validate_pod_spec(spec, path, release))
     for kind in ("containers", "initContainers"):

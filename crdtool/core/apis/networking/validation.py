@@ -40,6 +40,9 @@ from crdtool.core.validation_util import (
     regex_error,
 )
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 MAX_LEN_INGRESS_CLASS_CONTROLLER = 250
 _PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")
 _INVALID_PATH_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")
@@ -131,7 +134,7 @@ def _np_peer(peer: Mapping[str, Any], path: Path, release: Release) -> list[Fiel
 
 def validate_network_policy(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateNetworkPolicy`` → ``ValidateNetworkPolicySpec``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, name_is_dns_subdomain, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     errs.extend(validate_label_selector(m(spec.get("podSelector")), path.child("podSelector"), release))
     for direction, peers in (("ingress", "from"), ("egress", "to")):
@@ -205,7 +208,7 @@ def _host_errs(host: str, path: Path) -> tuple[list[FieldError], bool]:
 def validate_ingress_create(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateIngressCreate`` → ``validateIngress`` → ``ValidateIngressSpec``."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, True, name_is_dns_subdomain, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     rules = lst(spec.get("rules"))
     db = spec.get("defaultBackend")
@@ -272,7 +275,7 @@ def validate_ingress_create(obj: Mapping[str, Any], release: Release) -> list[Fi
 
 def validate_ingress_class(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateIngressClass`` → ``validateIngressClassSpec``."""
-    errs = validate_object_meta_core(obj.get("metadata"), False, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), False, name_is_dns_subdomain, _METADATA, release)
     spec, path = m(obj.get("spec")), Path("spec")
     controller = s(spec.get("controller"))
     if len(controller) > MAX_LEN_INGRESS_CLASS_CONTROLLER:

@@ -16,6 +16,10 @@ from crdtool.core.errors import FieldError, Path, invalid, not_supported, requir
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import is_path_segment_name
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+_RULES, _SUBJECTS = Path("rules"), Path("subjects")
+
 GROUP_NAME = "rbac.authorization.k8s.io"
 
 
@@ -45,17 +49,17 @@ def validate_policy_rule(rule: Mapping[str, Any], namespaced: bool, path: Path) 
 
 def validate_role(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateRole``."""
-    errs = validate_object_meta_core(obj.get("metadata"), True, validate_rbac_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), True, validate_rbac_name, _METADATA, release)
     for index, rule in enumerate(lst(obj.get("rules"))):
-        errs.extend(validate_policy_rule(m(rule), True, Path("rules").index(index)))
+        errs.extend(validate_policy_rule(m(rule), True, _RULES.index(index)))
     return errs
 
 
 def validate_cluster_role(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidateClusterRole`` (create: label values in selectors must be valid)."""
-    errs = validate_object_meta_core(obj.get("metadata"), False, validate_rbac_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), False, validate_rbac_name, _METADATA, release)
     for index, rule in enumerate(lst(obj.get("rules"))):
-        errs.extend(validate_policy_rule(m(rule), False, Path("rules").index(index)))
+        errs.extend(validate_policy_rule(m(rule), False, _RULES.index(index)))
     agg = obj.get("aggregationRule")
     if isinstance(agg, dict):
         selectors = lst(agg.get("clusterRoleSelectors"))
@@ -92,7 +96,7 @@ def validate_subject(subject: Mapping[str, Any], namespaced: bool, path: Path) -
 
 
 def _validate_binding(obj: Mapping[str, Any], namespaced: bool, kinds: tuple[str, ...], release: Release) -> list[FieldError]:
-    errs = validate_object_meta_core(obj.get("metadata"), namespaced, validate_rbac_name, Path("metadata"), release)
+    errs = validate_object_meta_core(obj.get("metadata"), namespaced, validate_rbac_name, _METADATA, release)
     ref = m(obj.get("roleRef"))
     if s(ref.get("apiGroup")) != GROUP_NAME:
         errs.append(not_supported(Path("roleRef", "apiGroup"), s(ref.get("apiGroup")), (GROUP_NAME,)))
@@ -104,7 +108,7 @@ def _validate_binding(obj: Mapping[str, Any], namespaced: bool, kinds: tuple[str
     else:
         errs.extend(invalid(Path("roleRef", "name"), name, msg) for msg in validate_rbac_name(name, False))
     for index, subject in enumerate(lst(obj.get("subjects"))):
-        errs.extend(validate_subject(m(subject), namespaced, Path("subjects").index(index)))
+        errs.extend(validate_subject(m(subject), namespaced, _SUBJECTS.index(index)))
     return errs
 
 

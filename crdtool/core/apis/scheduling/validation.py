@@ -14,6 +14,9 @@ from crdtool.core.errors import FieldError, Path, forbidden, not_supported, requ
 from crdtool.core.releases import Release
 from crdtool.core.validation_util import name_is_dns_subdomain
 
+#: ``field.NewPath("metadata")``, built once (a Path is an immutable str).
+_METADATA = Path("metadata")
+
 HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
 SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY
 #: ``systemPriorityClasses``: name → (value, globalDefault).
@@ -37,7 +40,7 @@ def _known_system_class_error(name: str, value: int, global_default: bool) -> st
 def validate_priority_class(obj: Mapping[str, Any], release: Release) -> list[FieldError]:
     """Upstream ``ValidatePriorityClass``."""
     meta = m(obj.get("metadata"))
-    errs = validate_object_meta_core(meta, False, name_is_dns_subdomain, Path("metadata"), release)
+    errs = validate_object_meta_core(meta, False, name_is_dns_subdomain, _METADATA, release)
     name, value = s(meta.get("name")), i(obj.get("value"))
     if name.startswith("system-"):
         err = _known_system_class_error(name, value, obj.get("globalDefault") is True)
