@@ -428,7 +428,7 @@ _NO_VALUE_VALIDATION = ValueValidation()
 
 
 def _extensions(s: Schema) -> Extensions:
-    if _EXTENSION_KEYS.isdisjoint(s.keys()):
+    if _EXTENSION_KEYS.isdisjoint(s):
         return _NO_EXTENSIONS
     return Extensions(
         x_preserve_unknown_fields=s.get("x-kubernetes-preserve-unknown-fields") is True,
@@ -442,7 +442,7 @@ def _extensions(s: Schema) -> Extensions:
 
 
 def _value_validation(s: Schema, built: Mapping[tuple[int, bool], Any]) -> ValueValidation:
-    if _VALUE_VALIDATION_KEYS.isdisjoint(s.keys()):
+    if _VALUE_VALIDATION_KEYS.isdisjoint(s):
         return _NO_VALUE_VALIDATION
 
     def nested(x: Schema) -> NestedValueValidation:
