@@ -44,7 +44,7 @@ from crdtool.core.gostd import sprintf_no_args
 from crdtool.core.celgo.version import DEFAULT as DEFAULT_CEL_GO
 from crdtool.core.celgo.version import has
 
-__all__ = ["ACCUMULATOR", "ParseResult", "ParserOptions", "parse"]
+__all__ = ["ACCUMULATOR", "ParseResult", "ParserOptions", "library_macro_names", "parse"]
 
 #: ``parser.HiddenAccumulatorName``.
 ACCUMULATOR = "@result"
@@ -1420,6 +1420,12 @@ _LIBRARY_MACROS: dict[tuple[str, int, bool], str] = {
        for fn in ("transformList", "transformMap", "transformMapEntry") for n in (3, 4)},
     ("sortBy", 2, True): "ext.lists.v3",
 }
+
+
+def library_macro_names(library: str) -> frozenset[str]:
+    """The function names of the macros ``library`` brings (``sortBy`` for ``ext.lists.v3``; empty for a library
+    without macros): a call of one of them is parsed differently with the library than without."""
+    return frozenset(fn for (fn, _, _), lib in _LIBRARY_MACROS.items() if lib == library)
 
 
 # --- syntax errors ---------------------------------------------------------------------------------

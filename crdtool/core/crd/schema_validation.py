@@ -314,6 +314,9 @@ def validate_custom_resource_definition_open_api_schema(
             _finish(frame, opts)
             continue
         frame.pre = _pre_checks(frame)
+        if _CHILD_FRAME_KEYS.isdisjoint(frame.schema):
+            _finish(frame, opts)  # a leaf: no child frames (what popping it back right away would do)
+            continue
         frame.children = _child_frames(frame)
         stack.append((frame, True))
         stack.extend((c, False) for c in reversed(frame.children))
@@ -340,6 +343,12 @@ def _struct_child(ss: Structural | None, kind: str, name: str = "") -> Structura
     if kind == "items":
         return ss.items
     return ss.properties.get(name)
+
+
+#: The keys :func:`_child_frames` reads: a node with none of them has no child frame.
+_CHILD_FRAME_KEYS = frozenset({
+    "additionalProperties", "properties", "not", "allOf", "oneOf", "anyOf", "definitions", "items", "dependencies",
+})
 
 
 def _child_frames(f: _Frame) -> list[_Frame]:

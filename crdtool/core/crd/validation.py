@@ -431,13 +431,16 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
                         "because otherwise all fields are pruned",
                     )
                 )
-    if opts.allow_defaults and spec_has_defaults(spec):
+    # Each walk of the schemas below can only change something when structural schemas are not yet required
+    # (or, for defaults, when preserveUnknownFields is not false): skipped otherwise, with the same outcome.
+    if (opts.allow_defaults and (not opts.require_structural_schema or preserve_unknown is None or preserve_unknown is True)
+            and spec_has_defaults(spec)):
         opts = dataclasses.replace(opts, require_structural_schema=True)
         if preserve_unknown is None or preserve_unknown is True:
             errs.append(
                 invalid(fld_path.child("preserveUnknownFields"), True, "must be false in order to use defaults in the schema")
             )
-    if spec_has_kubernetes_extensions(spec):
+    if not opts.require_structural_schema and spec_has_kubernetes_extensions(spec):
         opts = dataclasses.replace(opts, require_structural_schema=True)
 
     storage_flag_count = 0

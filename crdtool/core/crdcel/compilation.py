@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from crdtool.core.celgo import types as T
 from crdtool.core.celgo.cost import AstNode, SizeEstimate, estimate_cost, library_estimators
 from crdtool.core.celgo.env import Compiled, Environment, compile_expression
-from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet
+from crdtool.core.kubecel.environment import KUBERNETES_ENV_SET, EnvSet, compile_key
 from crdtool.core.kubecel.library_cost import LibraryCostEstimator
 from crdtool.core.kubecel.decltype import MAX_REQUEST_SIZE_BYTES, DeclType, DeclTypeProvider
 from crdtool.core.releases import resolve_release
@@ -276,7 +276,7 @@ def compile_rules(
     if preexisting_messages is None:
         preexisting_messages = preexisting
     keys = [_memo_key(r, digest, env_set, preexisting, preexisting_messages) for r in rules]
-    results: list[CompilationResult | None] = [_COMPILED.get(k, env_set) for k in keys]
+    results: list[CompilationResult | None] = [_COMPILED.get(k) for k in keys]
     if all(r is not None for r in results):
         return [r for r in results if r is not None]
     scoped = decl_type.maybe_assign_type_name(SELF_TYPE_NAME)
@@ -291,7 +291,7 @@ def compile_rules(
         if hit is None:
             hit = compile_rule(r, optional if r.optional_old_self else plain, providers, estimator, cardinality,
                                env_set, preexisting, preexisting_messages)
-            _COMPILED.put(key, env_set, hit)
+            _COMPILED.put(key, hit)
         out.append(hit)
     return out
 
@@ -341,19 +341,26 @@ def decl_type_digest(decl: DeclType) -> bytes:
 def _memo_key(
     rule: RuleSource, digest: bytes, env_set: EnvSet, preexisting: frozenset[str], preexisting_messages: frozenset[str]
 ) -> tuple[Any, ...]:
-    return (rule, digest, id(env_set.new), id(env_set.stored),
-            rule.rule in preexisting, rule.message_expression in preexisting_messages)
+    """What :func:`compile_rule` of ``rule`` reads: the rule, its type's digest, the release of the cost estimator,
+    and the environment each expression compiles in as far as the expression can see it
+    (:func:`crdtool.core.kubecel.environment.compile_key`): a release's new- and stored-expressions environments
+    share the result of a rule that names none of the libraries they differ in."""
+    env = env_set.for_expression(rule.rule, preexisting)
+    message: Environment | None = None
+    if rule.message_expression:
+        message = compile_key(env_set.for_expression(rule.message_expression, preexisting_messages),
+                              rule.message_expression)
+    return (rule, digest, _release_minor(env_set.new), compile_key(env, rule.rule), message)
 
 
 class _CompiledMemo:
     """:func:`compile_rules`' memo: a rule compiled once per content of its type and environments.
 
     A CRD's rules are compiled at its create checks and again to validate
-    its defaults, and releases of one API repeat most rules: a result is
-    reused when the rule, the digest of its :class:`DeclType`, the
-    environments (by identity, held here so that identity stays theirs) and
-    whether it pre-existed agree. Results are immutable (frozen, and their
-    planned programs are never changed by evaluation); a memo, not state.
+    its defaults and serve its custom resources, and releases of one API repeat most rules: a result is
+    reused when the rule, the digest of its :class:`DeclType`, the release and the environments as far as its
+    expressions see them (:func:`_memo_key`; the key holds them, so they are compared by value) agree.
+    Results are immutable (frozen, and their planned programs are never changed by evaluation); a memo, not state.
     """
 
     _SIZE = 4096
@@ -361,26 +368,23 @@ class _CompiledMemo:
     def __init__(self) -> None:
         import threading
 
-        self._entries: dict[tuple[Any, ...], tuple[Environment, Environment, CompilationResult]] = {}
+        self._entries: dict[tuple[Any, ...], CompilationResult] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...], env_set: EnvSet) -> CompilationResult | None:
+    def get(self, key: tuple[Any, ...]) -> CompilationResult | None:
         with self._lock:
-            hit = self._entries.get(key)
-        if hit is None or hit[0] is not env_set.new or hit[1] is not env_set.stored:
-            return None
-        return hit[2]
+            return self._entries.get(key)
 
     def clear(self) -> None:
         """Forget every result (tests compare against compiling afresh)."""
         with self._lock:
             self._entries.clear()
 
-    def put(self, key: tuple[Any, ...], env_set: EnvSet, result: CompilationResult) -> None:
+    def put(self, key: tuple[Any, ...], result: CompilationResult) -> None:
         with self._lock:
             if len(self._entries) >= self._SIZE:
                 self._entries.pop(next(iter(self._entries)))
-            self._entries[key] = (env_set.new, env_set.stored, result)
+            self._entries[key] = result
 
 
 _COMPILED = _CompiledMemo()

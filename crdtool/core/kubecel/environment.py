@@ -14,6 +14,7 @@ library tests use such environments).
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,8 +31,8 @@ from crdtool.core.kubecel import library, library_decls
 from crdtool.core.releases import FEATURE_GATES, Release, resolve_release
 
 __all__ = [
-    "EnvSet", "KUBERNETES", "KUBERNETES_ENV_SET", "KUBERNETES_LIBRARIES", "base_env_set", "base_environment",
-    "functions", "kubernetes_environment", "release_env_set", "runtime", "runtime_of", "type_identifiers",
+    "EnvSet", "KUBERNETES", "KUBERNETES_ENV_SET", "KUBERNETES_LIBRARIES", "NAME_SCOPED_LIBRARIES", "base_env_set",
+    "base_environment", "compile_key", "functions", "kubernetes_environment", "release_env_set", "runtime", "runtime_of", "type_identifiers",
 ]
 
 #: The libraries of the CRD environment, in the order ``environment/base.go`` (v0.36) applies them.
@@ -253,3 +254,80 @@ def release_env_set(release: Release | None = None) -> EnvSet:
 
 #: The default release's environments (:data:`crdtool.core.releases.DEFAULT_RELEASE`).
 KUBERNETES_ENV_SET = release_env_set()
+
+
+# --- what an expression's compilation can see of an environment ------------------------------------------------
+
+#: The libraries whose every effect on compiling, costing, planning and running an expression goes through a name
+#: the expression spells: their functions (``FunctionDecl`` by name, the runtime's implementations and call costs
+#: by name and overload), their type identifiers (``net.IP``), their macros (``sortBy``, the two-variable
+#: comprehensions) and their overload cost estimators (``ext.lists.v3``'s, by overload id of its own functions).
+#: They are the libraries that tell a release's new-expressions environment from its stored-expressions one
+#: (``environment/base.go``: IP and CIDR at 1.30, Format and AuthzSelectors at 1.31, TwoVarComprehensions at
+#: 1.32, Semver at 1.33, Lists v3 at 1.34, ``library.Lists`` v0 removed and v1 introduced at 1.37, v0.37.0-beta.0).
+#: Every other library (the standard library, optional types with their syntax, ext.strings with its format
+#: validator, …) counts whether or not an expression names it.
+NAME_SCOPED_LIBRARIES: frozenset[str] = frozenset({
+    "k8s.ip", "k8s.cidr", "k8s.format", "k8s.authz_selectors", "ext.two_var_comprehensions", "k8s.semver",
+    "ext.lists.v3", "k8s.lists", "k8s.lists.v1",
+})
+
+#: A CEL identifier (cel-spec ``IDENT``: ``[_a-zA-Z][_a-zA-Z0-9]*``); names have no escapes, so every identifier
+#: of an expression is a maximal match of this in its text.
+_WORD = re.compile(r"[_a-zA-Z][_a-zA-Z0-9]*")
+
+
+#: A name an expression spells: identifiers joined by dots (``isSorted``, ``lists.range``, ``net.IP``).
+_SPELLED = re.compile(r"[_a-zA-Z][_a-zA-Z0-9]*(?:\.[_a-zA-Z][_a-zA-Z0-9]*)*")
+
+
+@functools.lru_cache(maxsize=None)
+def _library_words(lib: str, cel_go: str, minor: int) -> frozenset[str] | None:
+    """Every identifier in a name ``lib`` declares, implements or expands (``lists.range``: ``lists``,
+    ``range``): its functions' declarations and runtime implementations, type identifiers (checker and runtime)
+    and macros; None when ``lib`` has a name an expression reaches without spelling it (an operator such as
+    ``_+_``): it is then not name-scoped. Internal names (``@sortByAssociatedKeys``, ``cel.@mapInsert``) are only
+    reached through the library's own macros (no identifier holds ``@``), whose names are among the words."""
+    from crdtool.core.celgo.parser import library_macro_names
+
+    table = celgo_decls.library_table(lib, cel_go) or library_decls.LIBRARIES[lib]
+    names = {name for name, _ in table}
+    names.update(library_decls.TYPE_NAMES.get(lib, ()))
+    names.update(library.type_idents((lib,)))
+    names.update(spec.name for spec in _specs(lib, cel_go, minor))
+    macros = library_macro_names(lib)
+    for name in names:
+        if not _SPELLED.fullmatch(name) and not ("@" in name and macros):
+            return None
+    names.update(macros)
+    return frozenset(w for name in names for w in _WORD.findall(name))
+
+
+def compile_key(env: Environment, *texts: str) -> Environment:
+    """What compiling ``texts`` in ``env`` depends on: ``env`` without the libraries of
+    :data:`NAME_SCOPED_LIBRARIES` that none of the texts names.
+
+    Two environments with equal keys for an expression compile it alike -- the same parse (no macro of a left-out
+    library is called), the same declarations of every function and type identifier it names (the left-out
+    libraries declare none of them, the others are the same in the same order), the same validators and
+    options, the same cost estimate and the same program behaviour (implementations and call costs by name) --
+    so a compilation result may be shared between them (:func:`crdtool.core.crdcel.compilation.compile_rules`:
+    a CRD's rules compiled for its create checks, new expressions, serve its defaults' checks and custom
+    resources, stored expressions, wherever the two environments differ only in libraries the rules do not
+    name). An environment whose names are not resolved as this module resolves them is its own key.
+    No upstream counterpart (upstream compiles in each environment).
+    """
+    if env.resolve_functions is not functions or env.resolve_type_identifiers is not type_identifiers:
+        return env
+    words: frozenset[str] | None = None
+    kept: list[str] = []
+    minor = resolve_release(env.release).minor
+    for lib in env.libraries:
+        if lib in NAME_SCOPED_LIBRARIES:
+            if words is None:
+                words = frozenset(w for text in texts for w in _WORD.findall(text))
+            spelled = _library_words(lib, env.cel_go, minor)
+            if spelled is not None and words.isdisjoint(spelled):
+                continue
+        kept.append(lib)
+    return env if len(kept) == len(env.libraries) else replace(env, libraries=tuple(kept))

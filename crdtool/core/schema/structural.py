@@ -428,7 +428,7 @@ _NO_VALUE_VALIDATION = ValueValidation()
 
 
 def _extensions(s: Schema) -> Extensions:
-    if _EXTENSION_KEYS.isdisjoint(s.keys()):
+    if _EXTENSION_KEYS.isdisjoint(s):
         return _NO_EXTENSIONS
     return Extensions(
         x_preserve_unknown_fields=s.get("x-kubernetes-preserve-unknown-fields") is True,
@@ -442,7 +442,7 @@ def _extensions(s: Schema) -> Extensions:
 
 
 def _value_validation(s: Schema, built: Mapping[tuple[int, bool], Any]) -> ValueValidation:
-    if _VALUE_VALIDATION_KEYS.isdisjoint(s.keys()):
+    if _VALUE_VALIDATION_KEYS.isdisjoint(s):
         return _NO_VALUE_VALIDATION
 
     def nested(x: Schema) -> NestedValueValidation:
@@ -474,21 +474,31 @@ def _value_validation(s: Schema, built: Mapping[tuple[int, bool], Any]) -> Value
     )
 
 
-def _children(s: Schema, nested: bool) -> Iterator[tuple[Schema, bool]]:
+#: The keys :func:`_children` reads: a node with none of them (most are leaves) has no sub-schema to convert.
+_CHILD_KEYS = frozenset({"not", "allOf", "anyOf", "oneOf", "items", "properties", "additionalProperties"})
+#: The keys :func:`_convertible` reads: a node with none of them is convertible.
+_CONVERTIBLE_KEYS = frozenset({key for key, _ in _UNSUPPORTED} | {"x-kubernetes-preserve-unknown-fields", "items"})
+
+
+def _children(s: Schema, nested: bool) -> list[tuple[Schema, bool]]:
     """Every sub-schema the conversion of ``s`` needs, with its nestedness."""
+    if _CHILD_KEYS.isdisjoint(s):
+        return []
+    out: list[tuple[Schema, bool]] = []
     if isinstance(s.get("not"), dict):
-        yield s["not"], True
+        out.append((s["not"], True))
     for key in ("allOf", "anyOf", "oneOf"):
         for x in _list_of_schemas(s.get(key)):
-            yield x, True
+            out.append((x, True))
     item = _items_schema(s)
     if item is not None:
-        yield item, nested
+        out.append((item, nested))
     for x in _dict_of_schemas(s.get("properties")).values():
-        yield x, nested
+        out.append((x, nested))
     ap = s.get("additionalProperties")
     if isinstance(ap, dict):
-        yield ap, nested
+        out.append((ap, nested))
+    return out
 
 
 class _NotConvertible(Exception):
@@ -517,11 +527,12 @@ def _build(root: Schema) -> Structural:
             if key in in_progress:
                 # Only a recursive YAML alias can do this; JSON cannot.
                 raise StructuralError("OpenAPIV3Schema must not be recursive")
-            if not _convertible(s):
+            if not (_CONVERTIBLE_KEYS.isdisjoint(s) or _convertible(s)):
                 raise _NotConvertible
             in_progress.add(key)
             stack.append((s, nested, True))
-            stack.extend((c, n, False) for c, n in _children(s, nested) if (id(c), n) not in built)
+            if not _CHILD_KEYS.isdisjoint(s):
+                stack.extend((c, n, False) for c, n in _children(s, nested) if (id(c), n) not in built)
             continue
         built[key] = _make_nested(s, built) if nested else _make_structural(s, built)
     return built[(id(root), False)]  # type: ignore[no-any-return]

@@ -84,8 +84,15 @@ def test_environment_is_part_of_the_key() -> None:
     decl = _decl({"type": "string"})
     rule = [RuleSource("self.size() > 0")]
     a = compile_rules(rule, decl, KUBERNETES)[0]
-    b = compile_rules(rule, decl, kubernetes_environment())[0]
-    assert a == b and a is not b
+    # an equal environment is the same key (compared by value)
+    assert compile_rules(rule, decl, kubernetes_environment())[0] is a
+    # one without a library the rule uses is not
+    c = compile_rules(rule, decl, kubernetes_environment(libraries=("stdlib",)))[0]
+    assert c == a and c is not a
+    d = compile_rules([RuleSource("self.size() > 0 && [1].isSorted()")], decl, KUBERNETES)[0]
+    e = compile_rules([RuleSource("self.size() > 0 && [1].isSorted()")], decl,
+                      kubernetes_environment(libraries=tuple(x for x in KUBERNETES.libraries if x != "k8s.lists")))[0]
+    assert d.error is None and e.error is not None and "isSorted" in e.error[1]
 
 
 OBJECT = {
