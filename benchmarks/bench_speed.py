@@ -22,7 +22,8 @@ compare medians when the load is high):
    as a CI job without a cache: hypothesis builds its tables) and warm (the same command again);
    target >= 1,000/s;
 4. ``crdtool validate ../shared/corpus/crds --output json`` wall time / PyYAML C-loader parse time
-   of the same files (medians of R); target <= 1.0;
+   of the same files, each in a fresh process, alternating round after round (medians of max(R, 5)
+   rounds; CPU seconds beside); target <= 1.0;
 5. start-up: median of 15 runs of ``crdtool sort-versions v1 v2``; target <= 100 ms.
 
 ``--quick`` runs fewer repetitions (for a smoke test); ``--only 1,2`` runs only those sections;
@@ -248,26 +249,67 @@ def bench_fuzz(repeat: int) -> None:
               f"{statistics.median(cpu_rates[state]):,.0f} per CPU second  [{load()}]")
 
 
-def parse_only(files: list[Path]) -> float:
-    start = time.perf_counter()
-    for f in files:
-        with f.open("rb") as fh:
-            for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader):
-                pass
-    return time.perf_counter() - start
+#: Section 4's parse, in a process of its own: PyYAML's C loader over the files given as arguments; prints the
+#: wall and CPU seconds of the parsing alone (not the interpreter's start nor ``import yaml``).
+PARSE_SCRIPT = """
+import sys, time, yaml
+start, cpu = time.perf_counter(), time.process_time()
+for name in sys.argv[1:]:
+    with open(name, "rb") as fh:
+        for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader):
+            pass
+print(time.perf_counter() - start, time.process_time() - cpu)
+"""
+
+
+def parse_only(files: list[Path]) -> tuple[float, float]:
+    """(wall, CPU) seconds PyYAML's C loader takes to parse ``files``, in a fresh process (as ``crdtool validate``
+    runs in one: neither inherits this process's heap, whose size changes what the garbage collector costs)."""
+    proc = subprocess.run([sys.executable, "-c", PARSE_SCRIPT, *map(str, files)], stdout=subprocess.PIPE,
+                          check=True)
+    wall_s, cpu_s = proc.stdout.split()
+    return float(wall_s), float(cpu_s)
+
+
+def validate_once(cmd: list[str], **kw: Any) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``cmd`` run: CPU of the process and its workers (user + system)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, _ = wall(cmd, **kw)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def bench_corpus(repeat: int) -> None:
-    section(f"4. corpus validation wall / PyYAML C-loader parse wall (medians of {repeat})")
+    """Section 4: parse and validate alternate, round after round (the machine's load moves: both figures of a
+    round see the same), after a warm-up of each; the target's figure is the median validate wall over the median
+    parse wall. Also printed: the median of the rounds' own ratios and the CPU seconds (less sensitive to load)."""
+    rounds = max(repeat, 5)
+    section(f"4. corpus validation wall / PyYAML C-loader parse wall (alternating, medians of {rounds} rounds)")
     crds = CORPUS / "crds"
     files = sorted(p for p in crds.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+    cmd = crdtool_cmd() + ["validate", str(crds), "--output", "json"]
     parse_only(files)  # warm the page cache
-    parse = statistics.median(parse_only(files) for _ in range(repeat))
-    validate = statistics.median(wall(crdtool_cmd() + ["validate", str(crds), "--output", "json"])[0] for _ in range(repeat))
-    ratio = validate / parse
-    print(f"  {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB: parse {parse * 1000:.0f} ms, "
-          f"crdtool validate {validate * 1000:.0f} ms")
-    print(f"  ratio {ratio:.2f} (target <= 1.0: {verdict(ratio <= 1.0)})  [{load()}]")
+    validate_once(cmd)  # and crdtool's bytecode
+    rows: dict[str, list[float]] = {"parse": [], "parse_cpu": [], "validate": [], "validate_cpu": []}
+    for i in range(rounds):
+        first, second = (("parse", "validate") if i % 2 == 0 else ("validate", "parse"))
+        for name in (first, second):
+            w, c = parse_only(files) if name == "parse" else validate_once(cmd)
+            rows[name].append(w)
+            rows[name + "_cpu"].append(c)
+        print(f"  round {i}: parse {rows['parse'][-1] * 1000:.0f} ms ({rows['parse_cpu'][-1]:.2f} CPU s), validate "
+              f"{rows['validate'][-1] * 1000:.0f} ms ({rows['validate_cpu'][-1]:.2f} CPU s): "
+              f"{rows['validate'][-1] / rows['parse'][-1]:.2f}x  [{load()}]")
+    m = {k: statistics.median(v) for k, v in rows.items()}
+    ratio = m["validate"] / m["parse"]
+    per_round = statistics.median(v / p for v, p in zip(rows["validate"], rows["parse"]))
+    print(f"  {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB: parse {m['parse'] * 1000:.0f} ms, "
+          f"crdtool validate {m['validate'] * 1000:.0f} ms (CPU: parse {m['parse_cpu']:.2f} s, validate "
+          f"{m['validate_cpu']:.2f} s in {os.cpu_count()} cores' processes)")
+    print(f"  ratio {ratio:.2f} (target <= 1.0: {verdict(ratio <= 1.0)}); median of the rounds' ratios {per_round:.2f}; "
+          f"CPU ratio {m['validate_cpu'] / m['parse_cpu']:.2f}  [{load()}]")
     # Where this runs matters: with PYTHONDONTWRITEBYTECODE=1 and no bytecode beside crdtool's sources (an
     # editable install made before setup.py wrote it in place), every process (the CLI and each of its workers)
     # compiles crdtool's modules from source first. For comparison (not the target's figure): the same command
@@ -286,7 +328,7 @@ def bench_corpus(repeat: int) -> None:
             wall(cmd, env=env)  # writes the bytecode
             with_bytecode = statistics.median(wall(cmd, env=env)[0] for _ in range(repeat))
         print(f"  (PYTHONDONTWRITEBYTECODE is set: crdtool ran from source. With bytecode present: "
-              f"{with_bytecode * 1000:.0f} ms, ratio {with_bytecode / parse:.2f}; for comparison only)")
+              f"{with_bytecode * 1000:.0f} ms, ratio {with_bytecode / m['parse']:.2f}; for comparison only)")
 
 
 def bench_corpus_baseline(ref: str, repeat: int) -> None:
@@ -310,18 +352,24 @@ def bench_corpus_baseline(ref: str, repeat: int) -> None:
             for env in envs.values():
                 wall(cmd, env=env, cwd=tmp)  # bytecode, page cache
             rows: dict[str, list[float]] = {"parse": [], "then": [], "now": []}
+            cpu: dict[str, list[float]] = {"parse": [], "then": [], "now": []}
             for i in range(repeat):
-                rows["parse"].append(parse_only(files))
-                for name, env in envs.items():
-                    rows[name].append(wall(cmd, env=env, cwd=tmp)[0])
+                order = ["parse", "then", "now"] if i % 2 == 0 else ["now", "then", "parse"]
+                for name in order:
+                    w, c = parse_only(files) if name == "parse" else validate_once(cmd, env=envs[name], cwd=tmp)
+                    rows[name].append(w)
+                    cpu[name].append(c)
                 print(f"  round {i}: parse {rows['parse'][-1]:.2f} s, {ref} {rows['then'][-1]:.2f} s "
-                      f"({rows['then'][-1] / rows['parse'][-1]:.2f}x), now {rows['now'][-1]:.2f} s "
-                      f"({rows['now'][-1] / rows['parse'][-1]:.2f}x)  [{load()}]")
+                      f"({rows['then'][-1] / rows['parse'][-1]:.2f}x, {cpu['then'][-1]:.2f} CPU s), now "
+                      f"{rows['now'][-1]:.2f} s ({rows['now'][-1] / rows['parse'][-1]:.2f}x, {cpu['now'][-1]:.2f} CPU s)"
+                      f"  [{load()}]")
             m = {k: statistics.median(v) for k, v in rows.items()}
             print(f"  medians: parse {m['parse']:.2f} s, {ref} {m['then'] / m['parse']:.2f}x, now "
                   f"{m['now'] / m['parse']:.2f}x (target <= 1.0: {verdict(m['now'] <= m['parse'])}); "
                   f"now / {ref}: median of the rounds' ratios "
-                  f"{statistics.median(n / t for n, t in zip(rows['now'], rows['then'])):.3f}  [{load()}]")
+                  f"{statistics.median(n / t for n, t in zip(rows['now'], rows['then'])):.3f}; CPU s: parse "
+                  f"{statistics.median(cpu['parse']):.2f}, {ref} {statistics.median(cpu['then']):.2f}, now "
+                  f"{statistics.median(cpu['now']):.2f}  [{load()}]")
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
