@@ -192,7 +192,7 @@ def judge_documents_matrix(
     """``judge_document`` of each document under each release: ``out[k][i]`` is ``docs[i]`` under ``releases[k]``.
 
     A document is judged under every release in a row (a task per document on the ``jobs`` forked workers):
-    what the releases share for it -- its decoding, its structural schemas (:mod:`crdtool.core.content_memo`),
+    what the releases share for it -- its structural schemas (:mod:`crdtool.core.content_memo`),
     its rules compiled where the environments agree -- is computed once.
     """
     if not releases:

@@ -1,10 +1,9 @@
 """A small memo keyed by the exact JSON content of a value: work that depends only on a manifest's content,
 done once for the Kubernetes releases of a matrix that judge it one after another.
 
-``crdtool validate --kubernetes-version 1.30-1.37`` judges each CRD under eight releases in a row. Decoding it
-(:func:`crdtool.core.crd.decode.decode_crd`, with the release's Go types) and building the structural schema
-its validation checks (:func:`crdtool.core.schema.structural.new_structural`) give the same result under every
-release whose types agree: a :class:`ContentMemo` keeps the last few results, keyed by ``marshal.dumps`` of
+``crdtool validate --kubernetes-version 1.30-1.37`` judges each CRD under eight releases in a row. Building the
+structural schema its validation checks (:func:`crdtool.core.schema.structural.new_structural`) gives the same
+result under every release: a :class:`ContentMemo` keeps the last few results, keyed by ``marshal.dumps`` of
 the input (the same bytes mean the same JSON: the same key order, and ``1``, ``1.0`` and ``true`` differ) and
 a tag naming what else the result depends on.
 

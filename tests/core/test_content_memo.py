@@ -1,5 +1,6 @@
-"""The content memos (crdtool/core/content_memo.py) and the work they keep for a matrix of releases: decoding a
-CRD, its structural schemas for validation, a version's serving schemas for preparation.
+"""The content memos (crdtool/core/content_memo.py) and the work they keep for a matrix of releases: a CRD's
+structural schemas for validation, a version's serving schemas for preparation (decoding is not kept: done afresh,
+it costs less than a hit's copy).
 
 Each memo is a fast path: these tests hold it against the exact path (the memo cleared before each call) on
 the corpus CRDs under releases whose Go types differ (1.30 lacks selectableFields) and agree (1.36, 1.37), and
@@ -12,13 +13,11 @@ from typing import Any
 
 from crdtool.core import content_memo
 from crdtool.core.content_memo import ContentMemo, content_key
-from crdtool.core.crd import decode as decode_module
 from crdtool.core.crd import schema_validation
 from crdtool.core.customresource import prepared as prepared_module
 
 
 def _clear() -> None:
-    decode_module._DECODED.clear()
     schema_validation._STRUCTURAL.clear()
     prepared_module._SERVING.clear()
     prepared_module._PREPARED._entries.clear()

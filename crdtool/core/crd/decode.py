@@ -57,12 +57,10 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as _dt
-import marshal
 import math
 import re
 from typing import Any
 
-from crdtool.core.content_memo import ContentMemo, content_key
 from crdtool.core.crd import types as T
 from crdtool.core.errors import OMIT, DecodeError, unknown_field, unmarshal_type_error
 from crdtool.core.gojson import go_json_float, go_json_marshal
@@ -121,27 +119,11 @@ def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any]
             return (copied if isinstance(copied, dict) else {}), errors
     else:
         api = T.api_for(T.V1, release) or T.API_V1
-    # the releases of a matrix decode the same manifest one after another: with the same Go types (the same
-    # Api object, kept alive by the type tables) the result is the same, so it is kept, as bytes (a copy each time)
-    key = content_key(obj)
-    if key is not None:
-        hit = _DECODED.get(key, id(api))
-        if hit is not None:
-            return marshal.loads(hit[0]), list(hit[1])
+    # Not kept by content for the next release of a matrix (as structural schemas are): marshal's copy of a hit
+    # (with the key) cost more than decoding afresh (../shared/corpus/crds: 0.17-0.26 s against 0.12-0.21 s,
+    # and 0.25 s for a miss, issue #28)
     decoded, errors = decode_value(obj, api.root)
-    out = decoded if isinstance(decoded, dict) else {}
-    if key is not None:
-        try:
-            copy = marshal.dumps(out)
-        except (ValueError, RecursionError):
-            copy = None
-        if copy is not None:
-            _DECODED.put(key, id(api), (copy, tuple(errors)))
-    return out, errors
-
-
-#: :func:`decode_crd`'s results of the last few manifests, by content and Go types (:mod:`crdtool.core.content_memo`).
-_DECODED: ContentMemo[tuple[bytes, tuple[DecodeError, ...]]] = ContentMemo(16)
+    return (decoded if isinstance(decoded, dict) else {}), errors
 
 
 def decode_value(value: Any, t: T.GoType) -> tuple[Any, list[DecodeError]]:

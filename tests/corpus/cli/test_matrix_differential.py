@@ -33,10 +33,9 @@ INPUTS = [
 
 def _forget() -> None:
     """Every memo of work shared between releases emptied: the next run computes afresh."""
-    from crdtool.core.crd import decode, schema_validation
+    from crdtool.core.crd import schema_validation
     from crdtool.core.customresource import prepared
 
-    decode._DECODED.clear()
     schema_validation._STRUCTURAL.clear()
     prepared._SERVING.clear()
     prepared._PREPARED._entries.clear()
