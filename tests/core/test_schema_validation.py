@@ -585,3 +585,65 @@ def test_recursive_schemas_are_refused_and_shared_ones_are_not() -> None:
     looped = {"type": "object", "properties": {"spec": spec}}
     errs = validate_custom_resource_definition_validation({"openAPIV3Schema": looped}, False, CREATE_OPTIONS, Path("v"))
     assert [(e.field, e.detail) for e in errs] == [("v.openAPIV3Schema", "must not be recursive")]
+
+
+def _exact_recursion_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact path of the recursion check: no content key (as for a schema marshal refuses), so the
+    ``_is_recursive`` walk runs and no structural schema is memoized."""
+    from crdtool.core.crd import schema_validation
+
+    monkeypatch.setattr(schema_validation, "content_key", lambda value: None)
+
+
+def _recursion_cases() -> list[dict[str, Any]]:
+    shared = {"type": "string", "default": "x"}
+    via_properties: dict[str, Any] = {"type": "object", "properties": {}}
+    via_properties["properties"]["self"] = via_properties
+    via_items: dict[str, Any] = {"type": "array"}
+    via_items["items"] = {"type": "object", "properties": {"back": via_items}}
+    via_definitions: dict[str, Any] = {"type": "object", "definitions": {}}
+    via_definitions["definitions"]["d"] = via_definitions
+    via_all_of: dict[str, Any] = {"type": "object", "allOf": []}
+    via_all_of["allOf"].append(via_all_of)
+    looped_description: dict[str, Any] = {"type": "object"}
+    looped_description["x-kubernetes-validations"] = [{"rule": "true", "extra": looped_description}]
+    deep: dict[str, Any] = {"type": "object"}
+    node = deep
+    for _ in range(2100):  # beyond marshal's nesting limit, and no cycle
+        child: dict[str, Any] = {"type": "object"}
+        node["properties"] = {"x": child}
+        node = child
+
+    class Props(dict):  # type: ignore[type-arg]  # a dict marshal refuses
+        pass
+
+    subclassed = {"type": "object", "properties": Props(a={"type": "string"})}
+    return [
+        obj(spec=obj(a=shared, b=shared)),
+        obj(spec=via_properties), via_items, obj(spec=via_definitions), via_all_of, looped_description, deep,
+        subclassed, obj(spec=obj(a={"type": "integer", "default": "no"})),
+    ]
+
+
+def test_recursion_is_known_from_the_content_key_as_the_walk_knows_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema marshal writes (its structural memo key) has no cycle: the walk for one is skipped (issue #28).
+    Each case, recursive or not (through properties, items, definitions, allOf, a rule's extra key; shared
+    nodes; nesting beyond marshal's limit; a dict subclass), gets the errors of the exact path."""
+    from crdtool.core.content_memo import content_key
+    from crdtool.core.crd import schema_validation
+
+    cases = _recursion_cases()
+    for schema in cases:
+        if content_key(schema) is not None:
+            assert not schema_validation._is_recursive(schema)
+    schema_validation._STRUCTURAL.clear()
+    fast = [validate_custom_resource_definition_validation({"openAPIV3Schema": s}, False, CREATE_OPTIONS, BASE)
+            for s in cases]
+    with monkeypatch.context() as m:
+        _exact_recursion_walk(m)
+        exact = [validate_custom_resource_definition_validation({"openAPIV3Schema": s}, False, CREATE_OPTIONS, BASE)
+                 for s in cases]
+    assert [[str(e) for e in errs] for errs in fast] == [[str(e) for e in errs] for errs in exact]
+    recursive = [any(e.detail == "must not be recursive" for e in errs) for errs in exact]
+    assert recursive == [False, True, True, True, True, False, False, False, False]
+    assert fast[-1]  # the invalid default is found either way

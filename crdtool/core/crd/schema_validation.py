@@ -538,7 +538,11 @@ def structural_of(schema: Any) -> Structural:
     used where a structural schema is kept beyond the check (``prepare_crd``: rules are told apart there by
     identity).
     """
-    key = content_key(schema)
+    return _structural_by_key(schema, content_key(schema))
+
+
+def _structural_by_key(schema: Any, key: bytes | None) -> Structural:
+    """:func:`structural_of` with the schema's :func:`content_key` already computed."""
     if key is None:
         return new_structural(schema)
     hit = _STRUCTURAL.get(key, None)
@@ -662,7 +666,10 @@ def validate_custom_resource_definition_validation(
     if not isinstance(schema, dict):
         return []
     p = Path(fld_path)
-    if _is_recursive(schema):
+    # the structural memo's key: marshal (format 0) writes every container it reaches, nested, so it fails on a
+    # cycle (beyond its nesting limit) and a schema it writes contains no cycle: then no walk for one is needed
+    key = content_key(schema)
+    if key is None and _is_recursive(schema):
         return [invalid(p.child("openAPIV3Schema"), "", "must not be recursive")]
     errs: list[FieldError] = []
     if status_subresource_enabled:
@@ -674,7 +681,7 @@ def validate_custom_resource_definition_validation(
     root_ss: Structural | None = None
     structural_err: StructuralError | None = None
     try:
-        root_ss = structural_of(schema)
+        root_ss = _structural_by_key(schema, key)
     except StructuralError as e:
         structural_err = e
     cel_context: CelSchemaContext | None = None

@@ -1,0 +1,59 @@
+"""The corpus tier of issue #28's CRD-check fast paths (these tests read ``../shared``): each against its exact path.
+
+* the recursion check known from the structural memo's content key (marshal writes no schema with a cycle:
+  the ``_is_recursive`` walk is skipped) against the walk run on every schema, with no memo: every CRD of
+  ``../shared/corpus/crds`` under 1.30 and 1.37, and one in three of ``../shared/corpus-outside`` under 1.37,
+  judged by :func:`check_crd_manifest` both ways (findings and warnings equal).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crdtool.core.crd import schema_validation
+from crdtool.core.crd.manifest import check_crd_manifest
+from crdtool.yaml.loader import Document, load_file
+
+SHARED = Path(__file__).resolve().parents[3].parent / "shared"
+
+
+@functools.lru_cache(maxsize=None)
+def _crds(folder: str, step: int) -> tuple[dict[str, Any], ...]:
+    files = sorted((SHARED / folder).rglob("*.yaml"))
+    assert files, f"{SHARED / folder} is missing: these tests need ../shared beside the checkout"
+    out = []
+    for path in files:
+        for doc in load_file(str(path)):
+            if isinstance(doc, Document) and isinstance(doc.data, dict) and doc.data.get("kind") == "CustomResourceDefinition" \
+                    and str(doc.data.get("apiVersion")).startswith("apiextensions.k8s.io/"):
+                out.append(doc.data)
+    return tuple(out[::step])
+
+
+def _verdicts(crds: tuple[dict[str, Any], ...], release: str) -> list[Any]:
+    schema_validation._STRUCTURAL.clear()
+    out = []
+    for crd in crds:
+        v = check_crd_manifest(crd, kubernetes_version=release)
+        out.append(([(f.error.type, f.error.field, str(f.error)) for f in v.findings], v.warnings))
+    return out
+
+
+@pytest.mark.parametrize(("folder", "step", "release"), [
+    ("corpus/crds", 1, "1.30"), ("corpus/crds", 1, "1.37"), ("corpus-outside", 3, "1.37"),
+])
+def test_crd_checks_without_the_recursion_walk_are_the_checks_with_it(
+    monkeypatch: pytest.MonkeyPatch, folder: str, step: int, release: str,
+) -> None:
+    crds = _crds(folder, step)
+    assert len(crds) > 50
+    fast = _verdicts(crds, release)
+    with monkeypatch.context() as m:
+        m.setattr(schema_validation, "content_key", lambda value: None)  # the walk, and no structural memo
+        exact = _verdicts(crds, release)
+    assert fast == exact
+    assert any(findings for findings, _ in exact)  # invalid CRDs among them: the comparison sees errors
