@@ -2,7 +2,9 @@
 ``validate_custom_resource_definition_open_api_schema``): a node without any of ``_CHILD_FRAME_KEYS`` is finished
 at once, as popping it back (with no child pushed above it) would finish it. Exact when such a node has no child
 frame: checked here for nodes made of every key of ``JSONSchemaProps`` with values of every JSON shape
-(upstream ``validation.go`` ``ValidateCustomResourceDefinitionOpenAPISchema`` visits the children listed there)."""
+(upstream ``validation.go`` ``ValidateCustomResourceDefinitionOpenAPISchema`` visits the children listed there).
+Likewise ``_child_frames``' skip of the rare children (``_RARE_CHILD_FRAME_KEYS``) against looking for them on
+every node."""
 
 from __future__ import annotations
 
@@ -33,6 +35,25 @@ def test_nodes_without_child_keys_have_no_child_frames() -> None:
                 leaves += 1
                 assert frames == [], node
     assert leaves > 10_000
+
+
+def _described(frames: list[Any]) -> list[tuple[str, int, Any]]:
+    return [(str(f.path), id(f.schema), f.ssv) for f in frames]
+
+
+def test_the_rare_children_skipped_on_a_node_without_their_keys_are_none(monkeypatch: Any) -> None:
+    """Every pair of JSONSchemaProps keys with values of every shape: the same child frames, in the same order,
+    as with the rare children looked for on every node (the key set made of every key there is)."""
+    nodes = [{a: va, b: vb} for a, b in itertools.combinations(KEYS, 2)
+             for va, vb in itertools.product(VALUES[::2], VALUES[1::2])]
+    nodes += [{a: vb, b: va} for a, b in itertools.combinations(KEYS, 2)
+              for va, vb in itertools.product(VALUES[::2], VALUES[1::2])]
+    fast = [_described(SV._child_frames(_frame(node))) for node in nodes]
+    monkeypatch.setattr(SV, "_RARE_CHILD_FRAME_KEYS", frozenset(KEYS))
+    exact = [_described(SV._child_frames(_frame(node))) for node in nodes]
+    assert fast == exact
+    assert sum(1 for frames in exact if any("allOf" in p or "definitions" in p or "dependencies" in p or ".not" in p
+                                             for p, _, _ in frames)) > 100
 
 
 def test_every_child_key_can_make_a_child_frame() -> None:

@@ -384,13 +384,15 @@ def _child_frames(f: _Frame) -> list[_Frame]:
             ss = struct_props.get(name) if struct_props is not None else None
             out.append(_Frame(prop, props_path.key(name), sub_ssv, False,
                               cel.child(prop, ss, ("property", name)) if cel else None, ss))
-    if isinstance(s.get("not"), dict):
-        add(s["not"], p.child("not"), ssv, None, None)
-    for key in ("allOf", "oneOf", "anyOf"):
-        for i, sub in enumerate(_schema_list(s.get(key))):
-            add(sub, p.child(key).index(i), ssv, None, None)
-    for name, sub in _schema_map(s.get("definitions")).items():
-        add(sub, p.child("definitions").key(name), ssv, None, None)
+    rare = not _RARE_CHILD_FRAME_KEYS.isdisjoint(s)
+    if rare:
+        if isinstance(s.get("not"), dict):
+            add(s["not"], p.child("not"), ssv, None, None)
+        for key in ("allOf", "oneOf", "anyOf"):
+            for i, sub in enumerate(_schema_list(s.get(key))):
+                add(sub, p.child(key).index(i), ssv, None, None)
+        for name, sub in _schema_map(s.get("definitions")).items():
+            add(sub, p.child("definitions").key(name), ssv, None, None)
     items = s.get("items")
     if items is not None:
         sub_ssv = ssv
@@ -402,9 +404,15 @@ def _child_frames(f: _Frame) -> list[_Frame]:
         elif isinstance(items, list):
             for i, sub in enumerate(_schema_list(items)):
                 add(sub, p.child("items").index(i), sub_ssv, f.cel.child(sub, None, ("items",)) if f.cel else None, None)
-    for name, dep in _schema_map(s.get("dependencies")).items():
-        add(dep, p.child("dependencies").key(name), ssv, None, None)
+    if rare:
+        for name, dep in _schema_map(s.get("dependencies")).items():
+            add(dep, p.child("dependencies").key(name), ssv, None, None)
     return out
+
+
+#: The keys of :func:`_child_frames`' rare children (junctors, definitions, dependencies): a node with none of
+#: them (most nodes) skips their lookups.
+_RARE_CHILD_FRAME_KEYS = frozenset({"not", "allOf", "oneOf", "anyOf", "definitions", "dependencies"})
 
 
 def _finish(f: _Frame, opts: ValidationOptions) -> None:
@@ -416,7 +424,8 @@ def _finish(f: _Frame, opts: ValidationOptions) -> None:
         c.schema_errs = c.cel_errs = []  # release memory early; results now live in the parent
         c.children = []
     schema_errs.extend(_post_checks(f.schema, f.path, opts))
-    rules: list[Mapping[str, Any]] = [r for r in (f.schema.get("x-kubernetes-validations") or []) if isinstance(r, dict)]
+    given = f.schema.get("x-kubernetes-validations")
+    rules: list[Mapping[str, Any]] = [r for r in given if isinstance(r, dict)] if given else []
     if rules:
         schema_errs.extend(_validation_rule_checks(f, rules, opts.release))
         if not schema_errs and f.cel is not None:
