@@ -647,3 +647,37 @@ def test_recursion_is_known_from_the_content_key_as_the_walk_knows_it(monkeypatc
     recursive = [any(e.detail == "must not be recursive" for e in errs) for errs in exact]
     assert recursive == [False, True, True, True, True, False, False, False, False]
     assert fast[-1]  # the invalid default is found either way
+
+
+def _defaults_exact(schema: dict[str, Any], is_root: bool = True, pruned: bool = True) -> list[str]:
+    """validate_defaults' exact path: its walk run whether or not any node has a default."""
+    from crdtool.core.crd import schema_validation
+
+    ss = new_structural(schema)
+    if is_root and not ss.extensions.x_embedded_resource:
+        ss = schema_validation._embedded(ss)
+    return [str(e) for e in schema_validation._defaults_walk(Path(P), ss, pruned, CREATE_OPTIONS.release)]
+
+
+@pytest.mark.parametrize("schema", [
+    obj(spec=obj(a={"type": "string"}, b={"type": "array", "items": {"type": "integer"}})),
+    obj(spec=obj(a={"type": "string", "default": 1})),
+    obj(spec={"type": "array", "items": obj(x={"type": "integer", "default": "x", "maximum": 1})}),
+    obj(spec={"type": "object", "additionalProperties": {"type": "integer", "default": "not walked"}}),
+    obj(spec=obj(a={"type": "string", "x-kubernetes-validations": [{"rule": "self == 'b'"}], "default": "a"})),
+    obj(metadata={"type": "object", "properties": {"name": {"type": "string", "default": "Bad_Name"}}}),
+    obj(spec={"type": "object", "x-kubernetes-embedded-resource": True, "properties": {
+        "metadata": obj(name={"type": "string", "default": "Bad_Name"})}}),
+    obj(spec=obj(a={"type": "object", "default": {"unknown": 1}, "properties": {"b": {"type": "string"}}})),
+    {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"spec": {"type": "string"}}},
+])
+def test_a_schema_without_defaults_skips_the_walk_and_loses_no_error(schema: dict[str, Any]) -> None:
+    """validate_defaults skips its walk for a schema without any default (issue #28): every schema here,
+    with defaults (in properties, items, under metadata or an embedded resource, breaking a rule) or without
+    (or only under additionalProperties, which the walk does not visit), gets the walk's errors."""
+    got = [str(e) for e in validate_defaults(Path(P), new_structural(schema), True, True)]
+    assert got == _defaults_exact(schema)
+
+
+def test_defaults_shortcut_cases_do_find_errors() -> None:
+    assert _defaults_exact(obj(spec=obj(a={"type": "string", "default": 1})))  # the comparison above sees errors

@@ -786,6 +786,16 @@ def validate_defaults(
             ss = _embedded(ss)
     if ss is None:
         return []
+    # every error of the walk is a default's: a schema without one (4 in 5 of ../shared/corpus/crds) has none, and
+    # the walk (a path and a frame per node) is skipped; ss.walk() reaches every node the walk does, and more
+    for node in ss.walk():
+        if node.generic.default is not None:
+            return _defaults_walk(fld_path, ss, require_pruned_defaults, release)
+    return []
+
+
+def _defaults_walk(fld_path: Path, ss: Structural, require_pruned_defaults: bool, release: Release) -> list[FieldError]:
+    """:func:`validate_defaults`' walk of a (root-adjusted) structural schema: every node's default checked."""
     # Imported here: sibling modules of the schema package, kept off this module's import path.
     from crdtool.core.schema.pruning import prune
     from crdtool.core.validation.value_validation import validate_value

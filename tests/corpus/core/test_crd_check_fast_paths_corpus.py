@@ -3,7 +3,9 @@
 * the recursion check known from the structural memo's content key (marshal writes no schema with a cycle:
   the ``_is_recursive`` walk is skipped) against the walk run on every schema, with no memo: every CRD of
   ``../shared/corpus/crds`` under 1.30 and 1.37, and one in three of ``../shared/corpus-outside`` under 1.37,
-  judged by :func:`check_crd_manifest` both ways (findings and warnings equal).
+  judged by :func:`check_crd_manifest` both ways (findings and warnings equal);
+* ``validate_defaults`` skipping its walk for a schema without defaults against the walk itself
+  (``_defaults_walk``), on every structural version schema of those CRDs (after the create's defaulting).
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ from typing import Any
 import pytest
 
 from crdtool.core.crd import schema_validation
+from crdtool.core.crd.conversion import to_internal
+from crdtool.core.crd.decode import decode_crd
+from crdtool.core.crd.defaults import default_crd
 from crdtool.core.crd.manifest import check_crd_manifest
+from crdtool.core.errors import Path as FieldPath
+from crdtool.core.releases import resolve_release
+from crdtool.core.schema.structural import StructuralError, new_structural
 from crdtool.yaml.loader import Document, load_file
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared"
@@ -57,3 +65,29 @@ def test_crd_checks_without_the_recursion_walk_are_the_checks_with_it(
         exact = _verdicts(crds, release)
     assert fast == exact
     assert any(findings for findings, _ in exact)  # invalid CRDs among them: the comparison sees errors
+
+
+@pytest.mark.parametrize(("folder", "step"), [("corpus/crds", 1), ("corpus-outside", 1)])
+def test_defaults_checks_skip_only_schemas_without_defaults(folder: str, step: int) -> None:
+    release = resolve_release("1.37")
+    compared = with_defaults = 0
+    for crd in _crds(folder, step):
+        spec = to_internal(default_crd(decode_crd(crd, release)[0])).get("spec") or {}
+        holders = [spec.get("validation")] + [v.get("schema") for v in spec.get("versions") or [] if isinstance(v, dict)]
+        for holder in holders:
+            schema = holder.get("openAPIV3Schema") if isinstance(holder, dict) else None
+            if not isinstance(schema, dict):
+                continue
+            try:
+                ss = new_structural(schema)
+            except StructuralError:
+                continue
+            path = FieldPath("spec", "validation", "openAPIV3Schema")
+            got = schema_validation.validate_defaults(path, ss, True, True, release)
+            root = ss if ss.extensions.x_embedded_resource else schema_validation._embedded(ss)
+            exact = schema_validation._defaults_walk(path, root, True, release)
+            assert [str(e) for e in got] == [str(e) for e in exact]
+            compared += 1
+            with_defaults += any(n.generic.default is not None for n in ss.walk())
+    # (the corpus's defaults are valid ones: tests/core/test_schema_validation.py has refused ones)
+    assert compared > 150 and with_defaults > 20
