@@ -141,6 +141,31 @@ def test_warnings_on_create_list_type_set(name: str, crd: dict[str, Any], expect
     assert warnings_on_create(crd, release) == (expected if release.at_least(37) else [])
 
 
+def warnings_on_create_reference(crd: dict[str, Any], release: Release) -> list[str]:
+    """warnings_on_create as it was: the formats and the list-type sets each found by a walk of their own, through
+    the public functions (the one walk of both is its fast path, issue #28)."""
+    from crdtool.core.crd.validation import non_scalar_list_type_set_warnings, unrecognized_formats
+
+    spec = crd.get("spec") if isinstance(crd.get("spec"), dict) else {}
+    return [fmt(f) for f in unrecognized_formats(spec, release)] + non_scalar_list_type_set_warnings(spec, release)
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_warnings_on_create_walks_once_for_what_two_walks_find(release: Release) -> None:
+    both = mk_crd(version_schema(props(
+        a={"type": "string", "format": "unknown1"}, b={"type": "integer", "format": "int8"},
+        c={"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object", "format": "x"}},
+        d={"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "array", "items": {"type": "string"}}},
+        e={"type": "number", "format": "unknown2"})), top_level_schema(props(f={"format": "unknown3"})))
+    cases = [both] + [crd for _, crd, _ in FORMAT_CREATE_CASES + LIST_SET_CREATE_CASES] + [{"spec": []}, {}]
+    for crd in cases:
+        assert warnings_on_create(crd, release) == warnings_on_create_reference(crd, release)
+    # both kinds, in the walks' order (the top-level schema first): none before 1.34, the string-typed format from
+    # 1.34, every format from 1.36, and the two list-type sets from 1.37
+    assert len(warnings_on_create(both, release)) == (0 if release.minor < 34 else 1 if release.minor < 36
+                                                      else 5 if release.minor < 37 else 7)
+
+
 # --- strategy_test.go TestWarningsOnUpdate (v0.34.0 formats; v0.37.0-beta.0 list-type set) -------------------
 
 

@@ -5,7 +5,9 @@
   ``../shared/corpus/crds`` under 1.30 and 1.37, and one in three of ``../shared/corpus-outside`` under 1.37,
   judged by :func:`check_crd_manifest` both ways (findings and warnings equal);
 * ``validate_defaults`` skipping its walk for a schema without defaults against the walk itself
-  (``_defaults_walk``), on every structural version schema of those CRDs (after the create's defaulting).
+  (``_defaults_walk``), on every structural version schema of those CRDs (after the create's defaulting);
+* ``warnings_on_create``'s one walk for formats and list-type sets against a walk for each (the public functions),
+  on every CRD of corpus/crds and corpus-outside at 1.33, 1.34, 1.36 and 1.37.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from crdtool.core.crd.conversion import to_internal
 from crdtool.core.crd.decode import decode_crd
 from crdtool.core.crd.defaults import default_crd
 from crdtool.core.crd.manifest import check_crd_manifest
+from crdtool.core.crd.validation import warnings_on_create
 from crdtool.core.errors import Path as FieldPath
 from crdtool.core.releases import resolve_release
 from crdtool.core.schema.structural import StructuralError, new_structural
 from crdtool.yaml.loader import Document, load_file
+from tests.core.test_crd_releases import warnings_on_create_reference
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared"
 
@@ -91,3 +95,15 @@ def test_defaults_checks_skip_only_schemas_without_defaults(folder: str, step: i
             with_defaults += any(n.generic.default is not None for n in ss.walk())
     # (the corpus's defaults are valid ones: tests/core/test_schema_validation.py has refused ones)
     assert compared > 150 and with_defaults > 20
+
+
+def test_create_warnings_of_one_walk_are_those_of_a_walk_each() -> None:
+    warned = 0
+    for name in ("1.33", "1.34", "1.36", "1.37"):
+        release = resolve_release(name)
+        for crd in _crds("corpus/crds", 1) + _crds("corpus-outside", 1):
+            internal = to_internal(default_crd(decode_crd(crd, release)[0]))
+            got = warnings_on_create(internal, release)
+            assert got == warnings_on_create_reference(internal, release)
+            warned += bool(got)
+    assert warned > 20  # (all of them in corpus/crds: corpus-outside's CRDs warn of nothing)
