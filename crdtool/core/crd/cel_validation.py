@@ -149,6 +149,9 @@ class CelSchemaContext:
     _child_cardinality: int | None | _Unset = _UNSET
     #: the minor of the Kubernetes release whose CEL types (``SchemaDeclType``) the node gets
     minor: int = DEFAULT_RELEASE.minor
+    #: :func:`~crdtool.core.crdcel.compilation.decl_type_digest`'s table, shared by the contexts of one root
+    #: (a node's type is part of its ancestors': each digested once)
+    digests: dict[int, tuple[Any, bytes]] = field(default_factory=dict, repr=False, compare=False)
 
     @staticmethod
     def root(schema: Mapping[str, Any], structural: Structural | None, minor: int = DEFAULT_RELEASE.minor) -> CelSchemaContext:
@@ -168,7 +171,7 @@ class CelSchemaContext:
             self._child_cardinality = cardinality
         return CelSchemaContext(
             schema, structural, self.within_scope or bool(schema.get("x-kubernetes-validations")), self.total_cost,
-            cardinality, self, accessor, minor=self.minor,
+            cardinality, self, accessor, minor=self.minor, digests=self.digests,
         )
 
     def type_info(self) -> tuple[_TypeInfo | None, str | None]:
@@ -273,7 +276,7 @@ def validate_rules(
         return [internal_error(base, "failed to convert to declType for CEL validation rules")]
     results = compile_rules(
         [RuleSource.of(r) for r in rules], info.decl_type, env_set or KUBERNETES_ENV_SET, preexisting.rules,
-        preexisting.message_expressions,
+        preexisting.message_expressions, digests=ctx.digests,
     )
     errs: list[FieldError] = []
     for i, (rule, cr) in enumerate(zip(rules, results)):

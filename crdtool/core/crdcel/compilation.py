@@ -257,6 +257,8 @@ def compile_rules(
     env_set: EnvSet | Environment = KUBERNETES_ENV_SET,
     preexisting: frozenset[str] = frozenset(),
     preexisting_messages: frozenset[str] | None = None,
+    *,
+    digests: dict[int, tuple[DeclType, bytes]] | None = None,
 ) -> list[CompilationResult]:
     """``cel.Compile``: compile a node's rules against its declared type.
 
@@ -266,13 +268,14 @@ def compile_rules(
     serves new and stored expressions alike) and the expressions that
     pre-existed an update (``preexisting_messages``: the message expressions,
     when they are a set of their own). Out: one :class:`CompilationResult` per rule, in
-    order. Never raises.
+    order. Never raises. ``digests``: :func:`decl_type_digest`'s table, shared by the calls on the types of one
+    schema (each node's type is part of its ancestors'), or None.
     """
     if not rules:
         return []
     if isinstance(env_set, Environment):
         env_set = EnvSet(env_set, env_set)
-    digest = decl_type_digest(decl_type)
+    digest = decl_type_digest(decl_type, digests)
     if preexisting_messages is None:
         preexisting_messages = preexisting
     keys = [_memo_key(r, digest, env_set, preexisting, preexisting_messages) for r in rules]
@@ -301,7 +304,7 @@ def _release_minor(env: Environment) -> int:
     return resolve_release(env.release).minor
 
 
-def decl_type_digest(decl: DeclType) -> bytes:
+def decl_type_digest(decl: DeclType, digests: dict[int, tuple[DeclType, bytes]] | None = None) -> bytes:
     """A 128-bit BLAKE2b digest of everything compilation reads from a :class:`DeclType` tree.
 
     In: a DeclType. Out: 16 bytes, equal for trees that agree on every
@@ -310,15 +313,32 @@ def decl_type_digest(decl: DeclType) -> bytes:
     compiling a rule against either gives the same result. Iterative (schemas
     may nest thousands deep); shared subtrees are digested once. No upstream
     counterpart: the key of :func:`compile_rules`' memo.
+
+    ``digests``: the digests of types met before, by identity (each entry holds its type, so that no other object
+    takes its ``id`` while the table lives), read and filled in: the calls for the nodes of one schema, whose
+    types are subtrees of their ancestors', then digest each type once (without it, a rule at depth d had its
+    type's whole tree digested again, d times over). The types must not change while the table is used.
     """
     import hashlib
 
+    if digests is not None:
+        hit = digests.get(id(decl))
+        if hit is not None:
+            return hit[1]
+        known = digests
+    else:
+        known = {}
     done: dict[int, bytes] = {}
     stack: list[tuple[DeclType, bool]] = [(decl, False)]
     while stack:
         t, expanded = stack.pop()
         if id(t) in done:
             continue
+        if not expanded:
+            hit = known.get(id(t))
+            if hit is not None:
+                done[id(t)] = hit[1]
+                continue
         children = [f.type for f in t.fields.values()] if t.fields is not None else []
         children += [c for c in (t.key_type, t.elem_type) if c is not None]
         if not expanded:
@@ -334,7 +354,8 @@ def decl_type_digest(decl: DeclType) -> bytes:
         for c in (t.key_type, t.elem_type):
             if c is not None:
                 h.update(done[id(c)])
-        done[id(t)] = h.digest()
+        done[id(t)] = digest = h.digest()
+        known[id(t)] = (t, digest)
     return done[id(decl)]
 
 

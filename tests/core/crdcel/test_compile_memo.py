@@ -138,3 +138,43 @@ def test_digest_of_a_deep_type() -> None:
     for _ in range(5000):
         schema = {"type": "object", "properties": {"x": schema}}
     assert len(decl_type_digest(_decl(schema))) == 16
+
+
+def _subtypes(decl: DeclType) -> list[DeclType]:
+    """Every type of ``decl``'s tree, the root first, then depth first (fields, key, element)."""
+    out: list[DeclType] = []
+    stack = [decl]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack.extend(reversed([f.type for f in (t.fields or {}).values()] + [c for c in (t.key_type, t.elem_type) if c]))
+    return out
+
+
+def test_a_shared_digest_table_gives_each_type_its_own_digest() -> None:
+    """decl_type_digest with the table the contexts of one schema share (issue #28) against a fresh digest of
+    each type: asked in both orders (root first, so that subtrees are found in the table; leaves first), for every
+    type of every upstream compilation schema, the table kept across the schemas."""
+    table: dict[int, tuple[DeclType, bytes]] = {}
+    seen = 0
+    for schema in _all_schemas():
+        types = _subtypes(_decl(schema))
+        for order in (types, list(reversed(types))):
+            for t in order:
+                assert decl_type_digest(t, table) == decl_type_digest(t)
+                seen += 1
+        assert id(types[0]) in table
+    assert seen > 500
+    # a changed size or field makes another digest, also through a table that has seen the first
+    a = _decl({"type": "object", "properties": {"s": {"type": "string", "maxLength": 5}}})
+    b = _decl({"type": "object", "properties": {"s": {"type": "string", "maxLength": 6}}})
+    assert decl_type_digest(a, table) != decl_type_digest(b, table)
+
+
+def test_compiling_with_a_digest_table_is_compiling_without() -> None:
+    schemas = _all_schemas()
+    plain = [_fresh(_rules(s), _decl(s)) for s in schemas]
+    table: dict[int, tuple[DeclType, bytes]] = {}
+    MEMO.clear()
+    shared = [compile_rules(_rules(s), _decl(s), KUBERNETES, digests=table) for s in schemas]
+    assert shared == plain

@@ -7,7 +7,10 @@
 * ``validate_defaults`` skipping its walk for a schema without defaults against the walk itself
   (``_defaults_walk``), on every structural version schema of those CRDs (after the create's defaulting);
 * ``warnings_on_create``'s one walk for formats and list-type sets against a walk for each (the public functions),
-  on every CRD of corpus/crds and corpus-outside at 1.33, 1.34, 1.36 and 1.37.
+  on every CRD of corpus/crds and corpus-outside at 1.33, 1.34, 1.36 and 1.37;
+* the digest table the CEL contexts of one schema share (``decl_type_digest``) against a fresh digest per
+  compilation: every CRD with rules of corpus/crds and corpus-outside at 1.30 and 1.37, the compile memo emptied
+  before each run.
 """
 
 from __future__ import annotations
@@ -107,3 +110,19 @@ def test_create_warnings_of_one_walk_are_those_of_a_walk_each() -> None:
             assert got == warnings_on_create_reference(internal, release)
             warned += bool(got)
     assert warned > 20  # (all of them in corpus/crds: corpus-outside's CRDs warn of nothing)
+
+
+def test_crd_checks_with_a_shared_digest_table_are_the_checks_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crdtool.core.crdcel import compilation
+
+    crds = tuple(c for c in _crds("corpus/crds", 1) + _crds("corpus-outside", 1) if "x-kubernetes-validations" in str(c))
+    assert len(crds) > 30
+    fresh_digest = compilation.decl_type_digest
+    for release in ("1.30", "1.37"):
+        compilation._COMPILED.clear()
+        shared = _verdicts(crds, release)
+        with monkeypatch.context() as m:
+            m.setattr(compilation, "decl_type_digest", lambda decl, digests=None: fresh_digest(decl))
+            compilation._COMPILED.clear()
+            alone = _verdicts(crds, release)
+        assert shared == alone
