@@ -294,3 +294,48 @@ def test_a_matrix_counts_list_items_per_release_and_does_not_depend_on_jobs(tmp_
     summary = json.loads(serial.stdout)["summary"]
     counts = {"documents": 102, "valid": 61, "invalid": 40, "skipped": 1, "errors": 0}  # the ConfigMap is judged
     assert summary == {**counts, "kubernetesVersions": {"1.30": counts, "1.37": counts}}
+
+
+def _with_bundle(monkeypatch: pytest.MonkeyPatch, args: list[str], *, decided_before: bool,
+                 jobs: int = 1) -> tuple[int, str, str]:
+    """``validate.run`` with the default checks across the bundle, streams from 64 KiB: the whole-load decided
+    before any stream is planned (``decided_before``, the fast path) or after planning them (the exact path)."""
+    from crdtool.cli.bundle_checks import BundleOptions
+    from crdtool.core.bundle import select_rules
+
+    with monkeypatch.context() as m:
+        m.setattr(validate, "STREAM_MIN_BYTES", 64 << 10)
+        if not decided_before:
+            m.setattr(validate, "_loaded_whole_for_bundle", lambda selected: False)
+        m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = validate.run(args, "json", jobs=jobs, bundle=BundleOptions(select_rules()))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_inputs_loaded_whole_for_the_bundle_are_not_planned_as_streams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the checks across the bundle, inputs within BUNDLE_MAX_BYTES are loaded whole: decided before the
+    streams are planned (issue #28), the same report as planning them first; and above the limit (made small
+    here) both stream, with the same note."""
+    big = tmp_path / "big.yaml"
+    big.write_text((SAMPLES / "crontab-v1.yaml").read_text() + "".join(
+        f"---\n{_cronjob(f'c{i}', i % 3 or 'x')}" for i in range(800)))
+    assert big.stat().st_size >= 64 << 10
+    single = tmp_path / "single.yaml"  # one large document: scanned, not a stream
+    single.write_text(_crontab_list(700))
+    small = tmp_path / "small.yaml"
+    small.write_text(_cronjob("alone", 2))
+    args = [str(big), str(single), str(small)]
+    exact = _with_bundle(monkeypatch, args, decided_before=False)
+    assert json.loads(exact[1])["summary"]["invalid"] > 200
+    for jobs in (1, 2):
+        assert _with_bundle(monkeypatch, args, decided_before=True, jobs=jobs) == exact
+    from crdtool.cli import bundle_checks
+
+    with monkeypatch.context() as m:
+        m.setattr(bundle_checks, "BUNDLE_MAX_BYTES", 64 << 10)
+        over = _with_bundle(monkeypatch, args, decided_before=True)
+        assert over == _with_bundle(monkeypatch, args, decided_before=False)
+    assert over[2] and over[2] != exact[2]  # the note that the bundle is too large to check
+    assert validate._loaded_whole_for_bundle(args) and not validate._loaded_whole_for_bundle(["-"])
