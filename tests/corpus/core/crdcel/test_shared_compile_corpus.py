@@ -39,8 +39,11 @@ def test_shared_compilations_of_corpus_rules(release: str, monkeypatch: pytest.M
     calls: list[tuple[Any, ...]] = []
 
     def recording(rules: Any, decl: Any, env_set: Any = cel_compile.KUBERNETES_ENV_SET,
-                  preexisting: frozenset[str] = frozenset(), preexisting_messages: Any = None) -> list[CompilationResult]:
-        out = compile_rules(rules, decl, env_set, preexisting, preexisting_messages)
+                  preexisting: frozenset[str] = frozenset(), preexisting_messages: Any = None,
+                  *, digests: Any = None) -> list[CompilationResult]:
+        # (with the digest table the contexts of a schema share, where the caller has one: each result is then
+        # held below against a compilation alone, without a table)
+        out = compile_rules(rules, decl, env_set, preexisting, preexisting_messages, digests=digests)
         calls.append((rules, decl, env_set, preexisting, preexisting_messages, out))
         return out
 
