@@ -33,6 +33,13 @@ target (crdtool >= kubeconform) is not met; half of crdtool's per-document time 
 After the speed-ups of branch h29speed (same day, load 1.4 → 1.8, --runs 3, modules byte-compiled): 810 documents:
 crdtool 1864 docs/s, kubeconform 1939, kubectl-validate 1056 (0.96; per CPU second 1.00); 3240 documents: 3236,
 3909, 1359 (0.83; per CPU second 0.84). The same commit before them, byte-compiled too: 0.87 and 0.63 per CPU second.
+Measured 2026-12-03 (2 cores shared by four sessions, load 3.4 → 4.3, --copies 40 --runs 3; kubectl-validate
+too), 3240 documents, crdtool / kubeconform -n 1 in documents/s and per CPU second, two rounds each of main at
+5377f4e (after the composed YAML and create-path fast paths) and of branch h29peers (validate parsed without
+Typer, the text report without Rich when it is plain, objects frozen at exit): main 1.13 / 1.17 and 0.97 / 0.97;
+h29peers 1.13 / 1.28 and 1.37 / 1.29 (crdtool 0.67-0.76 s of CPU, kubeconform 0.86-0.98 s; kubectl-validate
+2.7-2.9 s: crdtool / kubectl-validate 3.4-3.6 in documents/s, 3.9-4.0 per CPU second). callgrind of crdtool
+alone: 3,580 → 3,370 million instructions over the 3240 documents, 714 → 530 million for one file.
 
 How the peers were built for the figures in the notes of issue 29 (none of this is committed):
 
