@@ -220,3 +220,15 @@ def test_the_modules_are_imported_before_the_thresholds_rise() -> None:
                          text=True, cwd=ROOT, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stderr.splitlines() == ["True"]
+
+
+def test_typer_imports_the_modules_before_the_thresholds_rise_too() -> None:
+    code = ("import sys\nfrom crdtool.cli import app, fast\nprepare = fast.prepare_process\n"
+            "def check():\n"
+            "    print('crdtool.cli.validate' in sys.modules, file=sys.stderr)\n"
+            "    prepare()\n"
+            "fast.prepare_process = check\napp.main(sys.argv[1:])\n")
+    out = subprocess.run([sys.executable, "-c", code, "validate", SAMPLE, "--jobs=1", "-q"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines() == ["True"]
