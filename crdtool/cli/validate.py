@@ -1328,8 +1328,6 @@ def _judge_item(
     of its CRDs (a CRD, or a List holding CRDs), judged before. ``deferring``:
     in a worker of a stream whose parent resolves :class:`_InvalidCrdWarning`.
     """
-    from crdtool.cli.selection import helm_value_hint
-
     if isinstance(item, InputError):
         return input_error_result(item)
     if _kind_skipped(item.data, ctx.skip_kinds):
@@ -1352,6 +1350,8 @@ def _judge_item(
         # the input's own warnings (size limits) come first, whatever the document's verdict
         result.warnings[:0] = item.warnings
     if result.status == "invalid":
+        from crdtool.cli.selection import helm_value_hint  # imported only for an invalid document
+
         hint = helm_value_hint(result.errors)
         if hint:
             result.warnings.insert(0, hint)
