@@ -18,17 +18,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from crdtool.cli.output import OutputFormat  # noqa: F401 - re-exported: the CLI imports it without Rich
+from crdtool.cli.markup import escape  # noqa: F401 - re-exported: the commands' markup escape
 from crdtool.cli.reporters.base import write_json  # noqa: F401 - re-exported for the commands
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
-def escape(text: str) -> str:
-    """Rich's ``rich.markup.escape`` (Rich imported when first needed)."""
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
 
 
 _CONSOLE_CLASS: list[Any] = []
