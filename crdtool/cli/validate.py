@@ -453,9 +453,31 @@ def _load_split(
     return out
 
 
-#: Bytes of a file's documents per worker task in :func:`_judge_split_file` (judged too: small enough for the
-#: workers to finish together).
-SPLIT_JUDGE_TASK_BYTES = 32 << 10
+#: Bytes of a file's documents per worker task in :func:`_judge_split_file`, at most: the tasks shrink towards
+#: the end of the file (a share of what is left each, down to an eighth of this) so that the workers finish
+#: together, without a task per document for the rest.
+SPLIT_JUDGE_TASK_BYTES = 64 << 10
+
+
+def _shrinking_runs(sizes: list[int], jobs: int, most: int) -> list[list[int]]:
+    """``range(len(sizes))`` cut into runs of consecutive numbers, each of about the bytes left over ``4 × jobs``
+    (``sizes``: each chunk's), between ``most // 8`` and ``most``."""
+    left = sum(sizes)
+    runs: list[list[int]] = []
+    run: list[int] = []
+    held = 0
+    limit = max(most // 8, min(most, left // (4 * jobs)))
+    for k, size in enumerate(sizes):
+        run.append(k)
+        held += size
+        if held >= limit:
+            runs.append(run)
+            left -= held
+            run, held = [], 0
+            limit = max(most // 8, min(most, left // (4 * jobs)))
+    if run:
+        runs.append(run)
+    return runs
 
 
 def _judge_split_file(
@@ -481,7 +503,7 @@ def _judge_split_file(
     another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
     with YAML escapes) gives None too.
     """
-    from crdtool.cli.jobs import InChild, batches, ordered_map, paused_gc
+    from crdtool.cli.jobs import InChild, ordered_map, paused_gc
 
     if jobs < 2 or not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
         return None
@@ -530,7 +552,7 @@ def _judge_split_file(
 
     if progress is not None:
         progress.set_total(sum(1 for c in chunks if not c.empty))
-    tasks = list(batches(range(len(chunks)), lambda k: chunks[k].size, SPLIT_JUDGE_TASK_BYTES))
+    tasks = _shrinking_runs([c.size for c in chunks], jobs, SPLIT_JUDGE_TASK_BYTES)
     results: list[DocumentResult] = list(flag_errors)
     items: list[Document | InputError | None] = []
     hint = HelmHinter()

@@ -195,3 +195,15 @@ def test_documents_the_bundle_checks_do_not_read_change_no_finding() -> None:
 ])
 def test_which_documents_take_part_in_the_bundle_checks(document: Any, part: bool) -> None:
     assert takes_part(document) is part
+
+
+@pytest.mark.parametrize("sizes", [[620] * 3000, [5, 5, 5], [70_000, 10, 10, 200_000, 10], [1] * 9])
+def test_tasks_shrink_towards_the_end_of_the_file(sizes: list[int]) -> None:
+    most = 64 << 10
+    runs = validate._shrinking_runs(sizes, 2, most)
+    assert [k for run in runs for k in run] == list(range(len(sizes)))  # every chunk once, in order
+    held = [sum(sizes[k] for k in run) for run in runs]
+    for run, size in zip(runs, held):
+        assert len(run) == 1 or size - sizes[run[-1]] < most  # a run ends once it holds enough
+    if len(sizes) == 3000:
+        assert held[0] >= most and held[-2] <= most // 4 and len(runs) <= 64
