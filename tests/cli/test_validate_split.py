@@ -207,3 +207,17 @@ def test_tasks_shrink_towards_the_end_of_the_file(sizes: list[int]) -> None:
         assert len(run) == 1 or size - sizes[run[-1]] < most  # a run ends once it holds enough
     if len(sizes) == 3000:
         assert held[0] >= most and held[-2] <= most // 4 and len(runs) <= 64
+
+
+def test_inputs_loaded_whole_are_known_from_their_sizes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the bundle checks, the streams are not planned when their files could not exceed the bundle's limit."""
+    from crdtool.cli import bundle_checks
+
+    small, big = tmp_path / "small.yaml", tmp_path / "big.yaml"
+    small.write_text("a: 1\n")
+    big.write_text("a: 1\n" * 300_000)  # 1.5 MB: may be a stream
+    assert validate._loaded_whole([str(small), str(big), str(tmp_path / "missing.yaml")])
+    assert not validate._loaded_whole([str(small), "-"])  # stdin: read to know
+    monkeypatch.setattr(bundle_checks, "BUNDLE_MAX_BYTES", 1 << 20)
+    assert not validate._loaded_whole([str(big)])
+    assert validate._loaded_whole([str(small)] * 400)  # small files are never streams
