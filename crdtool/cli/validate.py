@@ -10,7 +10,7 @@ judges in this process), and the report is the same whatever their number:
   never held whole, its documents go to the workers in batches and come back
   judged, in order (:func:`_judge_stream`);
 * one large YAML file without CRDs, its inputs loaded whole (the checks across the bundle, the default), is
-  cut into its documents and each worker loads and judges runs of them, in one pool (:func:`_judge_split_file`);
+  cut into its documents, and this process and the workers load and judge runs of them (:func:`_judge_split_file`);
 * a ``v1`` ``List`` with many custom resources (``kubectl get -A -o yaml``) has
   its items judged by the workers, in ranges (:func:`judge_custom_resource`).
 
@@ -491,13 +491,16 @@ def _judge_split_file(
 ) -> tuple[list[DocumentResult], list[Document | InputError | None]] | None:
     """The results of one large YAML file without CRDs (``--crd``'s input errors first) and its documents, in
     order (None for a document the checks across the bundle do not read: :func:`crdtool.core.bundle.takes_part`):
-    each worker loads and judges its runs of the file's chunks, in one pool; None to judge it the usual
-    way (:func:`_load_entries`, then the custom resources): one job, a small file, stdin, JSON, UTF-16/32,
-    unreadable, fewer than :data:`PARALLEL_MIN_DOCUMENTS` chunks, a chunk that may hold a CRD (:data:`_CRD_MARK`:
-    the catalog must hold every CRD before any custom resource is judged), or no worker to be had.
+    this process and ``jobs - 1`` forked workers load and judge runs of the file's chunks
+    (:func:`~crdtool.cli.jobs.ordered_map` with ``here``: this process takes the next run whenever the answer
+    awaited is not in); None to judge it the usual way (:func:`_load_entries`, then the custom resources): one
+    job, a small file, stdin, JSON, UTF-16/32, unreadable, fewer than :data:`PARALLEL_MIN_DOCUMENTS` chunks, a
+    chunk that may hold a CRD (:data:`_CRD_MARK`: the catalog must hold every CRD before any custom resource is
+    judged), or no worker to be had.
 
     The catalog holds ``--crd``'s CRDs, prepared here before the fork when the file names their kind; whether
-    a CRD is itself valid is settled here while the workers judge (:class:`_InvalidCrdWarning`). The chunks are
+    a CRD is itself valid is settled by a child process meanwhile (:class:`~crdtool.cli.jobs.InChild`), its
+    answer given to the results here (:class:`_InvalidCrdWarning`). The chunks are
     those :func:`_load_split` shares out; document indexes and Helm hints are given here, in order, as the
     results come back: the results are those of loading the file whole and judging its documents one after
     another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
@@ -560,7 +563,9 @@ def _judge_split_file(
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        for answers in ordered_map(judge_run, tasks, jobs, in_flight=-(-len(tasks) // jobs)):
+        # this process judges too, whenever the answer awaited is not in: one worker fewer to fork, and none of
+        # its own answers pickled
+        for answers in ordered_map(judge_run, tasks, jobs, in_flight=3, here=True):
             settle()
             for takes_index, item, result in answers:
                 if isinstance(item, InputError):
