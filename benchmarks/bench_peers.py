@@ -33,6 +33,16 @@ target (crdtool >= kubeconform) is not met; half of crdtool's per-document time 
 After the speed-ups of branch h29speed (same day, load 1.4 → 1.8, --runs 3, modules byte-compiled): 810 documents:
 crdtool 1864 docs/s, kubeconform 1939, kubectl-validate 1056 (0.96; per CPU second 1.00); 3240 documents: 3236,
 3909, 1359 (0.83; per CPU second 0.84). The same commit before them, byte-compiled too: 0.87 and 0.63 per CPU second.
+Measured 2026-12-03 (2 cores shared by four sessions, load 2.9 → 4.8; kubectl-validate too), 3240 documents,
+crdtool / kubeconform -n 1, main at 5377f4e (after the composed YAML and create-path fast paths) against branch
+h29peers (validate parsed without Typer, the text report without Rich when it is plain, the modules imported
+before the collector's thresholds rise, objects frozen at exit). This script, --copies 40 --runs 3, two rounds
+each (documents/s / per CPU second): main 1.06 / 1.17 and 1.30 / 1.31, h29peers 1.27 / 1.33 and 1.26 / 1.38
+(kubectl-validate 930 documents/s, 2.8-3.2 s of CPU: crdtool / kubectl-validate 2.6-3.1 and 3.6-3.7). The same
+commands alternated 9 times in one loop (main, h29peers, kubeconform; medians; load 4.4 → 3.8): CPU 0.824 s,
+0.665 s, 0.931 s; wall 0.880 s, 0.715 s, 1.053 s: crdtool / kubeconform 1.13 → 1.40 per CPU second, 1.20 → 1.47
+in documents/s. callgrind of crdtool alone: 3,580 → 3,370 million instructions over the 3240 documents, 714 → 530
+million for one file (the collector's walk of the loaded documents, ~40 ms, is cache misses: not counted there).
 
 How the peers were built for the figures in the notes of issue 29 (none of this is committed):
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
+from crdtool.cli.markup import escape
 
 from crdtool.cli.report import OutputFormat, console, write_json
 

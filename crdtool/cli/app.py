@@ -8,17 +8,19 @@ message plus a crash log, never a raw traceback.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
-import gc
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 import typer
 import typer.core
 
+from crdtool.cli import options  # standard library only
 from crdtool.cli.output import OutputFormat  # not crdtool.cli.report: Rich is imported by the commands that render
 from crdtool.cli.reporters import CheckOutput  # standard library only
 
@@ -86,7 +88,7 @@ KUBERNETES_MATRIX_HELP = (
     KUBERNETES_VERSION_HELP[:-1] + "; a range (1.30-1.37), a comma list or 'supported' judges under each and shows "
     "where the verdicts differ."
 )
-KUBERNETES_VERSION_ENV = "CRDTOOL_KUBERNETES_VERSION"
+KUBERNETES_VERSION_ENV = options.KUBERNETES_VERSION_ENV
 JOBS_HELP = "Worker processes judging the documents (default: one per core); 1 judges them in this process."
 
 
@@ -146,50 +148,32 @@ def handled(command: Callable[..., int]) -> Callable[..., None]:
 
 
 def _config(command: str, path: Optional[str]) -> Any:
-    """The configuration for ``command``; a broken file is a usage error (exit 2)."""
-    from crdtool.cli.config import ConfigError, load_config
-
-    try:
-        return load_config(command, path)
-    except ConfigError as exc:
-        print(f"crdtool: {exc}", file=sys.stderr)
-        raise typer.Exit(int(ExitStatus.USAGE)) from None
+    """The configuration for ``command``; a broken file is a usage error (exit 2): :func:`crdtool.cli.options.config`."""
+    with _usage():
+        return options.config(command, path)
 
 
 def _releases(cli_value: Optional[str], config: Any = None, *, matrix: bool = True) -> tuple[Any, ...]:
-    """The releases ``--kubernetes-version`` names: the option, else ``$CRDTOOL_KUBERNETES_VERSION``, else the
-    configuration's ``kubernetesVersion``, else the default (1.37). A bad value is a usage error (exit 2); so are
-    several releases for a command that judges under one (``matrix`` False)."""
-    from crdtool.core.releases import DEFAULT_RELEASE, parse_release_matrix
-
-    source, value = "--kubernetes-version", cli_value
-    if value is None and os.environ.get(KUBERNETES_VERSION_ENV):
-        source, value = f"${KUBERNETES_VERSION_ENV}", os.environ[KUBERNETES_VERSION_ENV]
-    if value is None and config is not None and config.get("kubernetes-version") is not None:
-        source, value = f"{config.path}: kubernetesVersion", config.get("kubernetes-version")
-    if value is None:
-        return (DEFAULT_RELEASE,)
-    try:
-        releases = parse_release_matrix(value)
-    except ValueError as exc:
-        print(f"crdtool: {source}: {exc}", file=sys.stderr)
-        raise typer.Exit(int(ExitStatus.USAGE)) from None
-    if not matrix and len(releases) > 1:
-        print(f"crdtool: {source}: this command judges as one Kubernetes release, not {value!r}", file=sys.stderr)
-        raise typer.Exit(int(ExitStatus.USAGE))
-    return releases
+    """The releases ``--kubernetes-version`` names (:func:`crdtool.cli.options.releases`); a bad value is a usage
+    error (exit 2)."""
+    with _usage():
+        return options.releases(cli_value, config, matrix=matrix)
 
 
 def _output_name(cli: Optional[enum.Enum], config: Any, allowed: tuple[str, ...]) -> str:
-    """``--output``, else the configuration's ``output``, else github under GitHub Actions, else text."""
-    from crdtool.cli.reporters import choose_output
+    """``--output``, else the configuration's ``output``, else github under GitHub Actions, else text
+    (:func:`crdtool.cli.options.output_name`)."""
+    with _usage():
+        return options.output_name(cli.value if cli is not None else None, config, allowed)
 
-    configured = config.get("output")
-    if configured is not None and configured not in allowed:
-        print(f"crdtool: {config.path}: output must be one of {', '.join(allowed)}, not {configured!r}", file=sys.stderr)
-        raise typer.Exit(int(ExitStatus.USAGE))
-    name = choose_output(cli.value if cli is not None else None, configured)
-    return name if name in allowed else "text"
+
+@contextlib.contextmanager
+def _usage() -> Iterator[None]:
+    """A :class:`crdtool.cli.options.UsageExit` (its message printed) as Typer's exit 2."""
+    try:
+        yield
+    except options.UsageExit:
+        raise typer.Exit(int(ExitStatus.USAGE)) from None
 
 
 @app.command("validate", cls=_Command, epilog=EXIT_CODES)
@@ -244,47 +228,20 @@ def validate(
     group/resources, ServiceAccounts, roleRefs): warnings, or findings with --strict.
     Exit 0 when everything is valid, 1 when anything is invalid, 2 on usage or input errors.
     """
-    from crdtool.cli import validate as validate_cmd
-    from crdtool.cli.config import pick
-    from crdtool.cli.progress import DelayedProgress
-
-    settings = _config("validate", config)
-    kinds = [k.strip() for value in pick(skip_kind, settings, "skip-kind", []) for k in value.split(",") if k.strip()]
-    bundle = _bundle_options(select, ignore, strict, settings)
-    return validate_cmd.run(
-        paths,
-        _output_name(output, settings, tuple(m.value for m in CheckOutput)),
-        crd_paths=pick(crd, settings, "crd", []),
-        field_validation=field_validation.value,
-        quiet=bool(pick(quiet, settings, "quiet", False)),
-        exclude=pick(exclude, settings, "exclude", []),
-        skip_kinds=kinds,
-        exit_zero=bool(pick(exit_zero, settings, "exit-zero", False)),
-        progress=DelayedProgress("validating"),
-        releases=_releases(kubernetes_version, settings),
-        explain_cost=explain_cost,
-        jobs=jobs,
-        bundle=bundle,
-        ignore_missing_crds=bool(pick(ignore_missing_crds, settings, "ignore-missing-crds", False)),
-    )
+    with _usage():
+        return options.validate(
+            paths, crd=crd, output=output.value if output is not None else None, quiet=quiet, exclude=exclude,
+            skip_kind=skip_kind, exit_zero=exit_zero, config_path=config, field_validation=field_validation.value,
+            kubernetes_version=kubernetes_version, explain_cost=explain_cost, jobs=jobs, select=select, ignore=ignore,
+            strict=strict, ignore_missing_crds=ignore_missing_crds,
+        )
 
 
 def _bundle_options(select: Optional[list[str]], ignore: Optional[list[str]], strict: Optional[bool], settings: Any) -> Any:
-    """validate's checks across the bundle from the options and the configuration file (whose select/ignore
-    entries count when they are BND codes: the same keys may hold lint's codes). Usage error on an unknown code."""
-    from crdtool.cli.bundle_checks import BundleOptions
-    from crdtool.cli.config import pick
-    from crdtool.core.bundle import select_rules
-
-    def configured(key: str) -> list[str]:
-        return [c for c in settings.get(key) or [] if isinstance(c, str) and c.strip().upper().startswith("BND")]
-
-    try:
-        rules = select_rules(_codes(select) or configured("select") or None, _codes(ignore) or configured("ignore"))
-    except ValueError as exc:
-        print(f"crdtool: {exc}", file=sys.stderr)
-        raise typer.Exit(int(ExitStatus.USAGE)) from None
-    return BundleOptions(rules, strict=bool(pick(strict, settings, "strict", False)))
+    """validate's checks across the bundle (:func:`crdtool.cli.options.bundle_options`); usage error (exit 2) on
+    an unknown code."""
+    with _usage():
+        return options.bundle_options(select, ignore, strict, settings)
 
 
 class LintSeverity(str, enum.Enum):
@@ -293,11 +250,7 @@ class LintSeverity(str, enum.Enum):
     info = "info"
 
 
-def _codes(values: Optional[list[str]]) -> Optional[list[str]]:
-    """Repeatable, comma-separated code options (``--select CRD1,CRD005``); None when not given."""
-    if not values:
-        return None
-    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+_codes = options.codes
 
 
 @app.command("lint", cls=_Command, epilog=EXIT_CODES)
@@ -850,14 +803,15 @@ def _crash_log(exc: BaseException) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the app; it exits with the command's status."""
-    # Validators walk schemas recursively; real CRDs nest ~30 deep, hostile ones are
-    # rejected by the loader long before this limit matters.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    # Loading and judging manifests allocates millions of dicts and lists, nearly all freed by reference
-    # counting; at CPython's default threshold (700) the cyclic collector ran thousands of times and took
-    # ~14% of `validate` on the corpus. mypy does the same (mypy/build.py: gc.set_threshold(200 * 1000, 30, 30)).
-    gc.set_threshold(100_000, 30, 30)
+    from crdtool.cli.fast import prepare_process
+
     args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == ["validate"]:
+        # before the collector's thresholds rise (see fast._validate); a failure is the command's to report
+        with contextlib.suppress(Exception):
+            from crdtool.cli import validate  # noqa: F401
+
+    prepare_process()
     _only_the_command_run(args)(args=args, prog_name="crdtool")
 
 

@@ -36,14 +36,15 @@ def apply(
     options: BundleOptions,
     releases: Sequence[Release],
     per_release: Sequence[list[DocumentResult]],
-    items: Sequence[Document | InputError],
+    items: Sequence[Document | InputError | None],
     flag_items: Sequence[Document | InputError] = (),
 ) -> None:
     """Add each release's bundle findings to ``per_release[k]`` (in place).
 
-    ``items``: the loaded documents of the inputs, in order; the last ``len(items)`` results of each release are
-    theirs (``--crd``'s input errors come first). The CRDs of ``--crd`` (``flag_items``) are part of the bundle
-    (their groups and plurals serve RBAC rules) but findings in them are not reported.
+    ``items``: the loaded documents of the inputs, in order (None for a document no check reads:
+    :func:`crdtool.core.bundle.takes_part`); the last ``len(items)`` results of each release are theirs
+    (``--crd``'s input errors come first). The CRDs of ``--crd`` (``flag_items``) are part of the bundle (their
+    groups and plurals serve RBAC rules) but findings in them are not reported.
     """
     from crdtool.core.bundle import check_bundle
 

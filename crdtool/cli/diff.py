@@ -644,7 +644,7 @@ _OBJECT_STYLE = {"rejected": "bold red", "tolerated": "yellow", "pruned": "yello
 
 def _on(entry: dict[str, Any], r: PairReport) -> str:
     """`` (on 1.30–1.32)`` after an error not every requested release reports."""
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     names = entry.get("kubernetesVersions")
     if not names or r.versions is None or len(names) == len(r.versions):
@@ -654,7 +654,7 @@ def _on(entry: dict[str, Any], r: PairReport) -> str:
 
 def report_text(reports: list[PairReport], fail_on: str) -> None:
     """Per CRD: the update verdict with its errors at ``file:line:column``, the changes (most severe first), the objects."""
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     out = console()
     for n, r in enumerate(reports):

@@ -3,9 +3,14 @@
 ``crdtool --version``, ``crdtool --help``, ``crdtool completion SHELL`` and
 ``crdtool sort-versions VERSION...`` (plain versions, no options) are
 answered without importing Typer (which alone takes about as long as Python's
-own start-up) or anything of the core but version ordering; every other
-command line goes to the Typer application (:func:`crdtool.cli.app.main`),
-which parses it as always. The answers are the application's own, byte for
+own start-up) or anything of the core but version ordering. ``crdtool validate``
+with paths and the plain forms of its options (:data:`VALIDATE_FLAGS`,
+:data:`VALIDATE_VALUES`: no ``--opt=value``, no bundled short options, no value
+that starts with ``-``, no ``--``, no help) is parsed here too and run by
+:func:`crdtool.cli.options.validate`, the function the Typer command calls
+(Typer and Click take ~130 million instructions, a fifth of the start-up of
+``validate``). Every other command line goes to the Typer application
+(:func:`crdtool.cli.app.main`), which parses it as always. The answers are the application's own, byte for
 byte: the top-level help and the completion scripts are generated from it
 into :mod:`crdtool.cli.static_text` (``python -m crdtool.cli.write_completions
 completions/``; ``tests/cli/test_fast_start.py`` fails when they are stale),
@@ -15,12 +20,38 @@ of at least 80 columns, or none).
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
+import re
 import sys
+from typing import Any
 
 #: Click renders help at ``min(terminal columns, 80) - 2``; the stored help is the 80-column one.
 HELP_COLUMNS = 80
 SHELLS = ("bash", "zsh", "fish")
+
+#: validate's flags parsed here: option -> (keyword of :func:`crdtool.cli.options.validate`, value).
+VALIDATE_FLAGS: dict[str, tuple[str, bool]] = {
+    "--quiet": ("quiet", True), "-q": ("quiet", True), "--no-quiet": ("quiet", False),
+    "--exit-zero": ("exit_zero", True), "--no-exit-zero": ("exit_zero", False),
+    "--strict": ("strict", True), "--no-strict": ("strict", False),
+    "--ignore-missing-crds": ("ignore_missing_crds", True), "--no-ignore-missing-crds": ("ignore_missing_crds", False),
+    "--explain-cost": ("explain_cost", True),
+}
+#: validate's options with a value parsed here: option -> (keyword, repeatable).
+VALIDATE_VALUES: dict[str, tuple[str, bool]] = {
+    "--jobs": ("jobs", False), "-j": ("jobs", False),
+    "--kubernetes-version": ("kubernetes_version", False),
+    "--output": ("output", False), "-o": ("output", False),
+    "--config": ("config_path", False),
+    "--crd": ("crd", True), "--exclude": ("exclude", True), "--skip-kind": ("skip_kind", True),
+    "--select": ("select", True), "--ignore": ("ignore", True),
+}
+#: ``--output``'s choices (:class:`crdtool.cli.reporters.CheckOutput`; a test holds them equal).
+VALIDATE_OUTPUTS = ("text", "json", "github", "sarif", "junit")
+#: a ``--jobs`` value Click's int with ``min=1`` takes as itself (anything else goes to Typer and its messages)
+_JOBS = re.compile(r"[1-9][0-9]{0,8}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,7 +76,80 @@ def run_fast(args: list[str]) -> int | None:
         return _guarded(lambda: _static(args[1]))
     if args[:1] == ["sort-versions"] and not any(a.startswith("-") for a in args[1:]):
         return _guarded(lambda: _sort_versions(args[1:]))
+    if args[:1] == ["validate"]:
+        parsed = parse_validate(args[1:])
+        if parsed is not None:
+            paths, keywords = parsed
+            return _guarded(lambda: _validate(paths, keywords))
     return None
+
+
+def parse_validate(args: list[str]) -> tuple[list[str], dict[str, Any]] | None:
+    """``validate``'s arguments as Typer would hand them on: the paths and the keywords of
+    :func:`crdtool.cli.options.validate` given; None for anything outside the plain forms (Typer parses it)."""
+    paths: list[str] = []
+    keywords: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "-" or not arg.startswith("-"):
+            paths.append(arg)
+            continue
+        if arg in VALIDATE_FLAGS:
+            name, flag = VALIDATE_FLAGS[arg]
+            keywords[name] = flag
+            continue
+        if arg not in VALIDATE_VALUES or i == len(args) or args[i].startswith("-"):
+            return None
+        (name, repeatable), value = VALIDATE_VALUES[arg], args[i]
+        i += 1
+        if name == "jobs":
+            if not _JOBS.fullmatch(value):
+                return None
+            keywords[name] = int(value)
+        elif name == "output" and value not in VALIDATE_OUTPUTS:
+            return None
+        elif repeatable:
+            keywords.setdefault(name, []).append(value)
+        else:
+            keywords[name] = value  # Click: the last one given
+    if not paths:
+        return None
+    return paths, keywords
+
+
+def _validate(paths: list[str], keywords: dict[str, Any]) -> int:
+    from crdtool.cli import options
+    from crdtool.cli import validate  # noqa: F401 - imported before prepare_process: see there
+
+    # The modules are imported under the collector's default thresholds, which collect their ~25,000 new
+    # objects (or move them to an older generation) as they come. Under prepare_process's 100,000 they stayed
+    # in the youngest generation, and loading ~3,000 documents then made it overflow: one collection walking
+    # every loaded document, ~40 ms of CPU (the walk is bound by cache misses, not instructions).
+    prepare_process()
+    try:
+        return options.validate(paths, **keywords)
+    except options.UsageExit:
+        return options.USAGE
+
+
+def prepare_process() -> None:
+    """The process settings of a command that judges: a recursion limit for deep schemas, the cyclic collector's
+    thresholds, and the live objects frozen at exit."""
+    # Validators walk schemas recursively; real CRDs nest ~30 deep, hostile ones are
+    # rejected by the loader long before this limit matters.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    # Loading and judging manifests allocates millions of dicts and lists, nearly all freed by reference
+    # counting; at CPython's default threshold (700) the cyclic collector ran thousands of times and took
+    # ~14% of `validate` on the corpus. mypy does the same (mypy/build.py: gc.set_threshold(200 * 1000, 30, 30)).
+    gc.set_threshold(100_000, 30, 30)
+    # Python's exit collects every generation, twice (before and after the modules are cleared): after
+    # `validate` of 3,240 documents ~36,000 live objects, ~15 ms of CPU, to free what the exit frees anyway.
+    # Frozen at exit (gc.freeze: out of the collector's sight), they are skipped. An atexit hook, not a
+    # `finally`: a caller that runs main() in its own process (the tests) keeps its collector until it exits.
+    atexit.unregister(gc.freeze)  # once, however often main() is called
+    atexit.register(gc.freeze)
 
 
 def _version() -> int:

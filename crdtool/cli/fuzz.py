@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, Callable
 
-from rich.markup import escape
+from crdtool.cli.markup import escape
 
 from crdtool.loading import UsageError, load_crd, load_target
 

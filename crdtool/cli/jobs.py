@@ -15,7 +15,7 @@ import os
 from collections import deque
 from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,12 +56,22 @@ def _call_in_worker(task: Any) -> Any:
     return _WORKER_FUNCTION(task)
 
 
+class _Here:
+    """A result of :func:`ordered_map` computed in the calling process (``here=True``), in its place in order."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 def ordered_map(
     function: Callable[[T], R],
     tasks: Iterable[T],
     jobs: int,
     in_flight: int = 2,
     started: Callable[[], None] | None = None,
+    here: bool = False,
 ) -> Iterator[R]:
     """``function(task)`` for every task, in the tasks' order, over ``jobs`` forked workers.
 
@@ -73,6 +83,9 @@ def ordered_map(
     worker's exception is raised here, at its task; the tasks not started are
     dropped. ``started``: called here once the workers have their first tasks, before their results are awaited
     (work of this process's own that they do not need), or with the tasks when there are no workers.
+    ``here``: this process is one of the ``jobs``: ``jobs - 1`` workers are forked, and this process computes
+    the next task itself whenever the result awaited is not in yet (no task or result of its own is pickled,
+    and no process waits idle beside the workers).
     """
     if jobs <= 1:
         if started is not None:
@@ -80,32 +93,54 @@ def ordered_map(
         yield from map(function, tasks)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
+    workers = jobs - 1 if here else jobs
     global _WORKER_FUNCTION
     _WORKER_FUNCTION = function
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        pending: deque[Any] = deque()
+        pending: deque[Any] = deque()  # Futures, and _Here results, in the tasks' order
         iterator = iter(tasks)
-        limit = max(1, jobs * in_flight)
+        limit = max(1, workers * in_flight)
+        in_pool = 0
         with _frozen_heap():
             # the first submit forks every worker (fork workers are not spawned on demand)
             for task in iterator:
                 pending.append(pool.submit(_call_in_worker, task))
+                in_pool += 1
                 break
-        if len(pending) < limit:
+        if in_pool < limit:
             for task in iterator:
                 pending.append(pool.submit(_call_in_worker, task))
-                if len(pending) >= limit:
+                in_pool += 1
+                if in_pool >= limit:
                     break
         if started is not None:
             started()
+        exhausted = False
         while pending:
-            result = pending.popleft().result()
-            for task in iterator:
-                pending.append(pool.submit(_call_in_worker, task))
-                break
+            head = pending[0]
+            if here and not exhausted and isinstance(head, Future) and not head.done():
+                for task in iterator:
+                    pending.append(_Here(function(task)))
+                    break
+                else:
+                    exhausted = True
+                continue
+            pending.popleft()
+            if isinstance(head, _Here):
+                result = head.value
+            else:
+                result = head.result()
+                in_pool -= 1
+            while in_pool < limit and not exhausted:
+                for task in iterator:
+                    pending.append(pool.submit(_call_in_worker, task))
+                    in_pool += 1
+                    break
+                else:
+                    exhausted = True
             if not pending:
                 # done before the last result is handed over: a consumer that stops there (it knows how
                 # many to expect) leaves no pool behind for the interpreter's exit to trip over
@@ -116,6 +151,71 @@ def ordered_map(
         raise
     finally:
         _WORKER_FUNCTION = None
+
+
+class InChild(Generic[R]):
+    """``function()`` computed in a forked child process while this one goes on (:meth:`result` waits for it).
+
+    For work this process needs later and can leave to an idle core meanwhile. The child inherits what
+    ``function`` reaches (nothing is sent to it); its result comes back pickled through a pipe. :meth:`result`
+    gives it, or computes ``function()`` here where no process could be forked or the child failed (an
+    exception, killed): the same result either way. :meth:`close` (or :meth:`result`) must be called before
+    this process goes on without it, so that the child is waited for.
+    """
+
+    def __init__(self, function: Callable[[], R]) -> None:
+        self.function = function
+        self.pid = 0
+        self.read_end = -1
+        self.got: list[R] = []
+        if not can_fork():
+            return
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            return
+        if pid == 0:  # pragma: no cover - the child: covered by the result it sends back
+            status = 1
+            try:
+                import pickle
+
+                os.close(read_end)
+                data = pickle.dumps(function(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write_end, "wb") as fh:
+                    fh.write(data)
+                status = 0
+            finally:
+                os._exit(status)  # neither the parent's exit handlers nor its buffered output
+        os.close(write_end)
+        self.pid, self.read_end = pid, read_end
+
+    def _reap(self) -> bytes | None:
+        """The child's pickled result (None: it failed, or there is none), the child waited for (once)."""
+        if not self.pid:
+            return None
+        with os.fdopen(self.read_end, "rb") as fh:
+            data = fh.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        return data if status == 0 and data else None
+
+    def result(self) -> R:
+        if not self.got:
+            import pickle
+
+            data = self._reap()
+            self.got.append(pickle.loads(data) if data is not None else self.function())
+        return self.got[0]
+
+    def close(self) -> None:
+        """Wait for the child, its result unused."""
+        self._reap()
 
 
 @contextmanager

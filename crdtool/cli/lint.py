@@ -341,7 +341,7 @@ def _pct(cost: int, limit: int) -> str:
 
 
 def _render_fix(out: Any, file: str, option: Mapping[str, Any], n: int, count: int) -> None:
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     label = "fix" if count == 1 else f"fix {n}"
     bounds = option["bounds"]
@@ -361,7 +361,7 @@ def _render_fix(out: Any, file: str, option: Mapping[str, Any], n: int, count: i
 
 def render_cost(out: Any, file: str, costs: list[dict[str, Any]]) -> None:
     """Print every expression's cost of one CRD (``--explain-cost``)."""
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     for breakdown in costs:
         release = f"Kubernetes {breakdown['kubernetesVersion']}" if breakdown["kubernetesVersion"] else "the default release"
@@ -383,7 +383,7 @@ def render_cost(out: Any, file: str, costs: list[dict[str, Any]]) -> None:
 
 
 def _render_text(results: list[LintedDocument], explain_cost: bool, summary: str) -> None:
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     out = console()
     current: str | None = None
@@ -623,7 +623,7 @@ def explain_cost_run(run: Any, items: Sequence[Document | InputError], output: s
         original_text = run.render_text
 
         def render_text() -> None:
-            from rich.markup import escape
+            from crdtool.cli.markup import escape
 
             original_text()
             out = console()

@@ -11,27 +11,42 @@ is honoured by Rich.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Sequence
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any, Sequence
 
 from crdtool.cli.output import OutputFormat  # noqa: F401 - re-exported: the CLI imports it without Rich
+from crdtool.cli.markup import escape  # noqa: F401 - re-exported: the commands' markup escape
 from crdtool.cli.reporters.base import write_json  # noqa: F401 - re-exported for the commands
 
+if TYPE_CHECKING:
+    from rich.console import Console
 
-class _Console(Console):
-    """A Rich console that lets a closed pipe surface as :class:`BrokenPipeError`.
+
+
+
+_CONSOLE_CLASS: list[Any] = []
+
+
+def _console_class() -> Any:
+    """A Rich console class that lets a closed pipe surface as :class:`BrokenPipeError`.
 
     Rich's own ``on_broken_pipe`` exits with status 1, which would read as
     "findings" to a caller; the one error handler in :mod:`crdtool.cli.app`
-    ends the process as POSIX tools end on a closed pipe instead.
+    ends the process as POSIX tools end on a closed pipe instead. Made on first use: Rich costs ~25 ms of
+    start-up, which a report without styles (:func:`report_validate_text` to a pipe) does not need.
     """
+    if not _CONSOLE_CLASS:
+        from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        raise BrokenPipeError
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                raise BrokenPipeError
+
+        _CONSOLE_CLASS.append(_Console)
+    return _CONSOLE_CLASS[0]
 
 
 def no_color() -> bool:
@@ -46,7 +61,7 @@ def console(stderr: bool = False) -> Console:
     included, when ``NO_COLOR`` is set.
     """
     kwargs: dict[str, Any] = {"color_system": None} if no_color() else {}
-    return _Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, **kwargs)
+    return _console_class()(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, **kwargs)  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -185,55 +200,137 @@ def report_validate_text(results: list[DocumentResult], quiet: bool = False) -> 
     """Grouped by file: one header line per document, then its errors and warnings.
 
     ``quiet``: only invalid and unreadable documents (with their errors), then the summary.
+
+    Printed by Rich from console markup; written as plain text, without Rich, when Rich would print that text
+    unchanged (:func:`_plain_applies`: stdout is no terminal, and every string shown is printable ASCII without
+    a backslash, whose markup escape Rich undoes exactly). A differential test holds the two equal.
     """
-    out = console()
-    lines = _Lines(out)
+    if _plain_applies(results, quiet):
+        out = sys.stdout
+        block: list[str] = []
+        for line in _validate_text_lines(results, quiet, _same, _bare):
+            block.append(line)
+            if len(block) >= _Lines.BLOCK:
+                out.write("\n".join(block) + "\n")
+                out.flush()
+                block = []
+        if block:
+            out.write("\n".join(block) + "\n")
+        out.flush()
+        return
+    lines = _Lines(console())
+    for line in _validate_text_lines(results, quiet, escape, _styled):
+        lines.print(line)
+    lines.flush()
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _bare(style: str, text: str) -> str:
+    return text
+
+
+def _styled(style: str, text: str) -> str:
+    return f"[{style}]{text}[/{style}]"
+
+
+def _validate_text_lines(
+    results: list[DocumentResult], quiet: bool, esc: Callable[[str], str], tag: Callable[[str, str], str]
+) -> Iterator[str]:
+    """The lines of :func:`report_validate_text`: console markup with Rich's ``escape`` and :func:`_styled`, the
+    text Rich would print with :func:`_same` and :func:`_bare`."""
     current_file: str | None = None
     for r in results:
         if quiet and r.status not in ("invalid", "error"):
             continue
         if r.file != current_file:
             if current_file is not None:
-                lines.print()
-            lines.print(f"[bold]{escape(r.file)}[/bold]")
+                yield ""
+            yield tag("bold", esc(r.file))
             current_file = r.file
-        what = " ".join(escape(p) for p in (r.kind, r.name) if p) or ("input could not be read" if r.status == "error" else "document")
+        what = " ".join(esc(p) for p in (r.kind, r.name) if p) or ("input could not be read" if r.status == "error" else "document")
         if r.api_version:
-            what += f" ({escape(r.api_version)})"
-        tag = f"[{_STYLE[r.status]}]{r.status}[/]"
-        extra = f": {escape(r.note)}" if r.note else ""
-        lines.print(f"  {_where(escape(r.file), r.line)}: {tag}: {what}{extra}")
+            what += f" ({esc(r.api_version)})"
+        status = tag(_STYLE[r.status], r.status)
+        extra = f": {esc(r.note)}" if r.note else ""
+        yield f"  {_where(esc(r.file), r.line)}: {status}: {what}{extra}"
         if r.versions is not None:
             line = verdict_line(r)
             if line:
-                lines.print(f"    {escape(line)}")
+                yield f"    {esc(line)}"
         for e in r.errors:
             if e.get("type") == "InputError":
                 # The message of an unreadable input already starts with its file:line:column.
-                lines.print(f"    [magenta]{escape(e['message'])}[/magenta]")
+                yield "    " + tag("magenta", esc(e["message"]))
                 continue
-            where = _where(escape(r.file), e.get("line"), e.get("column"))
+            where = _where(esc(r.file), e.get("line"), e.get("column"))
             # multi-line details (a CEL compilation error's source excerpt) stay under their error
-            message = escape(e["message"]).replace("\n", "\n      ")
-            lines.print(f"    {where}: [red]{message}[/red]{_versions_note(e, r)}")
+            message = esc(e["message"]).replace("\n", "\n      ")
+            yield f"    {where}: {tag('red', message)}{_versions_note(e, r, esc, tag)}"
         if quiet:
             continue
         for w in r.warnings:
-            lines.print(f"    [yellow]warning[/yellow]: {escape(w)}")
+            yield f"    {tag('yellow', 'warning')}: {esc(w)}"
     s = summary(results)
     if current_file is not None:
-        lines.print()
-    lines.print(
-        f"{_count(s['documents'], 'document')}: [green]{s['valid']} valid[/green], "
-        f"[red]{s['invalid']} invalid[/red], {s['skipped']} skipped, "
-        f"[magenta]{_count(s['errors'], 'input error')}[/magenta]"
+        yield ""
+    yield (
+        f"{_count(s['documents'], 'document')}: {tag('green', str(s['valid']) + ' valid')}, "
+        f"{tag('red', str(s['invalid']) + ' invalid')}, {s['skipped']} skipped, "
+        f"{tag('magenta', _count(s['errors'], 'input error'))}"
     )
     per_version = full_summary(results).get("kubernetesVersions")
     if per_version:
-        lines.print("; ".join(
+        yield "; ".join(
             f"Kubernetes {name}: {v['valid']} valid, {v['invalid']} invalid" for name, v in per_version.items()
-        ))
-    lines.flush()
+        )
+
+
+def _plain_applies(results: list[DocumentResult], quiet: bool) -> bool:
+    """Rich would print :func:`report_validate_text`'s lines as their plain text: stdout is not what Rich takes
+    for a terminal (no ``TTY_COMPATIBLE``, ``FORCE_COLOR``, Jupyter or IDLE, and not a tty) and every string
+    shown is :func:`_plain_safe` (messages may hold line breaks)."""
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return False
+    if "IPython" in sys.modules or "idlelib" in sys.modules:
+        return False
+    try:
+        if sys.stdout.isatty():
+            return False
+    except (AttributeError, ValueError, OSError):
+        return False
+    for r in results:
+        if quiet and r.status not in ("invalid", "error"):
+            continue
+        for text in (r.file, r.kind, r.name, r.api_version, r.note):
+            if text and not _plain_safe(text):
+                return False
+        if r.versions is not None:
+            return False  # release ranges are written with an en dash
+        for e in r.errors:
+            if not _plain_safe(str(e["message"]).replace("\n", " ")):
+                return False
+        if not quiet:
+            for w in r.warnings:
+                if not _plain_safe(w):
+                    return False
+    return True
+
+
+#: what Rich's ``escape`` escapes (rich/markup.py; no backslash before it: those are not plain-safe), and the
+#: start of a tag
+_ESCAPED = re.compile(r"\[[a-z#/@][^[]*?]")
+_TAG_START = re.compile(r"\[[a-z#/@]")
+
+
+def _plain_safe(text: str) -> bool:
+    """Printable ASCII (no control character, tab or line break) without a backslash, and without the start of
+    a tag that ``escape`` leaves alone because it does not close within ``text`` (``[/`` or ``[a`` alone): the
+    report's markup joins several strings on a line, where such a start and a later ``]`` would make a tag."""
+    return (text.isascii() and text.isprintable() and "\\" not in text
+            and _TAG_START.search(_ESCAPED.sub("", text)) is None)
 
 
 class _Lines:
@@ -243,7 +340,7 @@ class _Lines:
 
     BLOCK = 512
 
-    def __init__(self, out: Console) -> None:
+    def __init__(self, out: Any) -> None:
         self.out = out
         self.pending: list[str] = []
 
@@ -258,12 +355,13 @@ class _Lines:
             self.pending = []
 
 
-def _versions_note(entry: dict[str, Any], r: DocumentResult) -> str:
+def _versions_note(entry: dict[str, Any], r: DocumentResult, esc: Callable[[str], str] = escape,
+                   tag: Callable[[str, str], str] = _styled) -> str:
     """`` (on 1.30–1.32)`` after an error that not every requested release reports."""
     names = entry.get("kubernetesVersions")
     if not names or r.versions is None or len(names) == len(r.versions):
         return ""
-    return f" [dim](on {escape(ranges(names))})[/dim]"
+    return " " + tag("dim", f"(on {esc(ranges(names))})")
 
 
 def _count(n: int, noun: str) -> str:

@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from rich.markup import escape
+from crdtool.cli.markup import escape
 
 from crdtool.cli.report import OutputFormat, console, write_json
 

@@ -8,7 +8,7 @@ errors (no TLS choice, unreadable certificate files, bad target or CRD, a port t
 
 from __future__ import annotations
 
-from rich.markup import escape
+from crdtool.cli.markup import escape
 
 from crdtool.cli.report import console
 

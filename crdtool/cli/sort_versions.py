@@ -27,7 +27,7 @@ def _json_rows(crd: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _run_crd(path: str, output: OutputFormat) -> int:
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
     from rich.table import Table
 
     from crdtool.cli.inputs import load_inputs

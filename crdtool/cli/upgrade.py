@@ -666,7 +666,7 @@ def _json_report(results: list[FileResult]) -> dict[str, Any]:
 
 
 def _text_report(results: list[FileResult], check: bool, err: Any) -> None:
-    from rich.markup import escape
+    from crdtool.cli.markup import escape
 
     for r in results:
         for e in r.errors:

@@ -9,6 +9,8 @@ judges in this process), and the report is the same whatever their number:
   several documents is read document by document (:mod:`crdtool.yaml.stream`):
   never held whole, its documents go to the workers in batches and come back
   judged, in order (:func:`_judge_stream`);
+* one large YAML file without CRDs, its inputs loaded whole (the checks across the bundle, the default), is
+  cut into its documents, and this process and the workers load and judge runs of them (:func:`_judge_split_file`);
 * a ``v1`` ``List`` with many custom resources (``kubectl get -A -o yaml``) has
   its items judged by the workers, in ranges (:func:`judge_custom_resource`).
 
@@ -449,6 +451,155 @@ def _load_split(
             if item is not None:
                 out.append(item)
     return out
+
+
+#: Bytes of a file's documents per worker task in :func:`_judge_split_file`, at most: the tasks shrink towards
+#: the end of the file (a share of what is left each, down to an eighth of this) so that the workers finish
+#: together, without a task per document for the rest.
+SPLIT_JUDGE_TASK_BYTES = 64 << 10
+
+
+def _shrinking_runs(sizes: list[int], jobs: int, most: int) -> list[list[int]]:
+    """``range(len(sizes))`` cut into runs of consecutive numbers, each of about the bytes left over ``4 × jobs``
+    (``sizes``: each chunk's), between ``most // 8`` and ``most``."""
+    left = sum(sizes)
+    runs: list[list[int]] = []
+    run: list[int] = []
+    held = 0
+    limit = max(most // 8, min(most, left // (4 * jobs)))
+    for k, size in enumerate(sizes):
+        run.append(k)
+        held += size
+        if held >= limit:
+            runs.append(run)
+            left -= held
+            run, held = [], 0
+            limit = max(most // 8, min(most, left // (4 * jobs)))
+    if run:
+        runs.append(run)
+    return runs
+
+
+def _judge_split_file(
+    entry: str | InputError,
+    flag_items: list[Document | InputError],
+    field_validation: str,
+    skip_kinds: tuple[str, ...],
+    progress: Any,
+    jobs: int,
+    release: Release,
+) -> tuple[list[DocumentResult], list[Document | InputError | None]] | None:
+    """The results of one large YAML file without CRDs (``--crd``'s input errors first) and its documents, in
+    order (None for a document the checks across the bundle do not read: :func:`crdtool.core.bundle.takes_part`):
+    this process and ``jobs - 1`` forked workers load and judge runs of the file's chunks
+    (:func:`~crdtool.cli.jobs.ordered_map` with ``here``: this process takes the next run whenever the answer
+    awaited is not in); None to judge it the usual way (:func:`_load_entries`, then the custom resources): one
+    job, a small file, stdin, JSON, UTF-16/32, unreadable, fewer than :data:`PARALLEL_MIN_DOCUMENTS` chunks, a
+    chunk that may hold a CRD (:data:`_CRD_MARK`: the catalog must hold every CRD before any custom resource is
+    judged), or no worker to be had.
+
+    The catalog holds ``--crd``'s CRDs, prepared here before the fork when the file names their kind; whether
+    a CRD is itself valid is settled by a child process meanwhile (:class:`~crdtool.cli.jobs.InChild`), its
+    answer given to the results here (:class:`_InvalidCrdWarning`). The chunks are
+    those :func:`_load_split` shares out; document indexes and Helm hints are given here, in order, as the
+    results come back: the results are those of loading the file whole and judging its documents one after
+    another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
+    with YAML escapes) gives None too.
+    """
+    from crdtool.cli.jobs import InChild, ordered_map, paused_gc
+
+    if jobs < 2 or not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
+        return None
+    from crdtool.cli.selection import HelmHinter
+    from crdtool.core.bundle import takes_part
+    from crdtool.yaml.loader import MAX_INPUT_BYTES, read_path
+    from crdtool.yaml.stream import load_chunk, split_file
+
+    try:
+        raw = read_path(entry, MAX_INPUT_BYTES + 1)
+    except OSError:
+        return None
+    if _CRD_MARK in raw:
+        return None
+    chunks = split_file(raw)
+    if chunks is None or len(chunks) < PARALLEL_MIN_DOCUMENTS:
+        return None
+    ctx, flag_errors = _judging_context(0, {}, {}, {}, flag_items, field_validation, skip_kinds, 1, release)
+    # the CRDs the file's custom resources may need: those whose kind it names (any other is prepared when needed)
+    needed = [source for source in ctx.catalog.sources() if source.kind.encode() in raw]
+    del raw
+    # whether they are valid themselves, settled by a child process while this one prepares them for the workers
+    validity = InChild(lambda: [source.is_valid() for source in needed])
+    for source in needed:
+        source.warm(validity=False)  # what the first custom resource of each worker would do
+    ctx.defer_validity = True
+
+    def settle() -> None:
+        for source, valid in zip(needed, validity.result()):
+            source.valid = valid
+
+    def judge_run(numbers: list[int]) -> list[tuple[bool, Document | InputError | None, DocumentResult | None]]:
+        out: list[tuple[bool, Document | InputError | None, DocumentResult | None]] = []
+        with paused_gc():
+            for k in numbers:
+                loaded = load_chunk(chunks[k], entry)
+                item, result = loaded.item, None
+                if isinstance(item, Document):
+                    if _has_crds(item.data):
+                        raise _CrdOutsideTheCatalog(f"{entry}:{chunks[k].line}: a CRD the split did not see")
+                    result = _judge_item(item, ctx, (0, k), None, None, 1, deferring=True)
+                    if not takes_part(item.data):
+                        item = None  # nothing the checks across the bundle read: not sent back
+                out.append((loaded.takes_index, item, result))
+        return out
+
+    if progress is not None:
+        progress.set_total(sum(1 for c in chunks if not c.empty))
+    tasks = _shrinking_runs([c.size for c in chunks], jobs, SPLIT_JUDGE_TASK_BYTES)
+    results: list[DocumentResult] = list(flag_errors)
+    items: list[Document | InputError | None] = []
+    hint = HelmHinter()
+    index = 0
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        # this process judges too, whenever the answer awaited is not in: one worker fewer to fork, and none of
+        # its own answers pickled
+        for answers in ordered_map(judge_run, tasks, jobs, in_flight=3, here=True):
+            settle()
+            for takes_index, item, result in answers:
+                if isinstance(item, InputError):
+                    if takes_index:
+                        item = replace(item, index=index)
+                        index += 1
+                    hinted = hint(item)
+                    _tick(progress)
+                    if hinted is not None:
+                        items.append(hinted)
+                        results.append(input_error_result(hinted))
+                    continue
+                if result is None:
+                    _tick(progress)  # a null document: counted with the chunks
+                    continue
+                if takes_index:
+                    result.index = index
+                    if item is not None:
+                        item = replace(item, index=index)
+                    index += 1
+                result = _resolve_warnings(result, ctx.catalog)
+                counted = len(result.item_statuses) if result.item_statuses else 1
+                if progress is not None and counted > 1:  # a List: its items count, not the chunk
+                    progress.set_total((progress.total or 0) + counted - 1)
+                _tick(progress, counted)
+                items.append(item)
+                results.append(result)
+    except (_CrdOutsideTheCatalog, OSError, BrokenProcessPool):
+        if progress is not None:
+            progress.done = 0
+        return None
+    finally:
+        validity.close()  # the child waited for, whatever happened
+    return results, items
 
 
 def _file_worker_count(n_files: int, total_bytes: int, jobs: int | None = None) -> int:
@@ -922,14 +1073,13 @@ def run(
         return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
                            explain_cost, name, quiet, exit_zero, bundle=bundle,
                            ignore_missing_crds=ignore_missing_crds)
+    if bundle is not None and _loaded_whole(selected):
+        # what planning the streams would end in, without reading the files for it (_bundle_stdin)
+        return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers,
+                           releases, explain_cost, name, quiet, exit_zero, bundle=bundle,
+                           ignore_missing_crds=ignore_missing_crds)
     release = releases[0]
     stdin: Any = sys.stdin.buffer
-    if bundle is not None and _loaded_whole_for_bundle(selected):
-        # what the bundle branch below decides after planning the streams, decided before: no file is scanned for
-        # its documents only to be loaded whole (a scan of each large file: ~0.05 s over ../shared/corpus/crds)
-        return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers,
-                           releases, explain_cost, name, quiet, exit_zero, bundle=bundle, stdin=stdin,
-                           ignore_missing_crds=ignore_missing_crds)
     streams: dict[int, _Stream] = {}
     for i, entry in enumerate(selected):
         if entry == "-" and "-" in selected[:i]:
@@ -979,22 +1129,17 @@ def run(
     return _exit_status(results.statuses, exit_zero)
 
 
-def _loaded_whole_for_bundle(selected: list[str | InputError]) -> bool:
-    """The inputs are loaded whole for the checks across the bundle whatever :func:`_plan_stream` finds: no stdin,
-    and the files that could be streams (:data:`STREAM_MIN_BYTES` or more) hold at most
-    :data:`~crdtool.cli.bundle_checks.BUNDLE_MAX_BYTES` in all (:func:`_bundle_stdin`'s limit for the streams)."""
+def _loaded_whole(selected: list[str | InputError]) -> bool:
+    """Whether the inputs are loaded whole when the bundle is checked, known from the files' sizes alone: no
+    stdin, and the files that may be streams (:func:`_plan_stream`: of at least :data:`STREAM_MIN_BYTES`) hold
+    at most :data:`~crdtool.cli.bundle_checks.BUNDLE_MAX_BYTES` in all (:func:`_bundle_stdin` then says so too,
+    whatever the streams turn out to be)."""
     from crdtool.cli.bundle_checks import BUNDLE_MAX_BYTES
 
-    total = 0
-    for entry in selected:
-        if isinstance(entry, InputError):
-            continue
-        if entry == "-":
-            return False
-        size = _file_size(entry)
-        if size >= STREAM_MIN_BYTES:
-            total += size
-    return total <= BUNDLE_MAX_BYTES
+    if "-" in selected:
+        return False
+    sizes = (_file_size(entry) for entry in selected if isinstance(entry, str))
+    return sum(size for size in sizes if size >= STREAM_MIN_BYTES) <= BUNDLE_MAX_BYTES
 
 
 def _bundle_stdin(streams: dict[int, _Stream], stdin: Any) -> Any:
@@ -1057,7 +1202,8 @@ def _run_loaded(
 
     try:
         results, items = _judge_matrix(selected, sys.stdin.buffer if stdin is None else stdin, crd_paths,
-                                       field_validation, skip_kinds, progress, workers, releases, bundle)
+                                       field_validation, skip_kinds, progress, workers, releases, bundle,
+                                       split=not explain_cost)
     except NoCrdFound as exc:
         return _no_crd(exc, progress)
     if progress is not None:
@@ -1182,7 +1328,8 @@ def _judge_matrix(
     jobs: int,
     releases: tuple[Release, ...],
     bundle: Any = None,
-) -> tuple[list[DocumentResult], list[Document | InputError]]:
+    split: bool = True,
+) -> tuple[list[DocumentResult], list[Document | InputError | None]]:
     """Every document's verdict, combined over several releases (:func:`crdtool.cli.matrix.combine`), and the
     loaded documents.
 
@@ -1192,12 +1339,23 @@ def _judge_matrix(
     each custom resource under the releases in a row, each release with its
     own catalog of CRDs, a share of the releases per worker. The progress bar
     follows the loading and the first release. ``bundle``: the checks across the bundle to add to each
-    release's results (:func:`crdtool.cli.bundle_checks.apply`), or None.
+    release's results (:func:`crdtool.cli.bundle_checks.apply`), or None. ``split``: one large file may be
+    loaded and judged by the workers together (:func:`_judge_split_file`; its documents that no check across the
+    bundle reads are then None among those returned).
     Raises :class:`NoCrdFound` as :func:`_judge_all`.
     """
     from crdtool.cli.matrix import combine
 
     flag_items = list(_load_crd_flags(crd_paths))
+    if split and len(releases) == 1 and len(selected) == 1:
+        judged = _judge_split_file(selected[0], flag_items, field_validation, skip_kinds, progress, jobs, releases[0])
+        if judged is not None:
+            results, items = judged
+            if bundle is not None:
+                from crdtool.cli import bundle_checks
+
+                bundle_checks.apply(bundle, releases, [results], items, flag_items)
+            return results, items
     early = _prepare_flag_crds(flag_items, releases[0]) if len(releases) == 1 and jobs > 1 else None
     loaded, verdicts = _load_entries(selected, field_validation, skip_kinds, progress, jobs, stdin, releases,
                                      while_loading=early)
@@ -1360,8 +1518,6 @@ def _judge_item(
     of its CRDs (a CRD, or a List holding CRDs), judged before. ``deferring``:
     in a worker of a stream whose parent resolves :class:`_InvalidCrdWarning`.
     """
-    from crdtool.cli.selection import helm_value_hint
-
     if isinstance(item, InputError):
         return input_error_result(item)
     if _kind_skipped(item.data, ctx.skip_kinds):
@@ -1384,6 +1540,8 @@ def _judge_item(
         # the input's own warnings (size limits) come first, whatever the document's verdict
         result.warnings[:0] = item.warnings
     if result.status == "invalid":
+        from crdtool.cli.selection import helm_value_hint  # imported only for an invalid document
+
         hint = helm_value_hint(result.errors)
         if hint:
             result.warnings.insert(0, hint)

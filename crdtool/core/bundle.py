@@ -58,6 +58,7 @@ __all__ = [
     "VIRTUAL_RESOURCES",
     "check_bundle",
     "select_rules",
+    "takes_part",
 ]
 
 
@@ -269,6 +270,30 @@ def _is_custom_workload(o: _Obj) -> bool:
         return False
     template = _map(_map(o.data.get("spec")).get("template"))
     return isinstance(_map(template.get("spec")).get("containers"), list)
+
+
+#: The kinds the checks read besides the workloads: the targets of references (Services, ServiceAccounts, Roles,
+#: ClusterRoles, what serves RBAC's groups) and what refers to them (webhooks, bindings, RBAC rules).
+_READ_KINDS: frozenset[tuple[str, str]] = frozenset({
+    ("", "Service"), ("", "ServiceAccount"),
+    (_RBAC, "Role"), (_RBAC, "ClusterRole"), (_RBAC, "RoleBinding"), (_RBAC, "ClusterRoleBinding"),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"), ("apiregistration.k8s.io", "APIService"),
+    (_ADMISSION, "ValidatingWebhookConfiguration"), (_ADMISSION, "MutatingWebhookConfiguration"),
+})
+
+
+def takes_part(document: Any) -> bool:
+    """Whether :func:`check_bundle` reads ``document`` (a plain dict as decoded) at all.
+
+    When False, ``None`` in its place changes no finding, of any rule, release or namespace: none of its objects
+    (the document, or a List's items) is of a kind a check reads (:data:`_READ_KINDS`) or a workload with a pod
+    template (Pod, Deployment, ..., or a custom resource with one at ``spec.template``). For a process that
+    judges part of a bundle and sends back only what the checks across it need.
+    """
+    for o in _objects((document,), ""):
+        if (o.group, o.kind) in _READ_KINDS or (o.group, o.kind) in _WORKLOADS or _is_custom_workload(o):
+            return True
+    return False
 
 
 class _Bundle:

@@ -23,7 +23,8 @@ changed between 1.30 and 1.37 is in :data:`OBJECT_META_CHANGES`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from crdtool.core.errors import (
     FieldError,
@@ -509,8 +510,11 @@ def _int(value: Any) -> int:
 
 
 def _map(value: Any) -> Mapping[str, Any]:
-    # a dict first: isinstance against the typing alias goes through the ABC machinery
-    return value if value.__class__ is dict or isinstance(value, Mapping) else {}
+    # a dict first, then None (an absent field: most documents have no annotations), then the ABC check
+    # (collections.abc's Mapping: typing's alias answers the same through two more calls)
+    if value.__class__ is dict:
+        return value
+    return {} if value is None or not isinstance(value, Mapping) else value
 
 
 def _list(value: Any) -> Sequence[Any]:

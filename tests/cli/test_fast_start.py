@@ -68,7 +68,7 @@ def test_fast_answers_import_neither_typer_nor_rich_nor_the_core() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["validate", "x.yaml"], ["sort-versions", "--crd", "x.yaml"], ["sort-versions", "v1", "--output", "json"],
+    [["validate", "x.yaml", "--jobs=2"], ["validate", "--help"], ["sort-versions", "--crd", "x.yaml"], ["sort-versions", "v1", "--output", "json"],
      ["--help", "validate"], ["completion", "tcsh"], ["completion"], ["--version", "--help"], []],
 )
 def test_everything_else_goes_to_typer(args: list[str]) -> None:

@@ -95,6 +95,30 @@ def test_ordered_map_keeps_the_order_and_raises_at_the_failing_task() -> None:
         list(jobs.ordered_map(square, range(20), 2))
 
 
+@pytest.mark.parametrize("jobs_", [2, 3])
+def test_ordered_map_here_takes_tasks_itself_and_keeps_the_order(jobs_: int) -> None:
+    """``here=True``: this process is one of the jobs, computing tasks while the awaited result is not in."""
+    import time
+
+    parent = os.getpid()
+
+    def where(n: int) -> tuple[int, bool]:
+        time.sleep(0.002)  # long enough for the worker's results to lag behind
+        return n, os.getpid() == parent
+
+    got = list(jobs.ordered_map(where, range(200), jobs_, in_flight=2, here=True))
+    assert [n for n, _ in got] == list(range(200))
+    assert any(here for _, here in got) and not all(here for _, here in got)  # both worked
+
+    def square(n: int) -> int:
+        if n == 150:
+            raise KeyError(n)
+        return n * n
+
+    with pytest.raises(KeyError):  # raised at its task, wherever it ran
+        list(jobs.ordered_map(square, range(300), jobs_, here=True))
+
+
 @pytest.mark.parametrize(("count", "workers"), [(0, 2), (1, 2), (5, 2), (100, 2), (1000, 8), (7, 1)])
 def test_index_ranges_cover_every_index_once_in_order(count: int, workers: int) -> None:
     ranges = jobs.index_ranges(count, workers)

@@ -127,6 +127,8 @@ def test_validate_reports_the_same_with_one_or_two_workers(tmp_path: Path, monke
     real_split, real_judge = validate._load_split, validate._judge_entries_in_parallel
     monkeypatch.setattr(validate, "_load_split", lambda *a: calls.append("load") or real_split(*a))
     monkeypatch.setattr(validate, "_judge_entries_in_parallel", lambda *a: calls.append("judge") or real_judge(*a))
+    # the path of files with CRDs, or of several files (one without is judged in one pool: test_validate_split.py)
+    monkeypatch.setattr(validate, "_judge_split_file", lambda *a: None)
     monkeypatch.setattr(validate, "SPLIT_MIN_BYTES", 0)
     monkeypatch.setattr(validate, "SPLIT_TASK_BYTES", 2 << 10)
     monkeypatch.setattr(validate, "DOCUMENTS_PER_TASK", 7)

@@ -306,7 +306,7 @@ def _with_bundle(monkeypatch: pytest.MonkeyPatch, args: list[str], *, decided_be
     with monkeypatch.context() as m:
         m.setattr(validate, "STREAM_MIN_BYTES", 64 << 10)
         if not decided_before:
-            m.setattr(validate, "_loaded_whole_for_bundle", lambda selected: False)
+            m.setattr(validate, "_loaded_whole", lambda selected: False)
         m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -338,4 +338,4 @@ def test_inputs_loaded_whole_for_the_bundle_are_not_planned_as_streams(tmp_path:
         over = _with_bundle(monkeypatch, args, decided_before=True)
         assert over == _with_bundle(monkeypatch, args, decided_before=False)
     assert over[2] and over[2] != exact[2]  # the note that the bundle is too large to check
-    assert validate._loaded_whole_for_bundle(args) and not validate._loaded_whole_for_bundle(["-"])
+    assert validate._loaded_whole(args) and not validate._loaded_whole(["-"])

@@ -625,3 +625,32 @@ def test_callers_report_each_message_once_from_1_37(version: str, count: int) ->
           "spec": {"template": {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": TEMPLATED_LABELS}}}}
     errs = validate_object(cr, _crontab(), kubernetes_version=version)
     assert [e.field for e in errs] == ["metadata.labels"] * count + ["spec.template.metadata.labels"] * count
+
+
+def test_map_is_the_mapping_check() -> None:
+    """objectmeta._map's dict and None fast checks answer what isinstance against typing.Mapping did."""
+    import collections
+    import typing
+
+    from crdtool.core import objectmeta
+
+    class Sub(dict):  # type: ignore[type-arg]
+        pass
+
+    class Custom(collections.abc.Mapping):  # type: ignore[type-arg]
+        def __getitem__(self, key: object) -> object:
+            raise KeyError(key)
+
+        def __iter__(self) -> typing.Iterator[object]:
+            return iter(())
+
+        def __len__(self) -> int:
+            return 0
+
+    for value in ({}, {"a": "b"}, Sub(a=1), collections.OrderedDict(a=1), Custom(), None, [], ["a"], "ab", 0, False,
+                  (("a", 1),), object()):
+        got = objectmeta._map(value)
+        if isinstance(value, typing.Mapping):
+            assert got is value
+        else:
+            assert got == {} and got.__class__ is dict

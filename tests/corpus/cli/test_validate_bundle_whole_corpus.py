@@ -17,7 +17,7 @@ def test_the_corpus_loaded_whole_for_the_bundle_without_planning_streams(monkeyp
     assert CRDS.is_dir(), f"{CRDS} is missing: these tests need ../shared beside the checkout"
     from crdtool.cli import validate
 
-    assert validate._loaded_whole_for_bundle([str(p) for p in sorted(CRDS.rglob("*.yaml"))])
+    assert validate._loaded_whole([str(p) for p in sorted(CRDS.rglob("*.yaml"))])
     fast = _with_bundle(monkeypatch, [str(CRDS)], decided_before=True, jobs=2)
     assert fast == _with_bundle(monkeypatch, [str(CRDS)], decided_before=False, jobs=2)
     assert '"invalid": 87' in fast[1]
