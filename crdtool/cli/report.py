@@ -319,16 +319,17 @@ def _plain_applies(results: list[DocumentResult], quiet: bool) -> bool:
     return True
 
 
-#: what Rich's ``escape`` escapes (rich/markup.py; no backslash before it: those are not plain-safe), and the
-#: start of a tag
+#: a tag that Rich's own ``rich.markup.escape`` escapes (rich/markup.py; no backslash before it: those are not
+#: plain-safe), and the start of a tag
 _ESCAPED = re.compile(r"\[[a-z#/@][^[]*?]")
 _TAG_START = re.compile(r"\[[a-z#/@]")
 
 
 def _plain_safe(text: str) -> bool:
     """Printable ASCII (no control character, tab or line break) without a backslash, and without the start of
-    a tag that ``escape`` leaves alone because it does not close within ``text`` (``[/`` or ``[a`` alone): the
-    report's markup joins several strings on a line, where such a start and a later ``]`` would make a tag."""
+    a tag that does not close within ``text`` (``[/`` or ``[a`` alone). Such a text is printed right by Rich too
+    (:func:`crdtool.cli.markup.escape` escapes every start; Rich's own escape did not, and a later ``]`` on the
+    line made a tag of it); it is left to Rich, the route that was always taken for it."""
     return (text.isascii() and text.isprintable() and "\\" not in text
             and _TAG_START.search(_ESCAPED.sub("", text)) is None)
 
