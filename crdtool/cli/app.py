@@ -803,7 +803,7 @@ def _crash_log(exc: BaseException) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the app; it exits with the command's status."""
-    from crdtool.cli.fast import prepare_process
+    from crdtool.cli import options
 
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["validate"]:
@@ -811,7 +811,7 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(Exception):
             from crdtool.cli import validate  # noqa: F401
 
-    prepare_process()
+    options.prepare_process()
     _only_the_command_run(args)(args=args, prog_name="crdtool")
 
 

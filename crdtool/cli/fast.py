@@ -20,8 +20,6 @@ of at least 80 columns, or none).
 
 from __future__ import annotations
 
-import atexit
-import gc
 import os
 import re
 import sys
@@ -121,35 +119,17 @@ def parse_validate(args: list[str]) -> tuple[list[str], dict[str, Any]] | None:
 
 def _validate(paths: list[str], keywords: dict[str, Any]) -> int:
     from crdtool.cli import options
-    from crdtool.cli import validate  # noqa: F401 - imported before prepare_process: see there
+    from crdtool.cli import validate  # noqa: F401 - imported before options.prepare_process: see there
 
     # The modules are imported under the collector's default thresholds, which collect their ~25,000 new
-    # objects (or move them to an older generation) as they come. Under prepare_process's 100,000 they stayed
-    # in the youngest generation, and loading ~3,000 documents then made it overflow: one collection walking
-    # every loaded document, ~40 ms of CPU (the walk is bound by cache misses, not instructions).
-    prepare_process()
+    # objects (or move them to an older generation) as they come. Under options.prepare_process's 100,000
+    # they stayed in the youngest generation, and loading ~3,000 documents then made it overflow: one
+    # collection walking every loaded document, ~40 ms of CPU (bound by cache misses, not instructions).
+    options.prepare_process()
     try:
         return options.validate(paths, **keywords)
     except options.UsageExit:
         return options.USAGE
-
-
-def prepare_process() -> None:
-    """The process settings of a command that judges: a recursion limit for deep schemas, the cyclic collector's
-    thresholds, and the live objects frozen at exit."""
-    # Validators walk schemas recursively; real CRDs nest ~30 deep, hostile ones are
-    # rejected by the loader long before this limit matters.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    # Loading and judging manifests allocates millions of dicts and lists, nearly all freed by reference
-    # counting; at CPython's default threshold (700) the cyclic collector ran thousands of times and took
-    # ~14% of `validate` on the corpus. mypy does the same (mypy/build.py: gc.set_threshold(200 * 1000, 30, 30)).
-    gc.set_threshold(100_000, 30, 30)
-    # Python's exit collects every generation, twice (before and after the modules are cleared): after
-    # `validate` of 3,240 documents ~36,000 live objects, ~15 ms of CPU, to free what the exit frees anyway.
-    # Frozen at exit (gc.freeze: out of the collector's sight), they are skipped. An atexit hook, not a
-    # `finally`: a caller that runs main() in its own process (the tests) keeps its collector until it exits.
-    atexit.unregister(gc.freeze)  # once, however often main() is called
-    atexit.register(gc.freeze)
 
 
 def _version() -> int:

@@ -211,11 +211,11 @@ def test_the_process_freezes_its_objects_at_exit() -> None:
 def test_the_modules_are_imported_before_the_thresholds_rise() -> None:
     """The fast start imports validate's modules before prepare_process raises the collector's thresholds (under
     the raised ones their objects stayed young, and loading the documents then overflowed the generation)."""
-    code = ("import sys\nfrom crdtool.cli import fast\nprepare = fast.prepare_process\n"
+    code = ("import sys\nfrom crdtool.cli import fast, options\nprepare = options.prepare_process\n"
             "def check():\n"
             "    print('crdtool.cli.validate' in sys.modules, file=sys.stderr)\n"
             "    prepare()\n"
-            "fast.prepare_process = check\nsys.exit(fast.run_fast(sys.argv[1:]))\n")
+            "options.prepare_process = check\nsys.exit(fast.run_fast(sys.argv[1:]))\n")
     out = subprocess.run([sys.executable, "-c", code, "validate", SAMPLE, "--jobs", "1", "-q"], capture_output=True,
                          text=True, cwd=ROOT, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
@@ -223,11 +223,11 @@ def test_the_modules_are_imported_before_the_thresholds_rise() -> None:
 
 
 def test_typer_imports_the_modules_before_the_thresholds_rise_too() -> None:
-    code = ("import sys\nfrom crdtool.cli import app, fast\nprepare = fast.prepare_process\n"
+    code = ("import sys\nfrom crdtool.cli import app, options\nprepare = options.prepare_process\n"
             "def check():\n"
             "    print('crdtool.cli.validate' in sys.modules, file=sys.stderr)\n"
             "    prepare()\n"
-            "fast.prepare_process = check\napp.main(sys.argv[1:])\n")
+            "options.prepare_process = check\napp.main(sys.argv[1:])\n")
     out = subprocess.run([sys.executable, "-c", code, "validate", SAMPLE, "--jobs=1", "-q"], capture_output=True,
                          text=True, cwd=ROOT, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
