@@ -15,7 +15,8 @@ compare medians when the load is high):
 2. defaulting time / ``copy.deepcopy`` time: structural defaulting of each real (sparse) Prometheus
    object, and of 2,000 dense generated ones (``bench_customresource.Generator``), through the
    public ``default(obj, schema_dict)`` (the target's figure: <= 0.6 on the sparse objects, issue #28) and
-   through the prepared defaulter inside (for comparison);
+   through the prepared defaulter inside (for comparison); the passes alternate round after round
+   (max(R, 15) rounds) and each figure is the median of the rounds' own ratios;
 3. ``crdtool fuzz-roundtrip samples/crontab_conversion.py:convert_lossless --crd
    samples/crontab-multiversion-v1.yaml --examples 1000 --seed 1`` as a whole process: checked
    round trips (examples over all ordered version pairs) / wall time, cold (a fresh cache directory,
@@ -156,7 +157,7 @@ def bench_validation(repeat: int) -> None:
 
 
 def bench_defaulting(repeat: int) -> None:
-    section(f"2. defaulting time / copy.deepcopy time (median of {repeat})")
+    section(f"2. defaulting time / copy.deepcopy time (alternating passes, medians of {max(repeat, 15)} rounds' ratios)")
     crd = yaml_docs(PROMETHEUS_CRD)[0]
     prepared = prepare_crd(crd)
     ver = prepared.version("v1")
@@ -177,24 +178,52 @@ def bench_defaulting(repeat: int) -> None:
     rows.append((f"dense generated x{COPIES}", dense))
     worst_sparse = 0.0
     worst_compiled = 0.0
+    rounds = max(repeat, 15)
     for label, objs in rows:
-        t_copy, _ = passes(copy.deepcopy, objs, repeat)
-        cpu_copy = CPU[-1]
-        t_plain, _ = passes(lambda o: default(o, schema), objs, repeat)
-        cpu_plain = CPU[-1]
-        ratio = t_plain / t_copy
-        line = f"  {label:<34} default(obj, schema_dict) {ratio:5.2f}x (CPU {cpu_plain / cpu_copy:4.2f}x)"
+        fns: dict[str, Callable[[Any], Any]] = {"copy": copy.deepcopy, "plain": lambda o: default(o, schema)}
         if compiled is not None:
-            t_comp, _ = passes(compiled, objs, repeat)
-            line += f"   prepared defaulter {t_comp / t_copy:5.2f}x"
+            fns["prepared"] = compiled
+        ratio, cpu_ratio, per_object = interleaved(fns, objs, rounds)
+        line = f"  {label:<34} default(obj, schema_dict) {ratio['plain']:5.2f}x (CPU {cpu_ratio['plain']:4.2f}x)"
+        if compiled is not None:
+            line += f"   prepared defaulter {ratio['prepared']:5.2f}x"
             if label.startswith("sparse"):
-                worst_compiled = max(worst_compiled, t_comp / t_copy)
-        print(line + f"   (deepcopy {t_copy * 1e6:.0f} us/object)")
+                worst_compiled = max(worst_compiled, ratio["prepared"])
+        print(line + f"   (deepcopy {per_object['copy'] * 1e6:.0f} us/object)")
         if label.startswith("sparse"):
-            worst_sparse = max(worst_sparse, ratio)
+            worst_sparse = max(worst_sparse, ratio["plain"])
     # issue #28's target is the public API's figure; the prepared defaulter inside is printed for comparison
     print(f"  worst sparse ratio, public default(obj, schema_dict): {worst_sparse:.2f} (target <= 0.6: "
-          f"{verdict(worst_sparse <= 0.6)}); the prepared defaulter's: {worst_compiled:.2f}  [{load()}]")
+          f"{verdict(worst_sparse <= 0.6)}); the prepared defaulter's: {worst_compiled:.2f}  "
+          f"(medians of {rounds} rounds' own ratios)  [{load()}]")
+
+
+def interleaved(fns: dict[str, Callable[[Any], Any]], objects: list[Any],
+                rounds: int) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """Each of ``fns`` over ``objects`` once per round, in an order that alternates from round to round (the
+    first one is the reference): ``(ratio, cpu_ratio, per_object)``, the median over the rounds of each
+    function's wall (and CPU) seconds over the reference's in the same round, and its median wall seconds per
+    object. A pass takes ~10-30 ms: the machine's speed moves between two series of them (the deep copies'
+    ~12 us/object went from 9 to 15 us between runs), within one round much less."""
+    for fn in fns.values():  # warm-up: memos filled, code paths taken once
+        for obj in objects:
+            fn(obj)
+    names = list(fns)
+    walls: dict[str, list[float]] = {n: [] for n in names}
+    cpus: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            fn = fns[name]
+            start, cpu_start = time.perf_counter(), time.process_time()
+            for obj in objects:
+                fn(obj)
+            walls[name].append(time.perf_counter() - start)
+            cpus[name].append(time.process_time() - cpu_start)
+    ref = names[0]
+    ratio = {n: statistics.median(w / c for w, c in zip(walls[n], walls[ref])) for n in names}
+    cpu_ratio = {n: statistics.median(w / max(c, 1e-9) for w, c in zip(cpus[n], cpus[ref])) for n in names}
+    per_object = {n: statistics.median(walls[n]) / len(objects) for n in names}
+    return ratio, cpu_ratio, per_object
 
 
 def crdtool_cmd() -> list[str]:
