@@ -11,7 +11,6 @@ is honoured by Rich.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,8 +22,6 @@ from crdtool.cli.reporters.base import write_json  # noqa: F401 - re-exported fo
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-
 
 
 _CONSOLE_CLASS: list[Any] = []
@@ -319,19 +316,10 @@ def _plain_applies(results: list[DocumentResult], quiet: bool) -> bool:
     return True
 
 
-#: a tag that Rich's own ``rich.markup.escape`` escapes (rich/markup.py; no backslash before it: those are not
-#: plain-safe), and the start of a tag
-_ESCAPED = re.compile(r"\[[a-z#/@][^[]*?]")
-_TAG_START = re.compile(r"\[[a-z#/@]")
-
-
 def _plain_safe(text: str) -> bool:
-    """Printable ASCII (no control character, tab or line break) without a backslash, and without the start of
-    a tag that does not close within ``text`` (``[/`` or ``[a`` alone). Such a text is printed right by Rich too
-    (:func:`crdtool.cli.markup.escape` escapes every start; Rich's own escape did not, and a later ``]`` on the
-    line made a tag of it); it is left to Rich, the route that was always taken for it."""
-    return (text.isascii() and text.isprintable() and "\\" not in text
-            and _TAG_START.search(_ESCAPED.sub("", text)) is None)
+    """Printable ASCII (no control character, tab or line break) without a backslash: Rich prints such a text,
+    escaped by :func:`crdtool.cli.markup.escape` (every tag start, closed within it or not), as it is."""
+    return text.isascii() and text.isprintable() and "\\" not in text
 
 
 class _Lines:

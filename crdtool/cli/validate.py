@@ -1069,14 +1069,11 @@ def run(
     releases = tuple(releases) or (DEFAULT_RELEASE,)
     name = output.value if isinstance(output, OutputFormat) else str(getattr(output, "value", output))
     bundle = bundle if bundle is not None and bundle.rules else None
-    if len(releases) > 1 or explain_cost:
+    # loaded whole: several releases, --explain-cost, or the checks across the bundle over inputs small enough
+    # (what planning the streams would end in, known without reading the files for it: _bundle_stdin)
+    if len(releases) > 1 or explain_cost or (bundle is not None and _loaded_whole(selected)):
         return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers, releases,
                            explain_cost, name, quiet, exit_zero, bundle=bundle,
-                           ignore_missing_crds=ignore_missing_crds)
-    if bundle is not None and _loaded_whole(selected):
-        # what planning the streams would end in, without reading the files for it (_bundle_stdin)
-        return _run_loaded(selected, crd_paths or [], field_validation, tuple(skip_kinds), progress, workers,
-                           releases, explain_cost, name, quiet, exit_zero, bundle=bundle,
                            ignore_missing_crds=ignore_missing_crds)
     release = releases[0]
     stdin: Any = sys.stdin.buffer
