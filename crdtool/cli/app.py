@@ -803,8 +803,6 @@ def _crash_log(exc: BaseException) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the app; it exits with the command's status."""
-    from crdtool.cli import options
-
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["validate"]:
         # before the collector's thresholds rise (see fast._validate); a failure is the command's to report
