@@ -377,20 +377,7 @@ def compact_copy(value: Any) -> Any:
     """
     if type(value) is not dict or _version_views() is None:
         return value
-    # the order of allocation: a container's children one after another, then each child's subtree in turn
-    # (depth first): a node's property schemas sit together, and so does every subtree
-    order: list[Any] = [value]
-    seen = {id(value)}  # a container met again (shared, or an ancestor: a cycle) is copied once, kept shared
-    stack: list[Any] = [value]
-    while stack:
-        container = stack.pop()
-        kids: list[Any] = []
-        for v in container.values() if type(container) is dict else container:
-            if (type(v) is dict or type(v) is list) and id(v) not in seen:
-                seen.add(id(v))
-                kids.append(v)
-        order.extend(kids)
-        stack.extend(reversed(kids))
+    order = _allocation_order(value)
     dicts = [c for c in order if type(c) is dict]
     if len(dicts) < _COMPACT_MIN:
         return value  # a few guards of a few views each: not worth a copy
@@ -416,6 +403,32 @@ def compact_copy(value: Any) -> Any:
             if type(v) is dict or type(v) is list:
                 lst[j] = new_of[id(v)]
     return new_dicts[0]
+
+
+def _allocation_order(value: dict[Any, Any]) -> list[Any]:
+    """The dicts and lists of ``value`` (itself first), each once, in the order :func:`compact_copy` allocates
+    their copies."""
+    # the order of allocation: a container's children one after another, then each child's subtree in turn
+    # (depth first): a node's property schemas sit together, and so does every subtree; the containers in and
+    # below a list (a schema's anyOf/allOf entries, x-kubernetes-validations rules, list values) come after all
+    # the others, so that they do not break the runs of the schema nodes a guard reads
+    order: list[Any] = [value]
+    late: list[Any] = []
+    seen = {id(value)}  # a container met again (shared, or an ancestor: a cycle) is copied once, kept shared
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        container, below_list = stack.pop()
+        if type(container) is list:
+            below_list = True
+        kids: list[Any] = []
+        for v in container.values() if type(container) is dict else container:
+            if (type(v) is dict or type(v) is list) and id(v) not in seen:
+                seen.add(id(v))
+                kids.append(v)
+        (late if below_list else order).extend(kids)
+        stack.extend((kid, below_list) for kid in reversed(kids))
+    order += late
+    return order
 
 
 #: the self-test's answer, once it ran: ``[views_of]`` or ``[None]`` (a fact about this interpreter)

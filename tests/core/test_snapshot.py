@@ -528,3 +528,32 @@ def test_a_compact_copy_keeps_shared_containers_shared_and_copes_with_cycles() -
     assert out["properties"]["p1"]["items"] is out["properties"]["p2"]["items"] is not shared
     assert out["properties"]["p7"]["n"] == [7] and out["properties"]["p7"]["n"] is not value["properties"]["p7"]["n"]
     assert list(out["properties"]) == list(value["properties"])
+
+
+def test_a_compact_copy_puts_the_containers_below_lists_after_the_schema_nodes() -> None:
+    """The dicts inside lists (a schema's anyOf entries, x-kubernetes-validations rules) are allocated after the
+    others, so that the schema nodes of a subtree are allocated one after another and a guard over them reads
+    few views (the Prometheus CRD's storage subtree: 9 views before, 2 after: its int-or-string anyOf pairs
+    broke the runs). Where the copies land is the allocator's business; the order asked of it is checked."""
+    def quantity() -> dict[str, Any]:
+        return {"anyOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-int-or-string": True,
+                "x-kubernetes-validations": [{"rule": "true"}]}
+
+    def resources() -> dict[str, Any]:
+        return {"type": "object", "properties": {"limits": quantity(), "name": {"type": "string"}}}
+
+    sub = {"type": "object", "properties": {f"q{i}": resources() for i in range(20)}}
+    value = {"type": "object", "properties": {"sub": sub, **{f"p{i}": quantity() for i in range(60)}}}
+    nodes = [sub["properties"]]
+    for q in sub["properties"].values():
+        nodes += [q, q["properties"], *q["properties"].values()]
+    dicts = [c for c in snapshot._allocation_order(value) if type(c) is dict]
+    at = {id(d): i for i, d in enumerate(dicts)}
+    assert len(at) == len(dicts)  # each once
+    places = sorted(at[id(n)] for n in nodes)
+    assert places == list(range(places[0], places[0] + len(nodes)))  # one run: nothing between them
+    in_lists = {id(e) for d in dicts for v in d.values() if type(v) is list for e in v}
+    assert len(in_lists) == 2 * 80 + 80  # anyOf pairs and one rule of each of the 80 quantities
+    assert min(at[i] for i in in_lists) > max(at[id(d)] for d in dicts if id(d) not in in_lists)
+    out = snapshot.compact_copy(value)
+    assert repr(out) == repr(value)
