@@ -32,7 +32,9 @@ def run(crd_path: str, *, output_file: str | None = None, seed: int = 0, max_exa
         from crdtool.cli.atomic import atomic_write_text
 
         atomic_write_text(output_file, text)  # a new file gets the mode the user's umask gives
-        print(f"wrote {output_file}: {len(result.suite['cases'])} cases for {result.rules} CEL rules", file=sys.stderr)
+        cases = len(result.suite["cases"])
+        print(f"wrote {output_file}: {cases} case{'' if cases == 1 else 's'} for {result.rules} CEL "
+              f"rule{'' if result.rules == 1 else 's'}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     for label, reason in result.not_exercised:

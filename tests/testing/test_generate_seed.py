@@ -46,6 +46,7 @@ def test_the_command_leaves_nothing_behind_and_writes_with_the_umasks_mode(
     finally:
         os.umask(before)
     assert done.exit_code == 0, done.output
+    assert "wrote g.crdtest.yaml: 4 cases for 2 CEL rules" in done.output  # the header's count: "# CEL rules: 2"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.crdtest.yaml"]
     assert (tmp_path / "g.crdtest.yaml").stat().st_mode & 0o777 == 0o644
     assert CliRunner().invoke(app, ["test", "g.crdtest.yaml"]).exit_code == 0
