@@ -1520,36 +1520,10 @@ _NESTING_MARKS = (b"-", b"[", b"{", b"?", b":")
 _COMPOSE_MAX_NESTING = 2000
 #: In any other thread (stacks of 512 KiB on macOS, 128 KiB with musl): at most ~60 KiB.
 _COMPOSE_MAX_NESTING_THREAD = 200
-#: The most nodes :func:`_composed` lets libyaml compose, as estimated from the text (:func:`_node_bound`): the
-#: node tree holds a node and two marks per scalar until the walk is done (~400 bytes each: ~200 bytes of memory
-#: per byte of a text like ``a: [1,1,1,...]``, 850 MiB for 3.9 MiB), where the event walk holds one event at a
-#: time. At most ~64 MiB; a text that may hold more (never a CRD of the corpora: 16,000 at most) takes the event
-#: walk.
-_COMPOSE_MAX_NODES = 160_000
-#: Shorter texts are composed without counting their nodes (they cannot hold :data:`_COMPOSE_MAX_NODES`).
-_COMPOSE_SMALL_BYTES = 64 * 1024
-#: Bytes every node but the first follows (see :func:`_node_bound`).
-_NODE_MARKS = (b"\n", b":", b"-", b",", b"?", b"[", b"{")
-
-
-def _node_bound(text: bytes) -> int:
-    """An upper estimate of the nodes libyaml composes from ``text``: each scalar follows a line break or an
-    indicator (``:`` ``-`` ``,`` ``?`` ``[`` ``{``), and each collection starts with a scalar or an indicator
-    of its own; twice their count, plus the root. Only memory depends on it (:data:`_COMPOSE_MAX_NODES`)."""
-    return 2 * sum(map(text.count, _NODE_MARKS)) + 2
-
-
-def _nesting_bound(text: bytes) -> int:
-    """An upper bound of how deep the collections of ``text`` nest, however many nesting marks it holds.
-
-    A block collection starts where libyaml's scanner rolls the indentation to a greater column
-    (``yaml_parser_roll_indent``, scanner.c: only ``if (parser->indent < column)``), so no more of them are open
-    at once than a line has columns (at most its bytes; a line break other than ``\n`` only shortens lines);
-    a sequence at its parent mapping's indentation (``indentless_sequence``, parser.c) adds one more per
-    mapping. A flow collection opens at a ``[`` or ``{``, and a single pair in a flow sequence (``[a: b]``) is a
-    mapping of its own. So: twice the longest line's length and the flow marks' count, plus the root's two."""
-    flows = text.count(b"[") + text.count(b"{")
-    return 2 * (max(map(len, text.split(b"\n"))) + 2) + 2 * flows + 2
+#: The longest text :func:`_composed` takes (bytes): the composed node tree holds a node and two marks per scalar
+#: until the walk is done (~200 bytes of memory per byte of a text like ``a: [1,1,1,...]``: 850 MiB for 3.9 MiB),
+#: where the event walk holds one event at a time. Longer texts (rare for one document) take the event walk.
+_COMPOSE_MAX_BYTES = 64 * 1024
 
 
 def _composed(text: bytes) -> _Built | None:
@@ -1560,24 +1534,23 @@ def _composed(text: bytes) -> _Built | None:
     (:func:`_resolve_plain` for plain ones, quoted ones as text), keys (:func:`_key_string`), floats
     (:func:`_json_float`) and root mark. Everything this does not mirror goes to the event walk, which then
     gives the data, duplicates or error itself: a text with a tag, an anchor, an alias or a merge key
-    (:data:`_NOT_COMPOSED_MARKS`), nesting that could come near the depth limits (:data:`_NESTING_MARKS`, then
-    :func:`_nesting_bound`), or a text that may hold more than :data:`_COMPOSE_MAX_NODES` nodes (the node
-    tree's memory);
+    (:data:`_NOT_COMPOSED_MARKS`), nesting that could come near the depth limits (:data:`_NESTING_MARKS`), or
+    a text longer than :data:`_COMPOSE_MAX_BYTES` (the node tree's memory);
     a duplicate key or a collection as a key; any error (a parse error, a float that cannot be sent, a text
     with more than one document: ``get_single_node`` reads them all, the event walk only the first). Without
     those, the node tree holds the events the walk reads, in the same order, so the data is the same
     (``tests/yaml/test_loader_differential.py`` compares both with the reference loader).
     """
-    if b"!" in text or b"&" in text or b"*" in text or b"<<" in text:  # _NOT_COMPOSED_MARKS, unrolled
+    if len(text) > _COMPOSE_MAX_BYTES:
         return None
-    if len(text) > _COMPOSE_SMALL_BYTES and _node_bound(text) > _COMPOSE_MAX_NODES:
+    if b"!" in text or b"&" in text or b"*" in text or b"<<" in text:  # _NOT_COMPOSED_MARKS, unrolled
         return None
     bound = _COMPOSE_MAX_NESTING if _get_ident() == threading.main_thread().ident else _COMPOSE_MAX_NESTING_THREAD
     if len(text) >= bound:  # a shorter text cannot hold that many marks of nesting
         nesting = 0
         for mark in _NESTING_MARKS:
             nesting += text.count(mark)
-        if nesting >= bound and _nesting_bound(text) >= bound:
+        if nesting >= bound:
             return None
     parser = _ComposeParser(text)
     try:
