@@ -370,7 +370,8 @@ def compact_copy(value: Any) -> Any:
 
     Equal to ``value`` (the same keys in the same order, the very same scalar objects); shares no container
     with it. The dicts are copied in one run (each container's children together, then each child's subtree in
-    turn: a node's property schemas sit together, and so does each subtree), after the free blocks of their
+    turn: a node's property schemas sit together, and so does each subtree; the containers in and below lists
+    last, see :func:`_allocation_order`), after the free blocks of their
     size that earlier frees left scattered through the allocator's pools are taken up by placeholders (at
     most 65,536 empty dicts, a few ms, freed again at once): a schema decoded depth first, or copied from such
     a one, otherwise gets its dicts wherever the allocator has holes. Only speed depends on where they land.

@@ -50,3 +50,17 @@ def test_the_command_leaves_nothing_behind_and_writes_with_the_umasks_mode(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.crdtest.yaml"]
     assert (tmp_path / "g.crdtest.yaml").stat().st_mode & 0o777 == 0o644
     assert CliRunner().invoke(app, ["test", "g.crdtest.yaml"]).exit_code == 0
+
+
+def test_the_written_message_counts_in_the_singular_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One rule: "2 cases for 1 CEL rule" (it said "1 CEL rules"; repro 03's GatewayClass CRD)."""
+    import yaml
+
+    crd = yaml.safe_load(CRD.read_text())
+    del crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["replicas"]
+    (tmp_path / "one-rule.yaml").write_text(yaml.safe_dump(crd))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CRDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    done = CliRunner().invoke(app, ["test", "--generate", "one-rule.yaml", "--seed", "3", "--output-file", "g.crdtest.yaml"])
+    assert done.exit_code == 0, done.output
+    assert "wrote g.crdtest.yaml: 2 cases for 1 CEL rule\n" in done.output
