@@ -276,6 +276,14 @@ def _string_token(s: str, i: int) -> tuple[str, int, int] | None:
     return kind, end, died
 
 
+#: The runs of characters :func:`_scan` takes whole (every pattern matches, possibly nothing): whitespace
+#: (``WHITESPACE``), the rest of an identifier or keyword (``IDENTIFIER``: ASCII letters, digits, ``_``), and the
+#: inside of an escaped identifier (``ESC_IDENTIFIER``: those and ``.``, ``/``, ``-``, space).
+_WHITESPACE_RUN = re.compile(r"[\t \r\n\f]*")
+_IDENTIFIER_RUN = re.compile(r"[A-Za-z0-9_]*")
+_ESCAPED_RUN = re.compile(r"[A-Za-z0-9_./\- ]*")
+
+
 def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_LexError]]:
     """ANTLR's lexer over CEL.g4: tokens on the default channel, and recognition errors. ``escaped_idents``: the
     grammar has ``ESC_IDENTIFIER`` (cel-go v0.23.2+); before, a backtick starts no token."""
@@ -287,16 +295,16 @@ def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_Le
 
     def advance_lines(a: int, b: int) -> None:
         nonlocal line, line_start
-        for k in range(a, b):
-            if text[k] == "\n":
-                line += 1
-                line_start = k + 1
+        k = text.count("\n", a, b)
+        if k:
+            line += k
+            line_start = text.rfind("\n", a, b) + 1
 
     while i < n:
         c = text[i]
         start_line, start_col = line, i - line_start
         if c in "\t \r\n\f":
-            j = _run(text, i, lambda ch: ch in "\t \r\n\f")
+            j = _WHITESPACE_RUN.match(text, i).end()  # type: ignore[union-attr]
             advance_lines(i, j)
             i = j
             continue
@@ -324,12 +332,12 @@ def _scan(text: str, escaped_idents: bool = True) -> tuple[list[Token], list[_Le
                 kind, length = skind, end - i
             died = max(died, sdied)
         if _is_letter(c) or c == "_":
-            j = _run(text, i, lambda ch: _is_letter(ch) or _is_digit(ch) or ch == "_")
+            j = _IDENTIFIER_RUN.match(text, i).end()  # type: ignore[union-attr]
             if j - i > length:
                 word = text[i:j]
                 kind, length = (word if word in _KEYWORDS else IDENTIFIER), j - i
         elif c == "`" and escaped_idents:
-            j = _run(text, i + 1, lambda ch: _is_letter(ch) or _is_digit(ch) or ch in "_./- ")
+            j = _ESCAPED_RUN.match(text, i + 1).end()  # type: ignore[union-attr]
             if j > i + 1 and j < n and text[j] == "`":
                 kind, length = ESC_IDENTIFIER, j + 1 - i
             else:
@@ -389,6 +397,28 @@ _FOLLOW_MEMBER = frozenset({"<", "<=", ">=", ">", "==", "!=", "in", "&&", "||", 
                             ".", "["})
 
 
+class _Rule:
+    """The context manager of one grammar rule of a :class:`_Parser`: entering counts one more nesting of the rule
+    in the parser's ``depth`` (:class:`_RecursionLimit` beyond its ``max_depth``, nothing counted then), leaving
+    one less. Stateless beyond the parser's counts, so one serves every nesting of its rule."""
+
+    __slots__ = ("depth", "max_depth", "name")
+
+    def __init__(self, parser: _Parser, name: str) -> None:
+        self.depth = parser.depth
+        self.max_depth = parser.max_depth
+        self.name = name
+
+    def __enter__(self) -> None:
+        d = self.depth.get(self.name, 0) + 1
+        if d > self.max_depth:
+            raise _RecursionLimit()
+        self.depth[self.name] = d
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth[self.name] -= 1
+
+
 class _Parser:
     """Recursive descent over CEL.g4 with ANTLR's per-rule recursion listener."""
 
@@ -397,6 +427,7 @@ class _Parser:
         self.pos = 0
         self.max_depth = max_depth
         self.depth: dict[str, int] = {}
+        self._rules: dict[str, _Rule] = {}
 
     # -- helpers --
     def peek(self, k: int = 0) -> Token:
@@ -433,16 +464,13 @@ class _Parser:
             raise _SyntaxError(tok, f"mismatched input {_tok_display(tok)} expecting {expecting}")
         return self.take()
 
-    @contextmanager
-    def rule(self, name: str) -> Iterator[None]:
-        d = self.depth.get(name, 0) + 1
-        if d > self.max_depth:
-            raise _RecursionLimit()
-        self.depth[name] = d
-        try:
-            yield
-        finally:
-            self.depth[name] = d - 1
+    def rule(self, name: str) -> _Rule:
+        """``with self.rule(name):`` around a grammar rule: its nesting counted, :class:`_RecursionLimit` raised
+        beyond ``max_depth`` (one reusable context manager per rule name: nesting lives in ``depth``)."""
+        ctx = self._rules.get(name)
+        if ctx is None:
+            ctx = self._rules[name] = _Rule(self, name)
+        return ctx
 
     # -- grammar --
     def start(self) -> Any:
