@@ -249,10 +249,26 @@ def type_string(t: Type) -> str:
 # --- checker/format.go ----------------------------------------------------------------------
 
 
+#: The kinds whose ``FormatCELType`` text is their name when they have no parameters and are not nullable: the
+#: ``DeclaredTypeName`` of every other kind than those :func:`format_cel_type` tells apart, and a type parameter's.
+_NAMED_FORMAT_KINDS = frozenset({
+    Kind.DYN, Kind.BOOL, Kind.BYTES, Kind.DOUBLE, Kind.INT, Kind.LIST, Kind.MAP, Kind.STRING, Kind.STRUCT, Kind.TYPE,
+    Kind.TYPE_PARAM, Kind.UINT, Kind.UNKNOWN,
+})
+
+
 def format_cel_type(t: Type | None) -> str:
-    """``checker.FormatCELType``: the type text of checker error messages."""
+    """``checker.FormatCELType``: the type text of checker error messages (and :class:`Mapping`'s keys)."""
     if t is None:
         return ""
+    if not t.params and not t.nullable and t.kind in _NAMED_FORMAT_KINDS:
+        return t.name  # the common case first: _format_cases gives the name too
+    return _format_cases(t)
+
+
+def _format_cases(t: Type) -> str:
+    """``checker.FormatCELType`` of a type, case by case in upstream's order (:func:`format_cel_type` without its
+    shortcut for the types named by their name)."""
     k = t.kind
     if k == Kind.ANY:
         return "any"
