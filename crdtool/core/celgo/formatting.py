@@ -156,15 +156,15 @@ class CompilerPanic(Exception):
 
 
 def validate_format_calls(checked: CheckedAst, report: Callable[[int, str], None],
-                          nonliteral_target_panics: bool = False) -> None:
+                          nonliteral_target_panics: bool = False, nodes: list[A.Expr] | None = None) -> None:
     """``stringFormatValidator.Validate``: report through ``report(expr_id, message)``.
 
     ``nonliteral_target_panics``: cel-go v0.20.1's ``matchConstantFormatStringWithListLiteralArgs`` tests
     ``formatString.Kind() != ast.LiteralKind && formatString.AsLiteral().Type() != cel.StringType``: for a receiver
     that is not a literal, ``AsLiteral()`` is nil and the call panics (fixed by badfce05, ``&&`` -> ``||``, v0.21.0);
-    raises :class:`CompilerPanic`.
+    raises :class:`CompilerPanic`. ``nodes``: the expression's nodes in ``post_order`` (None: found here).
     """
-    for e in A.post_order(checked.expr):
+    for e in A.post_order(checked.expr) if nodes is None else nodes:
         if e.kind != A.CALL or e.target is None or e.name != "format":
             continue
         ids = checked.overload_ids(e.id)

@@ -30,9 +30,10 @@ _MIN_UNIX_TIME = -62135596800
 _MAX_UNIX_TIME = 253402300799
 
 
-def _parents(root: A.Expr) -> dict[int, A.Expr]:
+def _parents(nodes: list[A.Expr]) -> dict[int, A.Expr]:
+    """Each node's parent, by the node's ``id``, among ``nodes`` (a whole tree)."""
     out: dict[int, A.Expr] = {}
-    for node in A.post_order(root):
+    for node in nodes:
         for child in _children(node):
             out[id(child)] = node
     return out
@@ -73,12 +74,16 @@ class _Reporter:
 # --- homogeneous aggregate literals ---------------------------------------------------------------
 
 
-def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...], any_ancestor: bool = True) -> None:
+def _homogeneous(checked: CheckedAst, rep: _Reporter, exempt: tuple[str, ...], any_ancestor: bool = True,
+                 nodes: list[A.Expr] | None = None) -> None:
     """``any_ancestor``: ``inExemptFunction`` climbs every ancestor (cel-go v0.20.1+); before, only through list and
-    map literal parents (``cel/validator.go@v0.17.8``)."""
-    root = checked.expr
-    nodes = list(A.post_order(root))
-    parents = _parents(root) if exempt else {}
+    map literal parents (``cel/validator.go@v0.17.8``). ``nodes``: the expression's nodes in ``post_order`` (None:
+    found here)."""
+    if nodes is None:
+        nodes = list(A.post_order(checked.expr))
+    if not any(e.kind == A.LIST or e.kind == A.MAP for e in nodes):
+        return  # no aggregate literal: nothing to check
+    parents = _parents(nodes) if exempt else {}
 
     def in_exempt(e: A.Expr) -> bool:
         p = parents.get(id(e))
@@ -163,9 +168,13 @@ def _regex_ok(arg: A.Expr) -> bool:
     return go_regexp_error(arg.value) is None
 
 
-def _format_validators(checked: CheckedAst, rep: _Reporter, validators: tuple[str, ...]) -> None:
+def _format_validators(checked: CheckedAst, rep: _Reporter, validators: tuple[str, ...],
+                       nodes: list[A.Expr] | None = None) -> None:
+    """The literal arguments of ``duration``, ``timestamp`` and ``matches`` calls, as ``validators`` names them.
+    ``nodes``: the expression's nodes in ``post_order`` (None: found here)."""
     checks = (("duration", _duration_ok), ("timestamp", _timestamp_ok), ("matches", _regex_ok))
-    nodes = list(A.post_order(checked.expr))
+    if nodes is None:
+        nodes = list(A.post_order(checked.expr))
     for fn_name, ok in checks:
         if fn_name not in validators:
             continue
@@ -192,11 +201,12 @@ def validate(checked: CheckedAst, validators: tuple[str, ...], cel_go: str = DEF
     from crdtool.core.celgo.formatting import validate_format_calls
 
     rep = _Reporter(checked, cel_go)
+    nodes = list(A.post_order(checked.expr))  # one walk for every validator: none changes the tree
     if "homogeneous_literals" in validators:
         any_ancestor = has(cel_go, "format_exempt_any_ancestor")
         exempt = ("format",) if "string_format" in validators or not any_ancestor else ()
-        _homogeneous(checked, rep, exempt, any_ancestor)
-    _format_validators(checked, rep, validators)
+        _homogeneous(checked, rep, exempt, any_ancestor, nodes)
+    _format_validators(checked, rep, validators, nodes)
     if "string_format" in validators:
-        validate_format_calls(checked, rep.at, has(cel_go, "format_validator_nonliteral_panic"))
+        validate_format_calls(checked, rep.at, has(cel_go, "format_validator_nonliteral_panic"), nodes)
     return rep.issues
