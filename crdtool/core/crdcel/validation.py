@@ -155,13 +155,18 @@ def _environment(release: Release) -> Any:
     return release_env_set(release).stored
 
 
-def _compile_rules(validation: Structural, node: Structural, decl: DeclType, release: Release) -> list[_Rule]:
-    """Upstream ``Compile`` for one node: errors, ``UsesOldSelf``, static costs, and the planned programs."""
+def _compile_rules(
+    validation: Structural, node: Structural, decl: DeclType, release: Release,
+    digests: dict[int, tuple[DeclType, bytes]] | None = None,
+) -> list[_Rule]:
+    """Upstream ``Compile`` for one node: errors, ``UsesOldSelf``, static costs, and the planned programs.
+    ``digests``: the table of :func:`~crdtool.core.crdcel.compilation.decl_type_digest` shared by the nodes of one
+    schema (or None)."""
     from crdtool.core.crdcel.compilation import RuleSource, compile_rules
 
     env = _environment(release)
     sources = list(validation.extensions.x_validations)
-    results = compile_rules([RuleSource.of(r) for r in sources], decl, env)
+    results = compile_rules([RuleSource.of(r) for r in sources], decl, env, digests=digests)
     rules: list[_Rule] = []
     for rule, result in zip(sources, results):
         optional = bool(rule.get("optionalOldSelf"))
@@ -224,26 +229,31 @@ def _nested_to_structural(nested: NestedValueValidation) -> Structural:
 
 
 def _build(
-    validation: Structural, node: Structural, is_root: bool, decl: DeclType | None, release: Release
+    validation: Structural, node: Structural, is_root: bool, decl: DeclType | None, release: Release,
+    digests: dict[int, tuple[DeclType, bytes]] | None = None,
 ) -> _Node | None:
     """Upstream ``validator``: compiled rules for this node and every child holding rules.
 
     ``decl`` is the node's CEL type (upstream passes it down: field types of
     the parent's, ``ElemType`` for items and additionalProperties); None makes
-    ``Compile`` fail (``rule compiler initialization error``).
+    ``Compile`` fail (``rule compiler initialization error``). ``digests``: the memo keys' digests of the decl
+    types met so far in this tree (each node's type is part of its parent's: each is digested once), or None.
     """
+    if digests is None:
+        digests = {}
     rules: list[_Rule] = []
     init_error = ""
     if validation.extensions.x_validations:
         if decl is None:
             init_error = "failed to convert to declType for CEL validation rules"
         else:
-            rules = _compile_rules(validation, node, decl, release)
+            rules = _compile_rules(validation, node, decl, release, digests)
     out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error, minor=release.minor)
     out.with_old_self = any(r.uses_old_self for r in rules)
     elem = decl.elem_type if decl is not None else None
     if validation.items is not None and node.items is not None:
-        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem, release)
+        out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem, release,
+                           digests)
     for k, vprop in validation.properties.items():
         nprop = node.properties.get(k)
         if nprop is None:
@@ -257,15 +267,15 @@ def _build(
             field_type = schema_decl_type(nprop, nprop.extensions.x_embedded_resource, release.minor)
             if field_type is None:
                 continue
-        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type, release)
+        child = _build(vprop, nprop, nprop.extensions.x_embedded_resource, field_type, release, digests)
         if child is not None:
             out.properties[k] = child
     vap, nap = validation.additional_properties_schema, node.additional_properties_schema
     if vap is not None and nap is not None:
-        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, elem, release)
+        out.additional = _build(vap, nap, nap.extensions.x_embedded_resource, elem, release, digests)
     if validation.value_validation is not None:
         for nested in validation.value_validation.all_of:
-            child = _build(_nested_to_structural(nested), node, is_root, decl, release)
+            child = _build(_nested_to_structural(nested), node, is_root, decl, release, digests)
             if child is not None:
                 out.all_of.append(child)
     if out.rules or out.init_error or out.items or out.properties or out.additional or out.all_of:
