@@ -79,14 +79,65 @@ def go_json_dumps(value: Any, indent: int | None = 2) -> str:
     :func:`go_json_float` (``1e+20`` becomes ``100000000000000000000``,
     ``1e-07`` becomes ``1e-7``, ``2.0`` becomes ``2``); non-finite floats
     are written as strings (``"NaN"``, ``"+Inf"``). Key order is kept.
-    Iterative: any nesting depth.
+    Any nesting depth: containers nested deeper than :data:`_RECURSIVE_DEPTH` are written by the iterative
+    :func:`_dumps_iterative` (the whole value's text is the same either way; tests/core/test_gojson.py
+    compares them).
     """
     out: list[str] = []
-    newline = "\n" if indent is not None else ""
-    pad = " " * indent if indent is not None else ""
-    item_sep = "," if indent is not None else ", "
+    if indent is None:
+        _write(value, 0, out, "", "", ", ")
+    else:
+        _write(value, 0, out, "\n", " " * indent, ",")
+    return "".join(out)
+
+
+#: How deep :func:`go_json_dumps` writes containers by recursion (faster), the rest iteratively.
+_RECURSIVE_DEPTH = 100
+
+
+def _write(v: Any, depth: int, out: list[str], newline: str, pad: str, item_sep: str) -> None:
+    """``v``'s text at ``depth`` appended to ``out`` (as :func:`_dumps_iterative` writes it)."""
+    t = type(v)
+    if t is str:
+        out.append(_encode_basestring(v))
+    elif t is dict or isinstance(v, dict):
+        if not v:
+            out.append("{}")
+        elif depth >= _RECURSIVE_DEPTH:
+            out.append(_dumps_iterative(v, newline, pad, item_sep, depth))
+        else:
+            inner = newline + pad * (depth + 1)
+            sep = inner
+            out.append("{")
+            for k, x in v.items():
+                out.append(sep + (_encode_basestring(k) if type(k) is str else _json_key(k)) + ": ")
+                sep = item_sep + inner
+                _write(x, depth + 1, out, newline, pad, item_sep)
+            out.append(newline + pad * depth + "}")
+    elif t is list or isinstance(v, (list, tuple)):
+        if not v:
+            out.append("[]")
+        elif depth >= _RECURSIVE_DEPTH:
+            out.append(_dumps_iterative(v, newline, pad, item_sep, depth))
+        else:
+            inner = newline + pad * (depth + 1)
+            sep = inner
+            out.append("[")
+            for x in v:
+                out.append(sep)
+                sep = item_sep + inner
+                _write(x, depth + 1, out, newline, pad, item_sep)
+            out.append(newline + pad * depth + "]")
+    else:
+        out.append(_scalar(v))
+
+
+def _dumps_iterative(value: Any, newline: str, pad: str, item_sep: str, depth: int = 0) -> str:
+    """:func:`go_json_dumps`' text of ``value`` at ``depth`` (its lines indented for that depth after the first),
+    written with a stack of its own: any nesting depth."""
+    out: list[str] = []
     # work items: a value with its depth, or literal text
-    stack: list[tuple[bool, Any, int]] = [(False, value, 0)]
+    stack: list[tuple[bool, Any, int]] = [(False, value, depth)]
     while stack:
         literal, item, depth = stack.pop()
         if literal:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crdtool.core.gojson import go_json_dumps, go_json_float, go_json_marshal, go_json_size, json_number
+from crdtool.core.gojson import _dumps_iterative, go_json_dumps, go_json_float, go_json_marshal, go_json_size, json_number
 
 
 @pytest.mark.parametrize(
@@ -98,3 +98,35 @@ _JSONISH = st.recursive(
 def test_go_json_size_is_the_length_of_go_json_marshal(value: Any) -> None:
     """The fast size (json.dumps plus Go's escapes and float texts) against the exact path, byte for byte."""
     assert go_json_size(value) == len(go_json_marshal(value).encode("utf-8", "surrogatepass"))
+
+
+def _floatless(value: Any) -> bool:
+    if isinstance(value, float):
+        return False
+    if isinstance(value, dict):
+        return all(not isinstance(k, float) and _floatless(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_floatless(v) for v in value)
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSONISH, st.sampled_from([None, 2, 4]), st.integers(0, 3))
+def test_go_json_dumps_writes_what_its_iterative_path_writes(value: Any, indent: int | None, nesting: int) -> None:
+    """The recursive writer against the iterative one it hands deep containers to (the exact path, any depth),
+    the value wrapped in 0 to 120 lists so that some cross ``_RECURSIVE_DEPTH``; and, without floats, against
+    ``json.dumps``."""
+    for _ in range(nesting * 40):
+        value = [value]
+    newline, pad, sep = ("", "", ", ") if indent is None else ("\n", " " * indent, ",")
+    text = go_json_dumps(value, indent)
+    assert text == _dumps_iterative(value, newline, pad, sep)
+    if _floatless(value):
+        assert text == json.dumps(value, indent=indent, ensure_ascii=False)
+
+
+def test_a_container_past_the_recursive_depth_is_indented_for_its_depth() -> None:
+    value: Any = {"k": [1, {"a": "b"}]}
+    for _ in range(105):
+        value = [value]
+    assert go_json_dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)
