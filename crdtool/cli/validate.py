@@ -499,8 +499,8 @@ def _judge_split_file(
     judged), or no worker to be had.
 
     The catalog holds ``--crd``'s CRDs, prepared here before the fork when the file names their kind; whether
-    a CRD is itself valid is settled by a child process meanwhile (:class:`~crdtool.cli.jobs.InChild`), its
-    answer given to the results here (:class:`_InvalidCrdWarning`). The chunks are
+    a CRD is itself valid is settled by a child process forked after that, while the others judge
+    (:class:`~crdtool.cli.jobs.InChild`), its answer given to the results here (:class:`_InvalidCrdWarning`). The chunks are
     those :func:`_load_split` shares out; document indexes and Helm hints are given here, in order, as the
     results come back: the results are those of loading the file whole and judging its documents one after
     another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
@@ -528,10 +528,12 @@ def _judge_split_file(
     # the CRDs the file's custom resources may need: those whose kind it names (any other is prepared when needed)
     needed = [source for source in ctx.catalog.sources() if source.kind.encode() in raw]
     del raw
-    # whether they are valid themselves, settled by a child process while this one prepares them for the workers
-    validity = InChild(lambda: [source.is_valid() for source in needed])
     for source in needed:
         source.warm(validity=False)  # what the first custom resource of each worker would do
+    # whether they are valid themselves, settled by a child process while this one and the workers judge: forked
+    # after the preparation, whose compiled rules and structural schemas its checks find in their memos (the
+    # HTTPRoute CRD's: 0.035 s then, 0.18 s from nothing)
+    validity = InChild(lambda: [source.is_valid() for source in needed])
     ctx.defer_validity = True
 
     def settle() -> None:
