@@ -644,9 +644,13 @@ def _load_and_judge_in_pool(
         # neither while they come nor after (moved out of the collector's sight: the first young collection after
         # would walk all of them, ~50 ms over ../shared/corpus/crds, in the serial part after the workers)
         with paused_gc():
+            imported = False
             for future in as_completed(futures):
                 for i, result in zip(futures[future], future.result()):
                     per_entry[i] = result
+                    if not imported and any(isinstance(item, Document) and not is_crd(item.data) for item in result[0]):
+                        imported = True
+                        _import_object_judging()  # while the workers go on
                 _tick(progress, len(futures[future]))
             gc.freeze()
     except BaseException:
@@ -670,6 +674,18 @@ def _load_and_judge_in_pool(
                      if isinstance(i, Document) and not _kind_skipped(i.data, skip_kinds))
         progress.set_total(len(selected) + others)
     return entries, verdicts
+
+
+def _import_object_judging() -> None:
+    """Import what judging the documents that are not CRDs needs (built-in kinds, custom resources), as the file
+    workers send back the first such document: this process waits for them meanwhile, and judges those
+    documents after them (~0.03 s of imports over ``../shared/corpus/crds``). Imports only: no result changes."""
+    import crdtool.core.apis.core.validation  # noqa: F401  (ObjectMeta's checks, every built-in kind's)
+    import crdtool.core.crd.conversion  # noqa: F401  (preparing a CRD for its custom resources)
+    import crdtool.core.crd.defaults  # noqa: F401
+    import crdtool.core.customresource  # noqa: F401
+    import crdtool.core.registry.create  # noqa: F401
+    import crdtool.core.validation.compiled_validation  # noqa: F401
 
 
 def _without_cyclic_gc() -> None:
