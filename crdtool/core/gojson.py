@@ -100,36 +100,30 @@ def _write(v: Any, depth: int, out: list[str], newline: str, pad: str, item_sep:
     t = type(v)
     if t is str:
         out.append(_encode_basestring(v))
-    elif t is dict or isinstance(v, dict):
-        if not v:
-            out.append("{}")
-        elif depth >= _RECURSIVE_DEPTH:
-            out.append(_dumps_iterative(v, newline, pad, item_sep, depth))
-        else:
-            inner = newline + pad * (depth + 1)
-            sep = inner
+        return
+    is_map = t is dict or isinstance(v, dict)
+    if not is_map and t is not list and not isinstance(v, (list, tuple)):
+        out.append(_scalar(v))
+    elif not v:
+        out.append("{}" if is_map else "[]")
+    elif depth >= _RECURSIVE_DEPTH:
+        out.append(_dumps_iterative(v, newline, pad, item_sep, depth))
+    else:
+        inner = newline + pad * (depth + 1)
+        sep = inner
+        if is_map:
             out.append("{")
             for k, x in v.items():
                 out.append(sep + (_encode_basestring(k) if type(k) is str else _json_key(k)) + ": ")
                 sep = item_sep + inner
                 _write(x, depth + 1, out, newline, pad, item_sep)
-            out.append(newline + pad * depth + "}")
-    elif t is list or isinstance(v, (list, tuple)):
-        if not v:
-            out.append("[]")
-        elif depth >= _RECURSIVE_DEPTH:
-            out.append(_dumps_iterative(v, newline, pad, item_sep, depth))
         else:
-            inner = newline + pad * (depth + 1)
-            sep = inner
             out.append("[")
             for x in v:
                 out.append(sep)
                 sep = item_sep + inner
                 _write(x, depth + 1, out, newline, pad, item_sep)
-            out.append(newline + pad * depth + "]")
-    else:
-        out.append(_scalar(v))
+        out.append(newline + pad * depth + ("}" if is_map else "]"))
 
 
 def _dumps_iterative(value: Any, newline: str, pad: str, item_sep: str, depth: int = 0) -> str:
