@@ -92,6 +92,9 @@ def ordered_map(
             started()
         yield from map(function, tasks)
         return
+    if here:
+        yield from _ordered_here(function, tasks, jobs, in_flight, started)
+        return
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
@@ -151,6 +154,214 @@ def ordered_map(
         raise
     finally:
         _WORKER_FUNCTION = None
+
+
+class WorkerLost(Exception):
+    """A worker of :func:`ordered_map` with ``here`` ended before sending a result it owed (killed, or out of
+    memory): the caller may do the work another way, as for ``concurrent.futures``' ``BrokenProcessPool``."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker, as its ``__cause__`` where it is raised again here."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]) if self.args else ""
+
+
+class _Worker:
+    """A forked worker of :func:`_ordered_here`: its process, the pipe ends this process writes tasks to and reads
+    results from, and how many results it owes (it answers its tasks in the order it was given them)."""
+
+    __slots__ = ("pid", "tasks", "results", "owed")
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid, self.tasks, self.results, self.owed = pid, tasks, results, 0
+
+
+_LENGTH = 8  # the bytes of a message's length, before it (little-endian)
+
+
+def _send(fd: int, payload: bytes) -> None:
+    data = memoryview(len(payload).to_bytes(_LENGTH, "little") + payload)
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """The next message on ``fd``; None at its end (the other side closed it, or died, before or within it)."""
+    head = _read_exactly(fd, _LENGTH)
+    if head is None:
+        return None
+    return _read_exactly(fd, int.from_bytes(head, "little"))
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    parts: list[bytes] = []
+    while n > 0:
+        part = os.read(fd, min(n, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        n -= len(part)
+    return b"".join(parts)
+
+
+def _serve(function: Callable[[Any], Any], tasks: int, results: int) -> None:  # pragma: no cover - in the worker
+    """A worker's life: each task read from ``tasks`` answered on ``results`` (``(True, result)``, or
+    ``(False, exception, traceback text)``) until ``tasks`` ends."""
+    import pickle
+    import traceback
+
+    while True:
+        message = _receive(tasks)
+        if message is None:
+            return
+        try:
+            answer: tuple[Any, ...] = (True, function(pickle.loads(message)))
+        except BaseException as exc:  # sent back, raised again where its result is awaited
+            answer = (False, exc, traceback.format_exc())
+        try:
+            payload = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an unpicklable result or exception: a crdtool bug, reported as such
+            text = answer[2] if not answer[0] else traceback.format_exc()
+            payload = pickle.dumps((False, RuntimeError(f"a worker's answer could not be sent back: {exc!r}"), text))
+        _send(results, payload)
+
+
+def _fork_worker(function: Callable[[Any], Any], others: list[_Worker]) -> _Worker:
+    """A worker forked to serve ``function`` (:func:`_serve`); ``others``: the workers forked before, whose pipe
+    ends it closes (so that each worker sees its tasks end when this process closes them)."""
+    tasks_in, tasks_out = os.pipe()
+    results_in, results_out = os.pipe()
+    try:
+        import fcntl
+
+        # room for a run's answers without waiting for this process to read them (Linux; 64 KiB otherwise)
+        fcntl.fcntl(results_out, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (ImportError, OSError):
+        pass
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (tasks_in, tasks_out, results_in, results_out):
+            os.close(fd)
+        raise
+    if pid == 0:  # pragma: no cover - the worker: covered by the results it sends back
+        status = 1
+        try:
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is this process's parent's to handle
+            for w in others:
+                os.close(w.tasks)
+                os.close(w.results)
+            os.close(tasks_out)
+            os.close(results_in)
+            _serve(function, tasks_in, results_out)
+            status = 0
+        finally:
+            os._exit(status)  # neither the parent's exit handlers nor its buffered output
+    os.close(tasks_in)
+    os.close(results_out)
+    return _Worker(pid, tasks_out, results_in)
+
+
+def _ordered_here(
+    function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_flight: int, started: Callable[[], None] | None
+) -> Iterator[R]:
+    """:func:`ordered_map` with ``here``: ``jobs - 1`` workers forked with ``os.fork``, each given its tasks and
+    sending its results through pipes of its own (no ``multiprocessing`` to import, no thread), this process
+    computing the next task itself whenever the result awaited is not in.
+
+    Tasks should be small (numbers, names): one is written to a worker while it may be busy. A result waits in
+    its pipe (1 MiB on Linux) until this process reads it, when its turn comes or between two tasks of its own.
+    Raises :class:`WorkerLost` if a worker ends without its result, a worker's exception at its task (its
+    traceback as ``__cause__``).
+    """
+    import pickle
+    import select
+
+    workers: list[_Worker] = []
+    pending: deque[Any] = deque()  # a _Worker (its next result) or a _Here, in the tasks' order
+    iterator = iter(tasks)
+    exhausted = False
+
+    def give() -> bool:
+        """The next task to the worker owing the fewest results, if one owes fewer than ``in_flight``."""
+        nonlocal exhausted
+        worker = min(workers, key=lambda w: w.owed)
+        if exhausted or worker.owed >= max(1, in_flight):
+            return False
+        for task in iterator:
+            _send(worker.tasks, pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+            worker.owed += 1
+            pending.append(worker)
+            return True
+        exhausted = True
+        return False
+
+    try:
+        with _frozen_heap():
+            for _ in range(jobs - 1):
+                workers.append(_fork_worker(function, workers))
+        while give():
+            pass
+        if started is not None:
+            started()
+        while pending:
+            head = pending[0]
+            if (not exhausted and isinstance(head, _Worker)
+                    and not select.select([head.results], [], [], 0)[0]):
+                for task in iterator:
+                    pending.append(_Here(function(task)))
+                    break
+                else:
+                    exhausted = True
+                continue
+            pending.popleft()
+            if isinstance(head, _Here):
+                result = head.value
+            else:
+                message = _receive(head.results)
+                if message is None:
+                    raise WorkerLost(f"a worker (process {head.pid}) ended before sending its result")
+                head.owed -= 1
+                answer = pickle.loads(message)
+                if not answer[0]:
+                    raise answer[1] from RemoteTraceback(answer[2])
+                result = answer[1]
+            while give():
+                pass
+            if not pending:
+                # done before the last result is handed over: a consumer that stops there (it knows how many to
+                # expect) leaves no worker behind
+                _end_workers(workers)
+                workers.clear()
+            yield result
+    finally:
+        _end_workers(workers)
+
+
+def _end_workers(workers: list[_Worker]) -> None:
+    """Close every worker's pipes (a worker between tasks then ends), stop those still busy, wait for all."""
+    import signal
+
+    for w in workers:
+        for fd in (w.tasks, w.results):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    for w in workers:
+        if w.owed:
+            try:
+                os.kill(w.pid, signal.SIGTERM)  # its results are no longer wanted
+            except OSError:
+                pass
+        try:
+            os.waitpid(w.pid, 0)
+        except ChildProcessError:
+            pass
 
 
 class InChild(Generic[R]):

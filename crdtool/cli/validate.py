@@ -506,7 +506,7 @@ def _judge_split_file(
     another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
     with YAML escapes) gives None too.
     """
-    from crdtool.cli.jobs import InChild, ordered_map, paused_gc
+    from crdtool.cli.jobs import InChild, WorkerLost, ordered_map, paused_gc
 
     if jobs < 2 or not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
         return None
@@ -562,8 +562,6 @@ def _judge_split_file(
     items: list[Document | InputError | None] = []
     hint = HelmHinter()
     index = 0
-    from concurrent.futures.process import BrokenProcessPool
-
     try:
         # this process judges too, whenever the answer awaited is not in: one worker fewer to fork, and none of
         # its own answers pickled
@@ -595,7 +593,7 @@ def _judge_split_file(
                 _tick(progress, counted)
                 items.append(item)
                 results.append(result)
-    except (_CrdOutsideTheCatalog, OSError, BrokenProcessPool):
+    except (_CrdOutsideTheCatalog, OSError, WorkerLost):
         if progress is not None:
             progress.done = 0
         return None

@@ -119,6 +119,64 @@ def test_ordered_map_here_takes_tasks_itself_and_keeps_the_order(jobs_: int) -> 
         list(jobs.ordered_map(square, range(300), jobs_, here=True))
 
 
+def _children() -> set[int]:
+    """This process's child processes, zombies included (Linux's /proc)."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                out.add(int(entry))
+    return out
+
+
+_PROC = pytest.mark.skipif(not os.path.isdir("/proc"), reason="counts child processes in /proc (Linux)")
+
+
+@_PROC
+def test_ordered_map_here_reports_a_worker_that_dies_and_leaves_no_process_behind() -> None:
+    """A worker killed before it answers (out of memory, say): :class:`jobs.WorkerLost` at its task, which the
+    callers catch to judge the usual way; every worker is waited for."""
+    parent = os.getpid()
+    before = _children()
+
+    def dies_in_the_worker(n: int) -> int:
+        if os.getpid() != parent:
+            os._exit(9)
+        return n
+
+    with pytest.raises(jobs.WorkerLost):
+        list(jobs.ordered_map(dies_in_the_worker, range(50), 2, here=True))
+    assert _children() <= before  # no worker left running or unwaited
+
+
+def test_ordered_map_here_raises_a_workers_exception_with_its_traceback() -> None:
+    parent = os.getpid()
+
+    def fails_in_the_worker(n: int) -> int:
+        if os.getpid() != parent:
+            raise ValueError(f"task {n}")
+        return n
+
+    with pytest.raises(ValueError, match="task ") as caught:
+        list(jobs.ordered_map(fails_in_the_worker, range(50), 2, here=True))
+    cause = caught.value.__cause__
+    assert isinstance(cause, jobs.RemoteTraceback) and "fails_in_the_worker" in str(cause)
+
+
+@_PROC
+def test_ordered_map_here_stopped_early_ends_its_workers() -> None:
+    before = _children()
+    got = jobs.ordered_map(lambda n: n * 2, range(1000), 3, in_flight=2, here=True)
+    assert [next(got) for _ in range(5)] == [0, 2, 4, 6, 8]
+    assert len(_children() - before) == 2  # two workers beside this process
+    got.close()  # the consumer stops: the workers are told to end, and waited for
+    assert _children() <= before
+
+
 @pytest.mark.parametrize(("count", "workers"), [(0, 2), (1, 2), (5, 2), (100, 2), (1000, 8), (7, 1)])
 def test_index_ranges_cover_every_index_once_in_order(count: int, workers: int) -> None:
     ranges = jobs.index_ranges(count, workers)
