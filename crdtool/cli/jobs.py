@@ -169,13 +169,15 @@ class RemoteTraceback(Exception):
 
 
 class _Worker:
-    """A forked worker of :func:`_ordered_here`: its process, the pipe ends this process writes tasks to and reads
-    results from, and how many results it owes (it answers its tasks in the order it was given them)."""
+    """A forked worker of :func:`_ordered_here` or :func:`completed_map`: its process, the pipe ends this process
+    writes tasks to and reads results from, and how many results it owes (it answers its tasks in the order it
+    was given them; ``queue``: their numbers, for :func:`completed_map`)."""
 
-    __slots__ = ("pid", "tasks", "results", "owed")
+    __slots__ = ("pid", "tasks", "results", "owed", "queue")
 
     def __init__(self, pid: int, tasks: int, results: int) -> None:
         self.pid, self.tasks, self.results, self.owed = pid, tasks, results, 0
+        self.queue: deque[int] = deque()
 
 
 _LENGTH = 8  # the bytes of a message's length, before it (little-endian)
@@ -206,12 +208,21 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
     return b"".join(parts)
 
 
-def _serve(function: Callable[[Any], Any], tasks: int, results: int) -> None:  # pragma: no cover - in the worker
+#: A worker's answer longer than this goes through a file of the spill folder (when it has one), its name through
+#: the pipe: the worker never waits for this process to read a big answer (which it does between tasks of its own).
+SPILL_BYTES = 256 << 10
+
+
+def _serve(
+    function: Callable[[Any], Any], tasks: int, results: int, spill: str | None = None
+) -> None:  # pragma: no cover - in the worker
     """A worker's life: each task read from ``tasks`` answered on ``results`` (``(True, result)``, or
-    ``(False, exception, traceback text)``) until ``tasks`` ends."""
+    ``(False, exception, traceback text)``, pickled, after a tag: ``P`` and the pickle, or ``F`` and the name of
+    the file of ``spill`` holding it) until ``tasks`` ends."""
     import pickle
     import traceback
 
+    count = 0
     while True:
         message = _receive(tasks)
         if message is None:
@@ -225,12 +236,20 @@ def _serve(function: Callable[[Any], Any], tasks: int, results: int) -> None:  #
         except Exception as exc:  # an unpicklable result or exception: a crdtool bug, reported as such
             text = answer[2] if not answer[0] else traceback.format_exc()
             payload = pickle.dumps((False, RuntimeError(f"a worker's answer could not be sent back: {exc!r}"), text))
-        _send(results, payload)
+        if spill is not None and len(payload) > SPILL_BYTES:
+            count += 1
+            name = os.path.join(spill, f"{os.getpid()}-{count}")
+            with open(name, "wb") as fh:
+                fh.write(payload)
+            _send(results, b"F" + os.fsencode(name))
+        else:
+            _send(results, b"P" + payload)
 
 
-def _fork_worker(function: Callable[[Any], Any], others: list[_Worker]) -> _Worker:
-    """A worker forked to serve ``function`` (:func:`_serve`); ``others``: the workers forked before, whose pipe
-    ends it closes (so that each worker sees its tasks end when this process closes them)."""
+def _fork_worker(function: Callable[[Any], Any], others: list[_Worker], spill: str | None = None) -> _Worker:
+    """A worker forked to serve ``function`` (:func:`_serve`, big answers through files of ``spill``); ``others``:
+    the workers forked before, whose pipe ends it closes (so that each worker sees its tasks end when this process
+    closes them)."""
     tasks_in, tasks_out = os.pipe()
     results_in, results_out = os.pipe()
     try:
@@ -257,7 +276,7 @@ def _fork_worker(function: Callable[[Any], Any], others: list[_Worker]) -> _Work
                 os.close(w.results)
             os.close(tasks_out)
             os.close(results_in)
-            _serve(function, tasks_in, results_out)
+            _serve(function, tasks_in, results_out, spill)
             status = 0
         finally:
             os._exit(status)  # neither the parent's exit handlers nor its buffered output
@@ -322,14 +341,7 @@ def _ordered_here(
             if isinstance(head, _Here):
                 result = head.value
             else:
-                message = _receive(head.results)
-                if message is None:
-                    raise WorkerLost(f"a worker (process {head.pid}) ended before sending its result")
-                head.owed -= 1
-                answer = pickle.loads(message)
-                if not answer[0]:
-                    raise answer[1] from RemoteTraceback(answer[2])
-                result = answer[1]
+                result = _answer(head)
             while give():
                 pass
             if not pending:
@@ -340,6 +352,89 @@ def _ordered_here(
             yield result
     finally:
         _end_workers(workers)
+
+
+def _answer(worker: _Worker) -> Any:
+    """The next result ``worker`` owes, read from its pipe (or the file it names); its exception raised again
+    here with its traceback as ``__cause__``; :class:`WorkerLost` if it ended first."""
+    import pickle
+
+    message = _receive(worker.results)
+    if message is None:
+        raise WorkerLost(f"a worker (process {worker.pid}) ended before sending its result")
+    worker.owed -= 1
+    if message[:1] == b"F":
+        name = os.fsdecode(message[1:])
+        with open(name, "rb") as fh:
+            payload = fh.read()
+        os.unlink(name)
+        answer = pickle.loads(payload)
+    else:
+        answer = pickle.loads(memoryview(message)[1:])
+    if not answer[0]:
+        raise answer[1] from RemoteTraceback(answer[2])
+    return answer[1]
+
+
+def completed_map(
+    function: Callable[[T], R], tasks: Iterable[T], jobs: int, in_flight: int = 2
+) -> Iterator[tuple[T, R]]:
+    """``(task, function(task))`` for every task, as they are done, by this process and ``jobs - 1`` forked workers.
+
+    For tasks given biggest first whose results may come in any order (files to load and judge): the workers
+    take them from the front, each with at most ``in_flight`` given ahead, and this process takes them from the
+    back, computing each itself (neither task nor result pickled) and reading the answers the workers sent
+    meanwhile between two of its own. A worker's answer over :data:`SPILL_BYTES` goes through a file of a
+    private folder (``/dev/shm`` where there is one), removed afterwards: no worker waits for this process to
+    read. Tasks should be small (they are written to a busy worker's pipe). With ``jobs`` 1 (or fewer than two
+    tasks) the tasks run here, in order. Raises :class:`WorkerLost` if a worker ends without its answer, a
+    worker's exception (its traceback as ``__cause__``) when its answer is read; the workers are ended and
+    waited for either way.
+    """
+    import pickle
+    import select
+    import shutil
+    import tempfile
+
+    tasks = list(tasks)
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            yield task, function(task)
+        return
+    shm = "/dev/shm"
+    spill = tempfile.mkdtemp(prefix="crdtool-", dir=shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None)
+    workers: list[_Worker] = []
+    front, back = 0, len(tasks)  # the workers take tasks[front], this process tasks[back - 1]
+
+    def give() -> None:
+        nonlocal front
+        for worker in workers:
+            while len(worker.queue) < max(1, in_flight) and front < back:
+                _send(worker.tasks, pickle.dumps(tasks[front], protocol=pickle.HIGHEST_PROTOCOL))
+                worker.owed += 1
+                worker.queue.append(front)
+                front += 1
+
+    try:
+        with _frozen_heap():
+            for _ in range(jobs - 1):
+                workers.append(_fork_worker(function, workers, spill))
+        give()
+        while front < back:
+            back -= 1
+            yield tasks[back], function(tasks[back])
+            for worker in workers:
+                while worker.queue and select.select([worker.results], [], [], 0)[0]:
+                    n = worker.queue.popleft()
+                    yield tasks[n], _answer(worker)
+            give()
+        for worker in workers:
+            while worker.queue:
+                n = worker.queue.popleft()
+                yield tasks[n], _answer(worker)
+    finally:
+        _end_workers(workers)
+        shutil.rmtree(spill, ignore_errors=True)
 
 
 def _end_workers(workers: list[_Worker]) -> None:

@@ -21,6 +21,7 @@ are found in one pass over it, however many there are.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -354,12 +355,12 @@ def _load_entries(
     sizes = {i: _file_size(path) for i, path in files} if parallel else {}
     workers = _file_worker_count(len(files), sum(sizes.values()), jobs) if parallel else 1
     if workers > 1:
-        from concurrent.futures.process import BrokenProcessPool
+        from crdtool.cli.jobs import WorkerLost
 
         try:
             return _load_and_judge_in_pool(selected, files, sizes, workers, field_validation, tuple(skip_kinds),
                                            progress, stdin, releases)
-        except (OSError, BrokenProcessPool):
+        except (OSError, WorkerLost):
             pass
     from crdtool.cli.selection import load_selected_file
 
@@ -621,41 +622,38 @@ def _load_and_judge_in_pool(
     stdin: BinaryIO | None = None,
     releases: tuple[Release, ...] = (DEFAULT_RELEASE,),
 ) -> tuple[list[list[Document | InputError]], dict[int, list[DocumentResult]]]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
+    """:func:`_load_entries` over ``workers`` processes: this one and ``workers - 1`` forked workers load and judge
+    batches of ``files`` (:func:`_batches`, biggest first; :func:`~crdtool.cli.jobs.completed_map`: the workers
+    take them from the front, this process from the back). This process judges its share without pickling it,
+    and has imported most of what judging the custom resources needs by the time they are judged. Raises
+    :class:`~crdtool.cli.jobs.WorkerLost` or ``OSError`` when the workers fail (the caller then loads the files
+    here)."""
     import gc
 
-    from crdtool.cli.jobs import paused_gc
+    from crdtool.cli.jobs import completed_map
     from crdtool.cli.selection import load_selected_file
 
     per_entry: dict[int, tuple[list[Document | InputError], dict[int, list[DocumentResult]]]] = {}
     if progress is not None:
         progress.set_total(len(selected))
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_without_cyclic_gc)
-    try:
-        work = functools.partial(_load_and_judge_files, field_validation, skip_kinds, releases)
-        futures = {pool.submit(work, [path for _, path in batch]): [i for i, _ in batch]
-                   for batch in _batches(files, sizes, workers)}
-        # the documents received (unpickled by the pool's thread) all live on: no collection needs to walk them,
-        # neither while they come nor after (moved out of the collector's sight: the first young collection after
-        # would walk all of them, ~50 ms over ../shared/corpus/crds, in the serial part after the workers)
-        with paused_gc():
-            imported = False
-            for future in as_completed(futures):
-                for i, result in zip(futures[future], future.result()):
-                    per_entry[i] = result
-                    if not imported and any(isinstance(item, Document) and not is_crd(item.data) for item in result[0]):
-                        imported = True
-                        _import_object_judging()  # while the workers go on
-                _tick(progress, len(futures[future]))
-            gc.freeze()
-    except BaseException:
-        # Ctrl-C (or a crdtool bug in a worker): drop the files not started instead of judging them all first
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+
+    def work(batch: list[tuple[int, str]]) -> list[tuple[list[Document | InputError], dict[int, list[DocumentResult]]]]:
+        return _load_and_judge_files(field_validation, skip_kinds, releases, [path for _, path in batch])
+
+    # the documents loaded here or received all live on: the collector's young generation is collected rarely
+    # meanwhile, here and in the workers (which inherit the setting at the fork), and all of them are moved out of
+    # its sight after (the first young collection after would walk all of them, ~50 ms over
+    # ../shared/corpus/crds, in the serial part after the workers)
+    with _rare_cyclic_gc():
+        imported = False
+        for batch, results in completed_map(work, _batches(files, sizes, workers), workers):
+            for (i, _), result in zip(batch, results):
+                per_entry[i] = result
+                if not imported and any(isinstance(item, Document) and not is_crd(item.data) for item in result[0]):
+                    imported = True
+                    _import_object_judging()
+            _tick(progress, len(batch))
+        gc.freeze()
     entries: list[list[Document | InputError]] = []
     verdicts: dict[int, list[DocumentResult]] = {}
     for i, entry in enumerate(selected):
@@ -675,15 +673,29 @@ def _load_and_judge_in_pool(
 
 
 def _import_object_judging() -> None:
-    """Import what judging the documents that are not CRDs needs (built-in kinds, custom resources), as the file
-    workers send back the first such document: this process waits for them meanwhile, and judges those
-    documents after them (~0.03 s of imports over ``../shared/corpus/crds``). Imports only: no result changes."""
+    """Import what judging the documents that are not CRDs needs (built-in kinds, custom resources), as the first
+    such document is loaded (here or by a file worker): they are judged after all the files, in this process,
+    and the imports are then out of that serial part (~0.03 s over ``../shared/corpus/crds``). Imports only: no
+    result changes."""
     import crdtool.core.apis.core.validation  # noqa: F401  (ObjectMeta's checks, every built-in kind's)
     import crdtool.core.crd.conversion  # noqa: F401  (preparing a CRD for its custom resources)
     import crdtool.core.crd.defaults  # noqa: F401
     import crdtool.core.customresource  # noqa: F401
     import crdtool.core.registry.create  # noqa: F401
     import crdtool.core.validation.compiled_validation  # noqa: F401
+
+
+@contextlib.contextmanager
+def _rare_cyclic_gc() -> Iterator[None]:
+    """:func:`_without_cyclic_gc` for a while, the collector's thresholds as they were afterwards."""
+    import gc
+
+    was = gc.get_threshold()
+    _without_cyclic_gc()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*was)
 
 
 def _without_cyclic_gc() -> None:

@@ -177,6 +177,66 @@ def test_ordered_map_here_stopped_early_ends_its_workers() -> None:
     assert _children() <= before
 
 
+@_PROC
+@pytest.mark.parametrize("jobs_", [1, 2, 3])
+def test_completed_map_does_every_task_once_here_and_in_the_workers(jobs_: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tasks biggest first: the workers take them from the front, this process from the back; each answer once,
+    whatever the order; big answers through spill files (here every answer over 100 bytes), none left after."""
+    import tempfile
+    import time
+
+    monkeypatch.setattr(jobs, "SPILL_BYTES", 100)
+    folders: list[str] = []
+    made = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: folders.append(made(**kw)) or folders[-1])
+    read: list[str] = []
+    unlink = os.unlink
+    monkeypatch.setattr(os, "unlink", lambda name: read.append(name) or unlink(name))
+    parent = os.getpid()
+    before = _children()
+
+    def work(n: int) -> tuple[int, bool, str]:
+        time.sleep(0.001 * (n % 3))
+        return n, os.getpid() == parent, "x" * (n * 7)  # from n = 15 on, over SPILL_BYTES pickled
+
+    got = list(jobs.completed_map(work, range(60, 0, -1), jobs_))
+    assert sorted(task for task, _ in got) == list(range(1, 61))
+    assert all(task == n and text == "x" * (n * 7) for task, (n, _, text) in got)
+    mine = [n for _, (n, here, _) in got if here]
+    assert mine and (jobs_ == 1 or len(mine) < 60)  # both worked when there are workers
+    if jobs_ > 1:
+        assert min(mine) == 1  # this process took from the back: the smallest
+    assert _children() <= before
+    if jobs_ > 1:
+        (folder,) = folders
+        assert not os.path.exists(folder)  # removed with whatever was left in it
+        assert read and all(os.path.dirname(name) == folder for name in read)  # big answers came through files
+
+
+@_PROC
+def test_completed_map_raises_a_workers_exception_and_reports_one_that_dies() -> None:
+    parent = os.getpid()
+    before = _children()
+
+    def fails_in_the_worker(n: int) -> int:
+        if os.getpid() != parent:
+            raise ValueError(f"task {n}")
+        return n
+
+    with pytest.raises(ValueError, match="task ") as caught:
+        list(jobs.completed_map(fails_in_the_worker, range(40), 2))
+    assert isinstance(caught.value.__cause__, jobs.RemoteTraceback)
+
+    def dies_in_the_worker(n: int) -> int:
+        if os.getpid() != parent:
+            os._exit(9)
+        return n
+
+    with pytest.raises(jobs.WorkerLost):
+        list(jobs.completed_map(dies_in_the_worker, range(40), 2))
+    assert _children() <= before
+
+
 @pytest.mark.parametrize(("count", "workers"), [(0, 2), (1, 2), (5, 2), (100, 2), (1000, 8), (7, 1)])
 def test_index_ranges_cover_every_index_once_in_order(count: int, workers: int) -> None:
     ranges = jobs.index_ranges(count, workers)
