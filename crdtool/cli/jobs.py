@@ -7,6 +7,12 @@ prepared (documents, CRDs, compiled rules) instead of receiving it pickled.
 ``--jobs 1`` (or a platform without ``fork``) is the serial path, in this
 process; the default is one worker per core this process may run on. Results
 always come back in input order, so the output does not depend on ``--jobs``.
+
+Two maps count this process as one of the jobs and fork their workers with
+``os.fork`` and pipes of their own (no ``multiprocessing`` import, no thread):
+:func:`ordered_map` with ``here`` (one big file's runs of documents) and
+:func:`completed_map` (files, in any order); the others use a
+``ProcessPoolExecutor`` of forked workers.
 """
 
 from __future__ import annotations
@@ -157,8 +163,9 @@ def ordered_map(
 
 
 class WorkerLost(Exception):
-    """A worker of :func:`ordered_map` with ``here`` ended before sending a result it owed (killed, or out of
-    memory): the caller may do the work another way, as for ``concurrent.futures``' ``BrokenProcessPool``."""
+    """A worker of :func:`ordered_map` with ``here`` or of :func:`completed_map` ended before sending a result it
+    owed (killed, out of memory, no room for its answer's file): the caller may do the work another way, as for
+    ``concurrent.futures``' ``BrokenProcessPool``."""
 
 
 class RemoteTraceback(Exception):
