@@ -21,7 +21,7 @@ import os
 from collections import deque
 from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -464,71 +464,6 @@ def _end_workers(workers: list[_Worker]) -> None:
             os.waitpid(w.pid, 0)
         except ChildProcessError:
             pass
-
-
-class InChild(Generic[R]):
-    """``function()`` computed in a forked child process while this one goes on (:meth:`result` waits for it).
-
-    For work this process needs later and can leave to an idle core meanwhile. The child inherits what
-    ``function`` reaches (nothing is sent to it); its result comes back pickled through a pipe. :meth:`result`
-    gives it, or computes ``function()`` here where no process could be forked or the child failed (an
-    exception, killed): the same result either way. :meth:`close` (or :meth:`result`) must be called before
-    this process goes on without it, so that the child is waited for.
-    """
-
-    def __init__(self, function: Callable[[], R]) -> None:
-        self.function = function
-        self.pid = 0
-        self.read_end = -1
-        self.got: list[R] = []
-        if not can_fork():
-            return
-        try:
-            read_end, write_end = os.pipe()
-        except OSError:
-            return
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_end)
-            os.close(write_end)
-            return
-        if pid == 0:  # pragma: no cover - the child: covered by the result it sends back
-            status = 1
-            try:
-                import pickle
-
-                os.close(read_end)
-                data = pickle.dumps(function(), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write_end, "wb") as fh:
-                    fh.write(data)
-                status = 0
-            finally:
-                os._exit(status)  # neither the parent's exit handlers nor its buffered output
-        os.close(write_end)
-        self.pid, self.read_end = pid, read_end
-
-    def _reap(self) -> bytes | None:
-        """The child's pickled result (None: it failed, or there is none), the child waited for (once)."""
-        if not self.pid:
-            return None
-        with os.fdopen(self.read_end, "rb") as fh:
-            data = fh.read()
-        _, status = os.waitpid(self.pid, 0)
-        self.pid = 0
-        return data if status == 0 and data else None
-
-    def result(self) -> R:
-        if not self.got:
-            import pickle
-
-            data = self._reap()
-            self.got.append(pickle.loads(data) if data is not None else self.function())
-        return self.got[0]
-
-    def close(self) -> None:
-        """Wait for the child, its result unused."""
-        self._reap()
 
 
 @contextmanager

@@ -500,14 +500,14 @@ def _judge_split_file(
     judged), or no worker to be had.
 
     The catalog holds ``--crd``'s CRDs, prepared here before the fork when the file names their kind; whether
-    a CRD is itself valid is settled by a child process forked after that, while the others judge
-    (:class:`~crdtool.cli.jobs.InChild`), its answer given to the results here (:class:`_InvalidCrdWarning`). The chunks are
+    a CRD is itself valid is settled here once the workers have their first runs, its answer given to the
+    results here (:class:`_InvalidCrdWarning`). The chunks are
     those :func:`_load_split` shares out; document indexes and Helm hints are given here, in order, as the
     results come back: the results are those of loading the file whole and judging its documents one after
     another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
     with YAML escapes) gives None too.
     """
-    from crdtool.cli.jobs import InChild, WorkerLost, ordered_map, paused_gc
+    from crdtool.cli.jobs import WorkerLost, ordered_map, paused_gc
 
     if jobs < 2 or not isinstance(entry, str) or entry == "-" or _file_size(entry) < SPLIT_MIN_BYTES:
         return None
@@ -531,14 +531,17 @@ def _judge_split_file(
     del raw
     for source in needed:
         source.warm(validity=False)  # what the first custom resource of each worker would do
-    # whether they are valid themselves, settled by a child process while this one and the workers judge: forked
-    # after the preparation, whose compiled rules and structural schemas its checks find in their memos (the
-    # HTTPRoute CRD's: 0.035 s then, 0.18 s from nothing)
-    validity = InChild(lambda: [source.is_valid() for source in needed])
     ctx.defer_validity = True
+    validity: list[bool] = []
+
+    def settle_validity() -> None:
+        """Whether they are valid themselves, settled here once the workers have their first runs (``started``):
+        after the preparation, whose compiled rules and structural schemas the checks find in their memos (the
+        HTTPRoute CRD's: 0.035 s then, 0.18 s from nothing)."""
+        validity.extend(source.is_valid() for source in needed)
 
     def settle() -> None:
-        for source, valid in zip(needed, validity.result()):
+        for source, valid in zip(needed, validity):
             source.valid = valid
 
     def judge_run(numbers: list[int]) -> list[tuple[bool, Document | InputError | None, DocumentResult | None]]:
@@ -566,7 +569,7 @@ def _judge_split_file(
     try:
         # this process judges too, whenever the answer awaited is not in: one worker fewer to fork, and none of
         # its own answers pickled
-        for answers in ordered_map(judge_run, tasks, jobs, in_flight=3, here=True):
+        for answers in ordered_map(judge_run, tasks, jobs, in_flight=3, here=True, started=settle_validity):
             settle()
             for takes_index, item, result in answers:
                 if isinstance(item, InputError):
@@ -598,8 +601,6 @@ def _judge_split_file(
         if progress is not None:
             progress.done = 0
         return None
-    finally:
-        validity.close()  # the child waited for, whatever happened
     return results, items
 
 

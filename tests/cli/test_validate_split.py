@@ -7,16 +7,14 @@ and the inputs this path must leave to the others (a CRD among them, spelt plain
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from crdtool.cli import validate
+from crdtool.cli import jobs, validate
 from crdtool.cli.app import app
-from crdtool.cli.jobs import InChild
 from crdtool.core.bundle import check_bundle, select_rules, takes_part
 from crdtool.yaml.loader import Document, load_path
 from tests.cli.test_validate_jobs_loaded import _TRICKY, _cronjob
@@ -125,17 +123,19 @@ def test_a_crd_in_the_file_leaves_it_to_the_usual_path(tmp_path: Path, spied: li
     assert {d["status"] for d in report["documents"][:60]} == {"valid", "invalid"}  # judged against it
 
 
+@pytest.mark.parametrize("failure", [OSError(11, "Resource temporarily unavailable"),
+                                     jobs.WorkerLost("a worker (process 1) ended before sending its result")])
 def test_no_worker_processes_leaves_the_file_to_the_usual_path(tmp_path: Path, spied: list[bool],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from crdtool.cli import jobs
-
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               failure: Exception) -> None:
+    """No worker to be had (fork fails), or one lost on the way: the file is judged the usual way, the same."""
     real = jobs.ordered_map
     calls: list[int] = []
 
     def no_fork_at_first(*args: Any, **kw: Any) -> Any:
         calls.append(1)
         if len(calls) == 1:  # the split file's pool
-            raise OSError(11, "Resource temporarily unavailable")
+            raise failure
         yield from real(*args, **kw)
 
     path = _big_file(tmp_path)
@@ -144,27 +144,6 @@ def test_no_worker_processes_leaves_the_file_to_the_usual_path(tmp_path: Path, s
     monkeypatch.setattr(jobs, "ordered_map", no_fork_at_first)
     assert _invoke([*args, "--jobs", "2"]) == serial
     assert spied == [False]
-
-
-def test_a_value_computed_in_a_child_process() -> None:
-    got = InChild(os.getpid)
-    assert got.result() != os.getpid()  # computed there
-    assert got.result() == got.result()  # waited for once
-
-
-def test_a_child_that_fails_leaves_the_value_to_be_computed_here() -> None:
-    parent = os.getpid()
-
-    def dies_in_the_child() -> int:
-        if os.getpid() != parent:
-            os._exit(3)
-        return 42
-
-    assert InChild(dies_in_the_child).result() == 42
-    failing = InChild(lambda: 1 // 0)
-    with pytest.raises(ZeroDivisionError):  # raised here as it would be without a child
-        failing.result()
-    InChild(os.getpid).close()  # waited for, unused
 
 
 def test_documents_the_bundle_checks_do_not_read_change_no_finding() -> None:
