@@ -392,9 +392,9 @@ def completed_map(
     take them from the front, each with at most ``in_flight`` given ahead, and this process takes them from the
     back, computing each itself (neither task nor result pickled) and reading the answers the workers sent
     meanwhile between two of its own. A worker's answer over :data:`SPILL_BYTES` goes through a file of a
-    private folder (``/dev/shm`` where there is one), removed afterwards: no worker waits for this process to
-    read. Tasks should be small (they are written to a busy worker's pipe). With ``jobs`` 1 (or fewer than two
-    tasks) the tasks run here, in order. Raises :class:`WorkerLost` if a worker ends without its answer, a
+    private temporary folder (``tempfile``'s: ``$TMPDIR``, ``/tmp``), removed afterwards: no worker waits for
+    this process to read. Tasks should be small (they are written to a busy worker's pipe). At most one worker
+    per task beyond the first is forked. With ``jobs`` 1 (or fewer than two tasks) the tasks run here, in order. Raises :class:`WorkerLost` if a worker ends without its answer, a
     worker's exception (its traceback as ``__cause__``) when its answer is read; the workers are ended and
     waited for either way.
     """
@@ -408,8 +408,7 @@ def completed_map(
         for task in tasks:
             yield task, function(task)
         return
-    shm = "/dev/shm"
-    spill = tempfile.mkdtemp(prefix="crdtool-", dir=shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None)
+    spill = tempfile.mkdtemp(prefix="crdtool-")
     workers: list[_Worker] = []
     front, back = 0, len(tasks)  # the workers take tasks[front], this process tasks[back - 1]
 
@@ -424,7 +423,7 @@ def completed_map(
 
     try:
         with _frozen_heap():
-            for _ in range(jobs - 1):
+            for _ in range(min(jobs, len(tasks)) - 1):  # this process takes one task at least
                 workers.append(_fork_worker(function, workers, spill))
         give()
         while front < back:

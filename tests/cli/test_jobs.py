@@ -214,6 +214,16 @@ def test_completed_map_does_every_task_once_here_and_in_the_workers(jobs_: int, 
 
 
 @_PROC
+def test_completed_map_forks_no_more_workers_than_tasks_beyond_the_first() -> None:
+    before = _children()
+    running = jobs.completed_map(lambda n: n * 10, [3, 2, 1], 8)
+    first = next(running)
+    assert len(_children() - before) <= 2  # not 7 workers for three tasks
+    assert sorted([first, *running]) == [(1, 10), (2, 20), (3, 30)]
+    assert _children() <= before
+
+
+@_PROC
 def test_completed_map_raises_a_workers_exception_and_reports_one_that_dies() -> None:
     parent = os.getpid()
     before = _children()
