@@ -394,9 +394,9 @@ def completed_map(
     meanwhile between two of its own. A worker's answer over :data:`SPILL_BYTES` goes through a file of a
     private temporary folder (``tempfile``'s: ``$TMPDIR``, ``/tmp``), removed afterwards: no worker waits for
     this process to read. Tasks should be small (they are written to a busy worker's pipe). At most one worker
-    per task beyond the first is forked. With ``jobs`` 1 (or fewer than two tasks) the tasks run here, in order. Raises :class:`WorkerLost` if a worker ends without its answer, a
-    worker's exception (its traceback as ``__cause__``) when its answer is read; the workers are ended and
-    waited for either way.
+    per task beyond the first is forked. With ``jobs`` 1 (or fewer than two tasks) the tasks run here, in
+    order. Raises :class:`WorkerLost` if a worker ends without its answer, a worker's exception (its traceback
+    as ``__cause__``) when its answer is read; the workers are ended and waited for either way.
     """
     import pickle
     import select
@@ -423,7 +423,7 @@ def completed_map(
 
     try:
         with _frozen_heap():
-            for _ in range(min(jobs, len(tasks)) - 1):  # this process takes one task at least
+            for _ in range(min(jobs, len(tasks)) - 1):  # one worker per task beyond the first, at most
                 workers.append(_fork_worker(function, workers, spill))
         give()
         while front < back:
