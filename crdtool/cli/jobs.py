@@ -217,15 +217,18 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
 
 #: A worker's answer longer than this goes through a file of the spill folder (when it has one), its name through
 #: the pipe: the worker never waits for this process to read a big answer (which it does between tasks of its own).
+#: Where a pipe cannot be given 1 MiB (F_SETPIPE_SZ is Linux's), :data:`SPILL_BYTES_SMALL_PIPE` instead.
 SPILL_BYTES = 256 << 10
+SPILL_BYTES_SMALL_PIPE = 16 << 10
+_PIPE_BYTES = 1 << 20
 
 
 def _serve(
-    function: Callable[[Any], Any], tasks: int, results: int, spill: str | None = None
+    function: Callable[[Any], Any], tasks: int, results: int, spill: str | None = None, most: int = SPILL_BYTES
 ) -> None:  # pragma: no cover - in the worker
     """A worker's life: each task read from ``tasks`` answered on ``results`` (``(True, result)``, or
     ``(False, exception, traceback text)``, pickled, after a tag: ``P`` and the pickle, or ``F`` and the name of
-    the file of ``spill`` holding it) until ``tasks`` ends."""
+    the file of ``spill`` holding it, when the pickle is longer than ``most`` bytes) until ``tasks`` ends."""
     import pickle
     import traceback
 
@@ -243,7 +246,7 @@ def _serve(
         except Exception as exc:  # an unpicklable result or exception: a crdtool bug, reported as such
             text = answer[2] if not answer[0] else traceback.format_exc()
             payload = pickle.dumps((False, RuntimeError(f"a worker's answer could not be sent back: {exc!r}"), text))
-        if spill is not None and len(payload) > SPILL_BYTES:
+        if spill is not None and len(payload) > most:
             count += 1
             name = os.path.join(spill, f"{os.getpid()}-{count}")
             with open(name, "wb") as fh:
@@ -259,11 +262,14 @@ def _fork_worker(function: Callable[[Any], Any], others: list[_Worker], spill: s
     closes them)."""
     tasks_in, tasks_out = os.pipe()
     results_in, results_out = os.pipe()
+    most = SPILL_BYTES_SMALL_PIPE
     try:
         import fcntl
 
         # room for a run's answers without waiting for this process to read them (Linux; 64 KiB otherwise)
-        fcntl.fcntl(results_out, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        command = getattr(fcntl, "F_SETPIPE_SZ", None)
+        if command is not None and fcntl.fcntl(results_out, command, _PIPE_BYTES) >= _PIPE_BYTES:
+            most = SPILL_BYTES
     except (ImportError, OSError):
         pass
     try:
@@ -283,7 +289,7 @@ def _fork_worker(function: Callable[[Any], Any], others: list[_Worker], spill: s
                 os.close(w.results)
             os.close(tasks_out)
             os.close(results_in)
-            _serve(function, tasks_in, results_out, spill)
+            _serve(function, tasks_in, results_out, spill, min(most, SPILL_BYTES))
             status = 0
         finally:
             os._exit(status)  # neither the parent's exit handlers nor its buffered output
