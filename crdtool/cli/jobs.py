@@ -102,14 +102,14 @@ def ordered_map(
         yield from _ordered_here(function, tasks, jobs, in_flight, started)
         return
     import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
-    workers = jobs - 1 if here else jobs
+    workers = jobs
     global _WORKER_FUNCTION
     _WORKER_FUNCTION = function
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        pending: deque[Any] = deque()  # Futures, and _Here results, in the tasks' order
+        pending: deque[Any] = deque()  # Futures, in the tasks' order
         iterator = iter(tasks)
         limit = max(1, workers * in_flight)
         in_pool = 0
@@ -129,20 +129,8 @@ def ordered_map(
             started()
         exhausted = False
         while pending:
-            head = pending[0]
-            if here and not exhausted and isinstance(head, Future) and not head.done():
-                for task in iterator:
-                    pending.append(_Here(function(task)))
-                    break
-                else:
-                    exhausted = True
-                continue
-            pending.popleft()
-            if isinstance(head, _Here):
-                result = head.value
-            else:
-                result = head.result()
-                in_pool -= 1
+            result = pending.popleft().result()
+            in_pool -= 1
             while in_pool < limit and not exhausted:
                 for task in iterator:
                     pending.append(pool.submit(_call_in_worker, task))
