@@ -165,14 +165,21 @@ class RemoteTraceback(Exception):
 
 class _Worker:
     """A forked worker of :func:`_ordered_here` or :func:`completed_map`: its process, the pipe ends this process
-    writes tasks to and reads results from, and how many results it owes (it answers its tasks in the order it
-    was given them; ``queue``: their numbers, for :func:`completed_map`)."""
+    writes tasks to and reads results from, and the numbers of the tasks it owes results for (it answers them in
+    the order it was given them)."""
 
-    __slots__ = ("pid", "tasks", "results", "owed", "queue")
+    __slots__ = ("pid", "tasks", "results", "queue")
 
     def __init__(self, pid: int, tasks: int, results: int) -> None:
-        self.pid, self.tasks, self.results, self.owed = pid, tasks, results, 0
+        self.pid, self.tasks, self.results = pid, tasks, results
         self.queue: deque[int] = deque()
+
+    def give(self, number: int, task: Any) -> None:
+        """Send ``task`` (number ``number``) to the worker."""
+        import pickle
+
+        _send(self.tasks, pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+        self.queue.append(number)
 
 
 _LENGTH = 8  # the bytes of a message's length, before it (little-endian)
@@ -298,23 +305,23 @@ def _ordered_here(
     Raises :class:`WorkerLost` if a worker ends without its result, a worker's exception at its task (its
     traceback as ``__cause__``).
     """
-    import pickle
     import select
 
     workers: list[_Worker] = []
     pending: deque[Any] = deque()  # a _Worker (its next result) or a _Here, in the tasks' order
     iterator = iter(tasks)
     exhausted = False
+    given = 0  # the number of the next task taken from the iterator by a worker
 
     def give() -> bool:
         """The next task to the worker owing the fewest results, if one owes fewer than ``in_flight``."""
-        nonlocal exhausted
-        worker = min(workers, key=lambda w: w.owed)
-        if exhausted or worker.owed >= max(1, in_flight):
+        nonlocal exhausted, given
+        worker = min(workers, key=lambda w: len(w.queue))
+        if exhausted or len(worker.queue) >= max(1, in_flight):
             return False
         for task in iterator:
-            _send(worker.tasks, pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
-            worker.owed += 1
+            worker.give(given, task)
+            given += 1
             pending.append(worker)
             return True
         exhausted = True
@@ -363,7 +370,7 @@ def _answer(worker: _Worker) -> Any:
     message = _receive(worker.results)
     if message is None:
         raise WorkerLost(f"a worker (process {worker.pid}) ended before sending its result")
-    worker.owed -= 1
+    worker.queue.popleft()
     if message[:1] == b"F":
         name = os.fsdecode(message[1:])
         with open(name, "rb") as fh:
@@ -392,7 +399,6 @@ def completed_map(
     order. Raises :class:`WorkerLost` if a worker ends without its answer, a worker's exception (its traceback
     as ``__cause__``) when its answer is read; the workers are ended and waited for either way.
     """
-    import pickle
     import select
     import shutil
     import tempfile
@@ -410,9 +416,7 @@ def completed_map(
         nonlocal front
         for worker in workers:
             while len(worker.queue) < max(1, in_flight) and front < back:
-                _send(worker.tasks, pickle.dumps(tasks[front], protocol=pickle.HIGHEST_PROTOCOL))
-                worker.owed += 1
-                worker.queue.append(front)
+                worker.give(front, tasks[front])
                 front += 1
 
     try:
@@ -425,12 +429,12 @@ def completed_map(
             yield tasks[back], function(tasks[back])
             for worker in workers:
                 while worker.queue and select.select([worker.results], [], [], 0)[0]:
-                    n = worker.queue.popleft()
+                    n = worker.queue[0]
                     yield tasks[n], _answer(worker)
             give()
         for worker in workers:
             while worker.queue:
-                n = worker.queue.popleft()
+                n = worker.queue[0]
                 yield tasks[n], _answer(worker)
     finally:
         _end_workers(workers)
@@ -448,7 +452,7 @@ def _end_workers(workers: list[_Worker]) -> None:
             except OSError:
                 pass
     for w in workers:
-        if w.owed:
+        if w.queue:
             try:
                 os.kill(w.pid, signal.SIGTERM)  # its results are no longer wanted
             except OSError:

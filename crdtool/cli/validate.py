@@ -700,8 +700,9 @@ def _rare_cyclic_gc() -> Iterator[None]:
 
 
 def _without_cyclic_gc() -> None:
-    """A file worker's start: the cyclic garbage collector's youngest generation collected every 100,000
-    allocations instead of 700 (``gc.set_threshold``).
+    """While files are loaded and judged (:func:`_rare_cyclic_gc`, here and in the file workers, which inherit it at
+    the fork): the cyclic garbage collector's youngest generation collected every 100,000 allocations instead of
+    700 (``gc.set_threshold``).
 
     Its young-generation collections scan every document and schema model still being built: ~3 % of a
     worker's time on ``../shared/corpus/crds`` (issue #28, point 4). Not off: judging does make cyclic garbage
