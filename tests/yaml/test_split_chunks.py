@@ -1,0 +1,54 @@
+"""``loader._separator_lines`` (``bytes.find``) against the multi-line expression it replaced, and the chunks
+``_split_chunks`` gives against the ones that expression gave (kubectl's ``YAMLReader.Read`` splitting)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crdtool.yaml.loader import _separator_lines, _split_chunks
+from crdtool.yaml.stream import _SEPARATOR_RE
+
+#: pieces that make separators, near-separators and their rests likely
+_PIECES = [b"---", b"--", b"-", b"\n", b"\r\n", b"\r", b" ", b"#", b"a: 1", b"x", b"--- #c", b"---x", b"\xff", b"..."]
+
+
+def _by_expression(raw: bytes) -> Iterator[tuple[int, bytes, str | None]]:
+    """The chunks as ``_split_chunks`` found them with ``_SEPARATOR_RE.finditer`` (crdtool 0.1 before the
+    ``bytes.find`` loop)."""
+    if b"---" not in raw:
+        if raw:
+            yield 1, raw, None
+        return
+    start, line = 0, 1
+    for m in _SEPARATOR_RE.finditer(raw):
+        rest = m.group(1).strip()
+        bad = rest.decode("utf-8", "replace") if rest and not rest.startswith(b"#") else None
+        chunk = raw[start:m.start()]
+        yield line, chunk, None
+        line += chunk.count(b"\n")
+        if bad is not None:
+            yield line, b"", bad
+        line += 1
+        start = m.end() + 1
+    if start < len(raw):
+        yield line, raw[start:], None
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_separator_lines_are_the_expression_matches(pieces: list[bytes]) -> None:
+    raw = b"".join(pieces)
+    expected = [(m.start(), m.end()) for m in _SEPARATOR_RE.finditer(raw)]
+    assert list(_separator_lines(raw)) == expected
+    assert list(_split_chunks(raw)) == list(_by_expression(raw))
+
+
+def test_edges() -> None:
+    for raw in (b"", b"---", b"---\n", b"\n---", b"\n---\n", b"------", b"a\n---\n---\nb", b"--- x\n-- -\n---",
+                b"a: 1\n---\r\nb: 2\n", b"---\n---"):
+        assert list(_separator_lines(raw)) == [(m.start(), m.end()) for m in _SEPARATOR_RE.finditer(raw)], raw
+        assert list(_split_chunks(raw)) == list(_by_expression(raw)), raw
+    assert list(_split_chunks(b"a\n--- x\nb")) == [(1, b"a\n", None), (2, b"", "x"), (3, b"b", None)]
