@@ -61,7 +61,24 @@ def main(argv: list[str] | None = None) -> None:
 
         full(args)
         return
+    if argv is None:
+        _end_process(status)
     sys.exit(status)
+
+
+def _end_process(status: int) -> None:
+    """End crdtool's own process with ``status`` once its output is flushed, without Python's finalization
+    (``os._exit``): after ``validate`` of 3,000 documents that freed every module and object one by one for
+    ~14 ms, the same in every run. Only when ``main`` runs as the process's command line (``argv`` None: the
+    console script, ``python -m crdtool``), never for a caller that calls it in its own process; returns (the
+    caller exits the usual way) if the output cannot be flushed (a closed pipe: Python's exit reports it as
+    always)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(status)
 
 
 def run_fast(args: list[str]) -> int | None:

@@ -89,3 +89,32 @@ def test_a_closed_pipe_ends_a_fast_answer_as_the_application_does() -> None:
                          check=False)
     assert out.stdout.strip() in ("0", "141"), out  # a small write may complete before head exits
     assert "Traceback" not in out.stderr and "unexpected error" not in out.stderr
+
+
+def test_the_process_ends_with_its_output_whole(tmp_path: Path) -> None:
+    """``main()`` as the command line ends the process with ``os._exit`` once stdout and stderr are flushed:
+    a report far larger than the stream's buffer arrives whole, with the exit status of its findings."""
+    crd = (ROOT / "samples" / "crontab-v1.yaml").read_text(encoding="utf-8")
+    good = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c{i}\nspec:\n  replicas: 1\n"
+    bad = "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c{i}\nspec:\n  replicas: x\n"
+    objects = tmp_path / "objects.yaml"
+    objects.write_text("---\n".join((bad if i % 50 == 0 else good).format(i=i) for i in range(400)), encoding="utf-8")
+    (tmp_path / "crd.yaml").write_text(crd, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "crdtool", "validate", "--crd", str(tmp_path / "crd.yaml"),
+                           str(objects), "--output", "json"], capture_output=True, text=True, env=_env(),
+                          cwd=ROOT, timeout=120, check=False)
+    import json
+
+    report = json.loads(done.stdout)
+    assert len(report["documents"]) == 400
+    assert [d["status"] for d in report["documents"]].count("invalid") == 8
+    assert done.returncode == 1 and len(done.stdout) > 64 * 1024
+
+
+def test_ending_the_process_returns_when_the_output_cannot_be_flushed(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Closed:
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    fast._end_process(0)  # returned: Python's own exit reports the closed pipe, as before
