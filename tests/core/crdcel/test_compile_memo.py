@@ -178,3 +178,12 @@ def test_compiling_with_a_digest_table_is_compiling_without() -> None:
     MEMO.clear()
     shared = [compile_rules(_rules(s), _decl(s), KUBERNETES, digests=table) for s in schemas]
     assert shared == plain
+
+
+def test_the_digest_is_hashlibs_blake2b() -> None:
+    """decl_type_digest's hash is the one ``hashlib.blake2b`` names (taken from ``_blake2`` to skip OpenSSL)."""
+    import hashlib
+
+    from crdtool.core.crdcel.compilation import _blake2b
+
+    assert _blake2b() is hashlib.blake2b
