@@ -472,6 +472,9 @@ def _group_label(group: str) -> str:
 
 
 def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
+    roles = [o for o in bundle.objects if o.group == _RBAC and o.kind in ("Role", "ClusterRole")]
+    if not roles:
+        return  # nothing to check: the release's built-in kinds are not even read (~10 ms, their catalog's import)
     name = _release_name(release)
     served: dict[str, set[str]] = {g: set(r) for g, r in _builtin_resources(name).items()}
     for crd in bundle.crds:
@@ -482,9 +485,7 @@ def _rbac_rules(bundle: _Bundle, release: Any) -> Iterator[BundleFinding]:
     open_groups = bundle.api_service_groups
     known = set(served) | open_groups
     nearest: dict[str, str | None] = {}  # _nearest(g, known) by g: the same unknown group recurs across Roles
-    for o in bundle.objects:
-        if o.group != _RBAC or o.kind not in ("Role", "ClusterRole"):
-            continue
+    for o in roles:
         for i, rule in enumerate(map(_map, _list(o.data.get("rules")))):
             groups = [g for g in _list(rule.get("apiGroups")) if isinstance(g, str)]
             resources = [r for r in _list(rule.get("resources")) if isinstance(r, str)]
