@@ -225,7 +225,6 @@ def _serve(
     ``(False, exception, traceback text)``, pickled, after a tag: ``P`` and the pickle, or ``F`` and the name of
     the file of ``spill`` holding it, when the pickle is longer than ``most`` bytes) until ``tasks`` ends."""
     import pickle
-    import traceback
 
     count = 0
     while True:
@@ -235,10 +234,14 @@ def _serve(
         try:
             answer: tuple[Any, ...] = (True, function(pickle.loads(message)))
         except BaseException as exc:  # sent back, raised again where its result is awaited
+            import traceback  # here: ~2 ms of every worker's start otherwise
+
             answer = (False, exc, traceback.format_exc())
         try:
             payload = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # an unpicklable result or exception: a crdtool bug, reported as such
+            import traceback
+
             text = answer[2] if not answer[0] else traceback.format_exc()
             payload = pickle.dumps((False, RuntimeError(f"a worker's answer could not be sent back: {exc!r}"), text))
         if spill is not None and len(payload) > most:
