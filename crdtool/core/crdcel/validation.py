@@ -44,7 +44,7 @@ from __future__ import annotations
 import threading
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from crdtool.core.errors import (
     OMIT,
@@ -192,19 +192,62 @@ def _compile_rules(
 
 @dataclass
 class _Node:
-    """Upstream ``Validator``: compiled rules of a node and the validators of its children."""
+    """Upstream ``Validator``: compiled rules of a node and the validators of its children.
+
+    A node's rules are compiled when they are first read (:attr:`rules`, :attr:`with_old_self`), or by
+    :func:`compile_tree` for the whole tree: upstream's ``validator`` compiles them as it builds the tree, with
+    the same results (:func:`_compile_rules`, never raising), which only validating a value reads; a process that
+    validates objects of a large CRD reaching a third of its rules compiles that third (tests/core/crdcel/
+    test_lazy_compile.py holds the results equal).
+    """
 
     schema: Structural
     is_resource_root: bool
-    rules: list[_Rule] = field(default_factory=list)
     init_error: str = ""
     items: _Node | None = None
     properties: dict[str, _Node] = field(default_factory=dict)
     additional: _Node | None = None
     all_of: list[_Node] = field(default_factory=list)
-    with_old_self: bool = False
     #: the minor of the Kubernetes release whose apiserver validates (its unstructured values)
     minor: int = DEFAULT_RELEASE.minor
+    #: what compiles the rules (the node's validation schema, its DeclType, the release, the tree's digests
+    #: table), until they are compiled; None for a node without rules
+    source: tuple[Structural, DeclType, Release, dict[int, tuple[DeclType, bytes]]] | None = field(
+        default=None, repr=False)
+    #: (the compiled rules, whether one reads oldSelf), set once
+    compiled: tuple[Sequence[_Rule], bool] = field(default=((), False), repr=False)
+
+    @property
+    def rules(self) -> Sequence[_Rule]:
+        """The node's rules, compiled (upstream ``Validator.compiledRules``)."""
+        return self._compile()[0]
+
+    @property
+    def with_old_self(self) -> bool:
+        """Whether a rule of the node reads ``oldSelf`` (its activation then binds ``oldSelf``)."""
+        return self._compile()[1]
+
+    def _compile(self) -> tuple[Sequence[_Rule], bool]:
+        source = self.source
+        if source is not None:
+            validation, decl, release, digests = source
+            rules = _compile_rules(validation, self.schema, decl, release, digests)
+            # one assignment: a thread reading the node meanwhile sees the rules and their oldSelf flag together
+            self.compiled = (rules, any(r.uses_old_self for r in rules))
+            self.source = None
+        return self.compiled
+
+
+def compile_tree(tree: _Node | None) -> None:
+    """Compile every rule of a validator tree now (as upstream's ``NewValidator`` does while building it): before
+    worker processes fork, so that they inherit the compiled programs."""
+    stack = [tree] if tree is not None else []
+    while stack:
+        node = stack.pop()
+        node._compile()
+        stack.extend(node.properties.values())
+        stack.extend(node.all_of)
+        stack.extend(n for n in (node.items, node.additional) if n is not None)
 
 
 def _has_x_validations(ss: Structural | None) -> bool:
@@ -241,15 +284,14 @@ def _build(
     """
     if digests is None:
         digests = {}
-    rules: list[_Rule] = []
     init_error = ""
+    source = None
     if validation.extensions.x_validations:
         if decl is None:
             init_error = "failed to convert to declType for CEL validation rules"
         else:
-            rules = _compile_rules(validation, node, decl, release, digests)
-    out = _Node(schema=node, is_resource_root=is_root, rules=rules, init_error=init_error, minor=release.minor)
-    out.with_old_self = any(r.uses_old_self for r in rules)
+            source = (validation, decl, release, digests)  # compiled when first read: _Node.rules
+    out = _Node(schema=node, is_resource_root=is_root, init_error=init_error, minor=release.minor, source=source)
     elem = decl.elem_type if decl is not None else None
     if validation.items is not None and node.items is not None:
         out.items = _build(validation.items, node.items, node.items.extensions.x_embedded_resource, elem, release,
@@ -278,7 +320,7 @@ def _build(
             child = _build(_nested_to_structural(nested), node, is_root, decl, release, digests)
             if child is not None:
                 out.all_of.append(child)
-    if out.rules or out.init_error or out.items or out.properties or out.additional or out.all_of:
+    if out.source or out.init_error or out.items or out.properties or out.additional or out.all_of:
         return out
     return None
 

@@ -350,7 +350,7 @@ def _validate_cel(obj: dict[str, Any], ver: CrdVersion, warnings: list[str], rel
         warnings.append("x-kubernetes-validations rules were not evaluated: CEL evaluation is not available")
         return []
     if isinstance(ver.cel_validator, CelTree):
-        ver.cel_validator.get()
+        ver.cel_validator.get(compiled=False)  # the tree kept alive; a node's rules compile when reached
     result = cel_validation.validate_cel(obj, ver.structural, None, is_resource_root=True, budget=None, release=release)
     skipped = getattr(result, "skipped_transition_rules", ())
     paths = [] if isinstance(skipped, int) else [str(p) or "<root>" for p in skipped]

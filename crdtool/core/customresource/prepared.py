@@ -360,16 +360,18 @@ class CelTree:
     the compiled programs alive as long as the prepared CRD.
     """
 
-    __slots__ = ("structural", "release", "tree", "built")
+    __slots__ = ("structural", "release", "tree", "built", "complete")
 
     def __init__(self, structural: Any, release: Release = DEFAULT_RELEASE) -> None:
         self.structural = structural
         self.release = release
         self.tree: Any = None
         self.built = False
+        self.complete = False  # every rule of the tree compiled
 
-    def get(self) -> Any:
-        """The tree (None when CEL evaluation is unavailable)."""
+    def get(self, compiled: bool = True) -> Any:
+        """The tree (None when CEL evaluation is unavailable), with every rule compiled (``compiled``), or each
+        node's rules compiled when a value first reaches it (not ``compiled``)."""
         if not self.built:
             try:
                 from crdtool.core.crdcel.validation import _validator
@@ -378,6 +380,12 @@ class CelTree:
             except (ImportError, RecursionError):
                 self.tree = None
             self.built = True
+        if compiled and not self.complete:
+            if self.tree is not None:
+                from crdtool.core.crdcel.validation import compile_tree
+
+                compile_tree(self.tree)
+            self.complete = True
         return self.tree
 
 
