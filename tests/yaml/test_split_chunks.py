@@ -3,38 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crdtool.yaml.loader import _separator_lines, _split_chunks
 from crdtool.yaml.stream import _SEPARATOR_RE
+# the frozen reference loader (main 0df2e16): its _split_chunks scans with _SEPARATOR_RE.finditer
+from tests.yaml._reference_loader import _split_chunks as _by_expression
 
 #: pieces that make separators, near-separators and their rests likely
 _PIECES = [b"---", b"--", b"-", b"\n", b"\r\n", b"\r", b" ", b"#", b"a: 1", b"x", b"--- #c", b"---x", b"\xff", b"..."]
-
-
-def _by_expression(raw: bytes) -> Iterator[tuple[int, bytes, str | None]]:
-    """The chunks as ``_split_chunks`` found them with ``_SEPARATOR_RE.finditer`` (crdtool 0.1 before the
-    ``bytes.find`` loop)."""
-    if b"---" not in raw:
-        if raw:
-            yield 1, raw, None
-        return
-    start, line = 0, 1
-    for m in _SEPARATOR_RE.finditer(raw):
-        rest = m.group(1).strip()
-        bad = rest.decode("utf-8", "replace") if rest and not rest.startswith(b"#") else None
-        chunk = raw[start:m.start()]
-        yield line, chunk, None
-        line += chunk.count(b"\n")
-        if bad is not None:
-            yield line, b"", bad
-        line += 1
-        start = m.end() + 1
-    if start < len(raw):
-        yield line, raw[start:], None
 
 
 @settings(max_examples=600, deadline=None)
