@@ -160,5 +160,7 @@ def prepare_process() -> None:
     # `validate` of 3,240 documents ~36,000 live objects, ~15 ms of CPU, to free what the exit frees anyway.
     # Frozen at exit (gc.freeze: out of the collector's sight), they are skipped. An atexit hook, not a
     # `finally`: a caller that runs main() in its own process (the tests) keeps its collector until it exits.
+    # (The console script's fast path ends its process with os._exit, which skips finalization altogether:
+    # crdtool.cli.fast._end_process; this hook serves the Typer path.)
     atexit.unregister(gc.freeze)  # once, however often main() is called
     atexit.register(gc.freeze)
