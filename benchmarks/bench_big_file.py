@@ -122,6 +122,9 @@ def main() -> int:
         rounds = statistics.median(b / a for a, b in zip(one, two))
         print(f"    --jobs 1: {t1:.2f} s, --jobs 2: {t2:.2f} s (medians of {ROUNDS}); ratio {t2 / t1:.3f} (goal <= 0.6), "
               f"median of the rounds' ratios {rounds:.3f}; load {load()}")
+        if max(one) > 1.15 * min(one):  # the same work: the machine itself changed speed between the rounds
+            print(f"    (--jobs 1 ran {min(one):.2f}-{max(one):.2f} s: the machine's speed moved by more than 15% during "
+                  "the rounds, which a load average does not show; the ratio is unreliable, run again)")
         alone = statistics.median(cpu(base + ["--jobs", "1"]) for _ in range(3))
         pair = statistics.median(cpu(base + ["--jobs", "1"], together=2) for _ in range(3))
         print(f"    --jobs 1 CPU: {alone:.2f} s alone, {pair:.2f} s each of two at once (medians of 3): x{pair / alone:.2f} "
