@@ -502,10 +502,9 @@ def _judge_split_file(
     The catalog holds ``--crd``'s CRDs, prepared here before the fork when the file names their kind (their CEL
     rules compiled by each process as its objects reach them); whether a CRD is itself valid is settled here
     once the workers have their first runs, its answer given to the results here (:class:`_InvalidCrdWarning`).
-    The chunks are
-    those :func:`_load_split` shares out; document indexes and Helm hints are given here, in order, as the
-    results come back: the results are those of loading the file whole and judging its documents one after
-    another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
+    The chunks are those :func:`_load_split` shares out; document indexes and Helm hints are given here, in
+    order, as the results come back: the results are those of loading the file whole and judging its documents
+    one after another (tests/cli/test_validate_split.py compares them). A worker that meets a CRD after all (a kind spelt
     with YAML escapes) gives None too.
     """
     from crdtool.cli.jobs import WorkerLost, ordered_map, paused_gc

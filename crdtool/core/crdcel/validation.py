@@ -194,11 +194,11 @@ def _compile_rules(
 class _Node:
     """Upstream ``Validator``: compiled rules of a node and the validators of its children.
 
-    A node's rules are compiled when they are first read (:attr:`rules`, :attr:`with_old_self`), or by
-    :func:`compile_tree` for the whole tree: upstream's ``validator`` compiles them as it builds the tree, with
-    the same results (:func:`_compile_rules`, never raising), which only validating a value reads; a process that
-    validates objects of a large CRD reaching a third of its rules compiles that third (tests/core/crdcel/
-    test_lazy_compile.py holds the results equal).
+    Upstream's ``validator`` compiles a node's rules as it builds the tree; here they are compiled when first read
+    (:attr:`rules`, :attr:`with_old_self`), or for the whole tree by :func:`compile_tree`. Only validating a value
+    reads them, and :func:`_compile_rules` gives the same results whenever it runs (it never raises), so a process
+    whose objects reach a third of a large CRD's rules compiles that third (tests/core/crdcel/test_lazy_compile.py
+    holds lazy and whole trees' verdicts equal).
     """
 
     schema: Structural
@@ -275,7 +275,8 @@ def _build(
     validation: Structural, node: Structural, is_root: bool, decl: DeclType | None, release: Release,
     digests: dict[int, tuple[DeclType, bytes]] | None = None,
 ) -> _Node | None:
-    """Upstream ``validator``: compiled rules for this node and every child holding rules.
+    """Upstream ``validator``: the validator of this node and of every child holding rules (each node's rules
+    compiled when first read: :class:`_Node`).
 
     ``decl`` is the node's CEL type (upstream passes it down: field types of
     the parent's, ``ElemType`` for items and additionalProperties); None makes
