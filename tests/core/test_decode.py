@@ -31,6 +31,7 @@ from crdtool.core.crd.decode import (
     rfc3339_parse_error,
 )
 from crdtool.core.errors import UNKNOWN_FIELD, UNMARSHAL_TYPE
+from crdtool.core.releases import RELEASES, Release
 
 V1 = "apiextensions.k8s.io/v1"
 V1BETA1 = "apiextensions.k8s.io/v1beta1"
@@ -48,8 +49,8 @@ def schema_crd(schema: Any) -> dict[str, Any]:
     return v1({"versions": [{"name": "v1", "schema": {"openAPIV3Schema": schema}}]})
 
 
-def only_error(obj: Any) -> tuple[str, str, str]:
-    _, errors = decode_crd(obj)
+def only_error(obj: Any, release: Release | None = None) -> tuple[str, str, str]:
+    _, errors = decode_crd(obj, release)
     assert len(errors) == 1, [str(e) for e in errors]
     return errors[0].type, errors[0].field, str(errors[0])
 
@@ -229,16 +230,53 @@ def test_bool_is_not_a_number() -> None:
 # --- custom UnmarshalJSON: nested non-strict decodes ------------------------------
 
 
-def test_type_error_inside_items_names_the_outermost_custom_field() -> None:
-    # JSONSchemaPropsOrArray.UnmarshalJSON runs a nested json.Unmarshal; its error is
-    # returned up and the top-level addErrorContext overwrites Struct/Field.
+@pytest.mark.parametrize("minor", [30, 32, 34])
+def test_type_error_inside_items_names_the_outermost_custom_field(minor: int) -> None:
+    # JSONSchemaPropsOrArray.UnmarshalJSON runs a nested json.Unmarshal; its error is returned up and the
+    # top-level addErrorContext overwrites Struct/Field (sigs.k8s.io/json bc3834ca7abd, 9aa6b5e7a4b3 and
+    # cfa47c3a1cc8: decode.go addErrorContext, as v0.30.14 … v0.34.10 pin it).
     obj = schema_crd({"properties": {"a": {"items": {"properties": {"b": {"type": 5}}}}}})
-    assert only_error(obj) == (
+    assert only_error(obj, RELEASES[minor]) == (
         UNMARSHAL_TYPE,
         "spec.versions[0].schema.openAPIV3Schema.properties.a.items.properties.b.type",
         "json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema"
         ".properties.items of type string",
     )
+
+
+#: (schema, the Go struct field path of the error after ``JSONSchemaProps.spec.versions.schema.openAPIV3Schema``
+#: at 1.34 and at 1.35 on, its Go type). 1.35's texts are kube-apiserver's own: the CRD create path of
+#: k8s.io/apiextensions-apiserver v0.35.0 (strict decode, then rest.BeforeCreate) built in Go from the modules
+#: kubectl-validate a97ccfac vendors, sigs.k8s.io/json 2d320260d730, whose addErrorContext appends the nested
+#: decode's own field path (Go 1.24's encoding/json); 1.34's follow cfa47c3a1cc8's, which overwrites it.
+NESTED_TYPE_ERRORS = [
+    ({"properties": {"a": {"items": {"properties": {"b": {"type": 5}}}}}}, ".properties.items",
+     ".properties.items.properties.type", "string"),
+    ({"items": ["x"]}, ".items", ".items", "v1.JSONSchemaProps"),
+    ({"dependencies": {"a": ["b", 1]}}, ".dependencies", ".dependencies", "string"),
+    ({"type": "object", "additionalProperties": {"items": {"additionalProperties": {"properties": {"x": {"maxLength": True}}}}}},
+     ".additionalProperties", ".additionalProperties.items.additionalProperties.properties.maxLength", "int64"),
+    ({"additionalProperties": {"properties": {"x": {"type": 5}}}}, ".additionalProperties",
+     ".additionalProperties.properties.type", "string"),
+    ({"items": [{"type": "string"}, {"items": {"minimum": "z"}}]}, ".items", ".items.items.minimum", "float64"),
+    ({"properties": {"a": {"items": {"items": {"type": 1}}}}}, ".properties.items", ".properties.items.items.type",
+     "string"),
+    ({"items": {"type": 7}}, ".items", ".items.type", "string"),
+    ({"additionalItems": {"enum": 3}}, ".additionalItems", ".additionalItems.enum", "[]v1.JSON"),
+    ({"dependencies": {"a": {"properties": {"q": {"type": []}}}}}, ".dependencies", ".dependencies.properties.type",
+     "string"),
+]
+
+
+@pytest.mark.parametrize(("schema", "until_134", "since_135", "go"), NESTED_TYPE_ERRORS)
+@pytest.mark.parametrize("minor", [34, 35, 36, 37])
+def test_type_error_inside_a_nested_decode_per_release(
+    schema: dict[str, Any], until_134: str, since_135: str, go: str, minor: int
+) -> None:
+    obj = schema_crd(schema)
+    _, _, message = only_error(obj, RELEASES[minor])
+    fields = until_134 if minor <= 34 else since_135
+    assert message.endswith(f"Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema{fields} of type {go}")
 
 
 def test_type_error_in_items_array_element() -> None:

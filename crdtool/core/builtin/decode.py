@@ -166,5 +166,5 @@ def decode_builtin(obj: Any, info: catalog.KindInfo, release: str | int | Releas
     ``obj`` is not mutated. ``info.definition`` must be set (a served or listed kind).
     """
     t = go_type(release, info.definition)
-    decoded, errors = decode_value(obj, t)
+    decoded, errors = decode_value(obj, t, resolve_release(release))
     return (decoded if isinstance(decoded, dict) else {}), errors

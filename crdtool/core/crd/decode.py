@@ -73,6 +73,16 @@ MAX_DEPTH = 10000
 #: ``saveStrictError`` keeps at most this many strict errors.
 MAX_STRICT_ERRORS = 100
 
+#: The first release whose ``sigs.k8s.io/json`` writes a type error's whole field path. ``go.mod`` of
+#: k8s.io/apiextensions-apiserver pins ``bc3834ca7abd`` (v0.30.14, v0.31.14), ``9aa6b5e7a4b3`` (v0.32.13,
+#: v0.33.13), ``cfa47c3a1cc8`` (v0.34.10), then ``2d320260d730`` (v0.35.7, v0.36.3, v0.37.0-beta.0): Go 1.24's
+#: encoding/json synced, whose ``addErrorContext`` appends the field path of an error from a nested
+#: ``json.Unmarshal`` (a custom ``UnmarshalJSON``: ``items``, ``additionalProperties``...) to the outer one
+#: (``…properties.properties.items.properties.description``; the older decoders overwrote it:
+#: ``…properties.properties.items``), and whose ``object`` puts a promoted field's embedded struct in the path
+#: (``Volume.spec.volumes.VolumeSource.hostPath``; :attr:`crdtool.core.crd.types.Field.embedded`).
+FULL_FIELD_PATH_SINCE = 35
+
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
@@ -122,17 +132,18 @@ def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any]
     # Not kept by content for the next release of a matrix (as structural schemas are): marshal's copy of a hit
     # (with the key) cost more than decoding afresh (../shared/corpus/crds: 0.17-0.26 s against 0.12-0.21 s,
     # and 0.25 s for a miss, issue #28)
-    decoded, errors = decode_value(obj, api.root)
+    decoded, errors = decode_value(obj, api.root, release)
     return (decoded if isinstance(decoded, dict) else {}), errors
 
 
-def decode_value(value: Any, t: T.GoType) -> tuple[Any, list[DecodeError]]:
+def decode_value(value: Any, t: T.GoType, release: Release | None = None) -> tuple[Any, list[DecodeError]]:
     """Strictly decode ``value`` into Go type ``t`` (e.g. ``API_V1.struct("JSONSchemaProps")``).
 
     Same rules and result shape as :func:`decode_crd`; the decoded value is
     ``None`` when the top-level value has the wrong JSON type or is null.
+    ``release`` (None: the newest) picks the decoder's error texts (:data:`FULL_FIELD_PATH_SINCE`).
     """
-    return _Decoder().run(value, t)
+    return _Decoder(release is None or release.at_least(FULL_FIELD_PATH_SINCE)).run(value, t)
 
 
 def normalize_json(value: Any) -> Any:
@@ -200,6 +211,22 @@ def render_path(p: _P) -> str:
     return "".join(reversed(parts))
 
 
+def _joined(outer: _P, inner: _P) -> _P:
+    """The linked path ``outer`` then ``inner`` (struct field names joined with dots)."""
+    if inner is None:
+        return outer
+    if outer is None:
+        return inner
+    segments: list[str] = []
+    while inner is not None:
+        inner, seg = inner
+        segments.append(seg)
+    out = outer
+    for seg in reversed(segments):
+        out = (out, seg if seg.startswith(".") else "." + seg)
+    return out
+
+
 def _child(p: _P, key: str) -> _P:
     return (p, "." + key) if p is not None else (None, key)
 
@@ -209,7 +236,10 @@ _Item = tuple[Any, T.GoType, Any, Any, Any, str, Any, "_Scope | None", int, bool
 
 
 class _Decoder:
-    def __init__(self) -> None:
+    def __init__(self, full_paths: bool = True) -> None:
+        #: ``addErrorContext`` keeps a nested decode's field path, and promoted fields name their embedded
+        #: struct (:data:`FULL_FIELD_PATH_SINCE`)
+        self.full_paths = full_paths
         self.top_saved: _Err | None = None
         self.final: _Err | None = None
         self.syntax: _Err | None = None
@@ -233,7 +263,10 @@ class _Decoder:
         if self.final is not None:
             return
         if scope is not None and not err.plain:
-            err.est, err.efs = scope.override
+            est, efs = scope.override
+            if self.full_paths and err.efs is not None:
+                efs = _joined(efs, err.efs)  # addErrorContext: the outer FieldStack, then the error's Field
+            err.est, err.efs = est, efs
         self.final = err
 
     def unknown_field(self, scope: _Scope | None, p: _P) -> None:
@@ -443,7 +476,15 @@ class _Decoder:
         push: Any,
     ) -> None:
         """Decode ``val`` with a nested ``json.Unmarshal`` (a custom UnmarshalJSON)."""
-        inner = _Scope((est, efs) if scope is None else scope.override)
+        if scope is None:
+            override = (est, efs)
+        elif self.full_paths:
+            # what this nested decode's own addErrorContext puts before the inner error's field path, after
+            # the outer's: the struct stays the outermost one
+            override = (scope.override[0], _joined(scope.override[1], efs))
+        else:
+            override = scope.override
+        inner = _Scope(override)
         push((None, _END, None, None, path, est, efs, inner, depth, False))
         push((val, t, holder, slot, path, "", None, inner, depth, False))
 
