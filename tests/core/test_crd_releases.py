@@ -773,6 +773,47 @@ def test_selectable_fields_dropped_before_validation_in_130(release: Release) ->
         assert got == []
 
 
+# --- identical per-version selectableFields, differing schemas: hoisted alone, then refused (kubernetes#140689) ----
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+def test_identical_selectable_fields_with_differing_schemas_are_refused(release: Release) -> None:
+    # v1's Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec (conversion.go,
+    # v0.30.14 … v0.37.0-beta.0) moves each per-version field to the internal spec on its own when identical: the
+    # selectable fields move, the schemas stay, and ValidateCustomResourceDefinitionSpec refuses spec.selectableFields
+    # without spec.validation (kubernetes/kubernetes#140689, open). The 1.35 text is kube-apiserver's own: the CRD
+    # create path of apiextensions-apiserver v0.35.0 run in Go (the modules kubectl-validate a97ccfac vendors).
+    # 1.30: CustomResourceFieldSelectors is alpha, off: the fields are dropped first (strategy.go dropDisabledFields).
+    from crdtool.core.crd.manifest import check_crd_manifest
+
+    def version(name: str, storage: bool, properties: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "served": True, "storage": storage, "selectableFields": [{"jsonPath": ".spec.color"}],
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": properties}}}}}
+
+    doc = {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                 "versions": [version("v1", True, {"color": {"type": "string"}, "size": {"type": "integer"}}),
+                              version("v1beta1", False, {"color": {"type": "string"}})]},
+    }
+    verdict = check_crd_manifest(doc, kubernetes_version=release.name)
+    # upstream's field path, and where the manifest has what it names (the first version's selectable fields)
+    got = [(f.error.type, f.upstream_field, f.error.field, f.error.detail) for f in verdict.findings]
+    if not release.at_least(31):
+        assert verdict.valid and got == []
+        return
+    # validation.go: "selectableFields may only be set ..." in v0.31.14 … v0.33.13, without its first word from v0.34.10
+    detail = ("" if release.at_least(34) else "selectableFields ") + "may only be set when validations.schema is included"
+    assert not verdict.valid
+    assert got == [(INV, "spec.selectableFields", "spec.versions[0].selectableFields", detail)]
+    # the same CRD with the selectable fields on one version only is fine
+    doc["spec"]["versions"][1].pop("selectableFields")
+    assert check_crd_manifest(doc, kubernetes_version=release.name).valid
+
+
 # --- status.observedGeneration, status.conditions[].observedGeneration: fields from 1.35 (types.go@v0.35.0) -----
 
 

@@ -180,7 +180,9 @@ def _hoist_identical(versions: list[dict[str, Any]], top: dict[str, Any]) -> lis
         key: all(T.go_equal(v.get(key), first.get(key), _INTERNAL_VERSION.fields[key].type) for v in versions)
         for key in ("subresources", "schema", "additionalPrinterColumns", "selectableFields")
     }
-    same["selectableFields"] = same["selectableFields"] and same["schema"]
+    # each on its own, as upstream's loop does: identical selectableFields move to spec even when the schemas stay
+    # per version, and ValidateCustomResourceDefinitionSpec then rejects them ("may only be set when
+    # validations.schema is included"; kubernetes/kubernetes#140689, open), what every release does
     moved = [key for key, identical in same.items() if identical]
     if not moved:
         return versions
