@@ -13,6 +13,12 @@ OpenAPI definitions already. Output: ``{"releases": [...], "index": {definition:
 none]}, "variants": {definition: [{field: go type}, ...]}}``, deterministic (sorted keys, gzip mtime 0).
 Also ``structs``: per release, the JSON fields of every struct and their Go types (``[json, go type, kind]``) of
 the definitions the 1.37 OpenAPI stand-in lacks (see ``gen_builtin_schemas.py``), under ``"fields137"``.
+
+And the fields a struct gets from the structs it embeds (``VolumeSource `json:",inline"``` in ``Volume``; 1.37 writes
+``json:""``): ``{"embeddedIndex": {definition: [variant per release, -1 if none]}, "embeddedVariants": {definition:
+[{json field: [embedded Go field name, ...]}, ...]}}`` (``{"hostPath": ["VolumeSource"]}``), Go's promotion rules (a
+struct's own field wins, then the shallowest; two at the same depth cancel). From 1.35 the decoder writes those names
+into a type error's field path (``crdtool.core.crd.decode.FULL_FIELD_PATH_SINCE``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -34,6 +41,11 @@ OUT = ROOT / "crdtool" / "core" / "builtin" / "data" / "gotypes.json.gz"
 _STRUCT = re.compile(r"^type (\w+) struct \{\n(.*?)^\}", re.S | re.M)
 _NAMED = re.compile(r"^type (\w+) (?!struct\b)(?!interface\b)([\w\[\]\*\.]+)\s*$", re.M)
 _FIELD = re.compile(r"^\t(\w+)\s+([\w\[\]\*\.]+)\s+`json:\"([^\",]*)[^`]*`", re.M)
+#: an embedded field: a type alone, untagged or with an empty JSON name (``json:",inline"``, ``json:""``)
+_EMBED = re.compile(r"^\t\*?([\w\.]+)[ \t]*(`[^`]*`)?[ \t]*$", re.M)
+_JSON_NAME = re.compile(r'json:"([^",]*)')
+#: the fields of the structs embedded from other packages (k8s.io/apimachinery's meta/v1)
+_FOREIGN = {"TypeMeta": ["kind", "apiVersion"]}
 _IMPORT = re.compile(r'^\s*(\w+)?\s*"([^"]+)"\s*$', re.M)
 _BUILTIN = {"string", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
             "float32", "float64", "byte", "rune"}
@@ -117,11 +129,60 @@ def read_tag(git_dir: str, tag: str) -> dict[str, dict[str, str]]:
     return out
 
 
-def render(git_dir: str) -> bytes:
-    releases = [r for _, r in sorted(RELEASES.items())]
-    per = [read_tag(git_dir, r.tag) for r in releases]
+def _promotes(tag: str) -> bool:
+    """Whether an embedded field with this struct tag promotes its fields: no JSON name (``json:",inline"``,
+    ``json:""``, no json key)."""
+    found = _JSON_NAME.search(tag)
+    return found is None or found.group(1) == ""
+
+
+def read_embedded(git_dir: str, tag: str) -> dict[str, dict[str, list[str]]]:
+    """definition name → {promoted JSON field: [embedded Go field names, outermost first]} at ``tag``."""
+    files = [f for f in _git(git_dir, "ls-tree", "-r", "--name-only", tag).splitlines()
+             if f.count("/") == 2 and f.endswith(".go") and not f.endswith("_test.go")
+             and "zz_generated" not in f and "generated.pb" not in f and not f.endswith(".pb.go")]
+    by_dir: dict[str, list[str]] = {}
+    for f in files:
+        by_dir.setdefault(f.rpartition("/")[0], []).append(f)
+    out: dict[str, dict[str, list[str]]] = {}
+    for folder, paths in sorted(by_dir.items()):
+        bodies = {n: b for p in sorted(paths) for n, b in _STRUCT.findall(_git(git_dir, "show", f"{tag}:{p}"))}
+        own = {n: [js for _, _, js in _FIELD.findall(b) if js and js != "-"] for n, b in bodies.items()}
+        embeds = {n: [e for e, tag in _EMBED.findall(b) if _promotes(tag)] for n, b in bodies.items()}
+
+        def promoted(struct: str, seen: tuple[str, ...] = ()) -> dict[str, list[str]]:
+            # by depth: a field reached by fewer embeddings wins; two at the same depth cancel (encoding/json
+            # typeFields / dominantField)
+            found: dict[str, tuple[int, list[str] | None]] = {}
+            for expr in embeds.get(struct, []):
+                name = expr.rpartition(".")[2]
+                if "." in expr:
+                    inner = {js: [] for js in _FOREIGN.get(name, [])}
+                    if name not in _FOREIGN:
+                        print(f"{tag}: {folder}.{struct} embeds {expr}: its fields unknown here", file=sys.stderr)
+                elif name in bodies and name not in seen:
+                    inner = {js: [] for js in own[name]}
+                    inner.update({js: c for js, c in promoted(name, seen + (name,)).items() if js not in inner})
+                else:
+                    continue
+                for js, chain in inner.items():
+                    depth = len(chain) + 1
+                    if js in found and found[js][0] < depth:
+                        continue
+                    found[js] = (depth, None) if js in found and found[js][0] == depth else (depth, [name, *chain])
+            return {js: c for js, (_, c) in found.items() if c is not None and js not in own.get(struct, [])}
+
+        for struct in bodies:
+            fields = promoted(struct, (struct,))
+            if fields:
+                out[f"io.k8s.api.{folder.replace('/', '.')}.{struct}"] = fields
+    return out
+
+
+def _variants(per: list[dict[str, Any]]) -> tuple[dict[str, list[int]], dict[str, list[Any]]]:
+    """Per definition, the index of its variant in each release (-1: none) and the distinct variants."""
     index: dict[str, list[int]] = {}
-    variants: dict[str, list[dict[str, str]]] = {}
+    variants: dict[str, list[Any]] = {}
     for name in sorted({n for p in per for n in p}):
         row = []
         for p in per:
@@ -133,8 +194,15 @@ def render(git_dir: str) -> bytes:
                 seen.append(p[name])
             row.append(seen.index(p[name]))
         index[name] = row
+    return index, variants
+
+
+def render(git_dir: str) -> bytes:
+    releases = [r for _, r in sorted(RELEASES.items())]
+    index, variants = _variants([read_tag(git_dir, r.tag) for r in releases])
+    embedded_index, embedded_variants = _variants([read_embedded(git_dir, r.tag) for r in releases])
     doc = {"releases": [r.name for r in releases], "tags": [r.tag for r in releases], "index": index,
-           "variants": variants}
+           "variants": variants, "embeddedIndex": embedded_index, "embeddedVariants": embedded_variants}
     return gzip.compress(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode(), compresslevel=9, mtime=0)
 
 

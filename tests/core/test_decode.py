@@ -208,7 +208,11 @@ def test_first_type_error_wins_and_strict_errors_are_dropped() -> None:
     # encoding/json saves only the first UnmarshalTypeError; Serializer.unmarshal then
     # returns the error alone (the unknown-field strict errors are discarded).
     obj = v1({"bogus": 1, "names": {"plural": 1, "kind": 2}, "scope": 3})
-    assert only_error(obj)[1] == "spec.names.plural"
+    _, errors = decode_crd(obj, sent_by_kubectl=False)
+    assert [e.field for e in errors] == ["spec.names.plural"]  # a JSON body in this key order
+    # kubectl's JSON has every object's keys sorted ("kind" < "plural"); kube-apiserver's v0.35.0 create path run
+    # in Go on such YAML reports the first of them the same way
+    assert only_error(obj)[1] == "spec.names.kind"
 
 
 def test_integral_float_is_accepted_by_int_fields() -> None:
@@ -370,8 +374,8 @@ def test_unknown_fields_in_document_order_with_list_and_map_paths() -> None:
         },
         "metadata": {"clusterName": "x"},
     }
-    decoded, errors = decode_crd(obj)
-    assert [(e.type, e.field, str(e)) for e in errors] == [
+    decoded, errors = decode_crd(obj, sent_by_kubectl=False)
+    raw = [
         (UNKNOWN_FIELD, "description", 'unknown field "description"'),
         (UNKNOWN_FIELD, "spec.versions[0].foo", 'unknown field "spec.versions[0].foo"'),
         (
@@ -383,6 +387,10 @@ def test_unknown_fields_in_document_order_with_list_and_map_paths() -> None:
         (UNKNOWN_FIELD, "spec.names.Kind", 'unknown field "spec.names.Kind"'),
         (UNKNOWN_FIELD, "metadata.clusterName", 'unknown field "metadata.clusterName"'),
     ]
+    assert [(e.type, e.field, str(e)) for e in errors] == raw
+    # as kubectl sends it: every object's keys sorted, so metadata before spec, names before versions
+    _, sent = decode_crd(obj)
+    assert [(e.type, e.field, str(e)) for e in sent] == [raw[0], raw[4], raw[3], raw[1], raw[2]]
     assert "description" not in decoded
     assert decoded["spec"]["versions"][0] == {
         "name": "v1",
@@ -392,9 +400,12 @@ def test_unknown_fields_in_document_order_with_list_and_map_paths() -> None:
 
 def test_at_most_100_strict_errors() -> None:
     obj = v1({f"bogus{i}": i for i in range(150)})
-    _, errors = decode_crd(obj)
+    _, errors = decode_crd(obj, sent_by_kubectl=False)
     assert len(errors) == 100
     assert errors[0].field == "spec.bogus0" and errors[-1].field == "spec.bogus99"
+    # kubectl's order: the keys sorted as strings (bogus0, bogus1, bogus10, bogus100, ...), the first 100 kept
+    _, errors = decode_crd(obj)
+    assert [e.field for e in errors] == [f"spec.{k}" for k in sorted(f"bogus{i}" for i in range(150))[:100]]
 
 
 # --- null and zero values -----------------------------------------------------------

@@ -79,11 +79,12 @@ class _Builder:
         t = T.GoType(T.STRUCT, go, name=go.rpartition(".")[2])
         self.structs[name] = t
         named = _named_fields(self.release, name)
+        embedded = _embedded_fields(self.release, name)
         for prop, sub in schema["properties"].items():
             ft = self.schema(sub)
             if prop in named:
                 ft = _renamed(ft, named[prop])
-            t.fields[prop] = T.Field(prop, ft, True)
+            t.fields[prop] = T.Field(prop, ft, True, tuple(embedded.get(prop, ())))
         return t
 
     def schema(self, s: dict[str, Any], go: str = "") -> T.GoType:
@@ -122,6 +123,18 @@ def _named_fields(release: str, definition: str) -> dict[str, str]:
     return named
 
 
+def _embedded_fields(release: str, definition: str) -> dict[str, list[str]]:
+    """The fields ``definition`` gets from the structs it embeds, with their Go field names, outermost first
+    (``{"hostPath": ["VolumeSource"]}`` for ``io.k8s.api.core.v1.Volume``; ``gotypes.json.gz``)."""
+    gotypes = data.load_gotypes()
+    row = gotypes["embeddedIndex"].get(definition)
+    if row is None or release not in gotypes["releases"]:
+        return {}
+    variant = row[gotypes["releases"].index(release)]
+    fields: dict[str, list[str]] = gotypes["embeddedVariants"][definition][variant] if variant >= 0 else {}
+    return fields
+
+
 _SCALARS = frozenset({T.STRING, T.BOOL, T.INT32, T.INT64, T.FLOAT64})
 
 
@@ -156,15 +169,18 @@ def go_type(release: str | int | Release, definition: str) -> T.GoType:
     return _builder(resolve_release(release).name).definition(definition)
 
 
-def decode_builtin(obj: Any, info: catalog.KindInfo, release: str | int | Release) -> tuple[dict[str, Any], list[DecodeError]]:
+def decode_builtin(
+    obj: Any, info: catalog.KindInfo, release: str | int | Release, *, sent_by_kubectl: bool = True
+) -> tuple[dict[str, Any], list[DecodeError]]:
     """Decode ``obj`` strictly into the Go type of the built-in kind ``info`` at ``release``.
 
     Returns ``(decoded, errors)`` as :func:`crdtool.core.crd.decode.decode_value` does: ``decoded`` is a new
     dict (nulls dropped from structs, unknown fields removed, ints as ints, ``[]byte`` as canonical base64);
     ``errors`` is either the one decoding error (``UnmarshalTypeError``, or a custom ``UnmarshalJSON``'s
     error such as a Quantity's) or every unknown field in document order (``UnknownField``). Never raises;
-    ``obj`` is not mutated. ``info.definition`` must be set (a served or listed kind).
+    ``obj`` is not mutated. ``info.definition`` must be set (a served or listed kind). ``sent_by_kubectl``: as
+    :func:`crdtool.core.crd.decode.decode_value` (the errors in the order of kubectl's JSON, keys sorted).
     """
     t = go_type(release, info.definition)
-    decoded, errors = decode_value(obj, t, resolve_release(release))
+    decoded, errors = decode_value(obj, t, resolve_release(release), sent_by_kubectl=sent_by_kubectl)
     return (decoded if isinstance(decoded, dict) else {}), errors

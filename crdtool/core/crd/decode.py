@@ -95,7 +95,9 @@ _UINT8 = T.GoType("uint8", "uint8")
 _STRING_SLICE = T.GoType(T.SLICE, "[]string", T.GoType(T.STRING, "string"))
 
 
-def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any], list[DecodeError]]:
+def decode_crd(
+    obj: Any, release: Release | None = None, *, sent_by_kubectl: bool = True
+) -> tuple[dict[str, Any], list[DecodeError]]:
     """Decode a CRD manifest strictly, dispatching on its ``apiVersion``.
 
     Args:
@@ -107,7 +109,8 @@ def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any]
         ``caBundle`` as canonical base64, unknown fields removed. ``errors`` is
         either one decoding error (a wrong JSON type, an upstream
         ``UnmarshalTypeError`` or custom ``UnmarshalJSON`` error: type
-        ``UnmarshalTypeError``) or all unknown fields in document order (type
+        ``UnmarshalTypeError``) or all unknown fields in the order kubectl's
+        JSON has them (every object's keys sorted: :func:`sorted_keys`; type
         ``UnknownField``), as ``sigs.k8s.io/json.UnmarshalStrict`` plus
         ``Serializer.unmarshal`` report them. A manifest whose ``apiVersion`` is
         not ``apiextensions.k8s.io/v1`` or ``/v1beta1`` is returned as a plain
@@ -117,7 +120,8 @@ def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any]
         (``spec.versions[0].name``); its text is upstream's. Never raises.
 
     ``release``: the Kubernetes release whose types decode (None: the newest); a field that release does
-    not have yet (:data:`crdtool.core.crd.types.FIELDS_SINCE`) is an unknown field.
+    not have yet (:data:`crdtool.core.crd.types.FIELDS_SINCE`) is an unknown field. ``sent_by_kubectl``: as
+    :func:`decode_value` (False: a JSON body in the manifest's own key order).
 
     Mirrors ``sigs.k8s.io/json.UnmarshalStrict`` into
     ``v1.CustomResourceDefinition`` / ``v1beta1.CustomResourceDefinition``.
@@ -125,25 +129,65 @@ def decode_crd(obj: Any, release: Release | None = None) -> tuple[dict[str, Any]
     if isinstance(obj, dict):
         api = T.api_for(obj.get("apiVersion"), release)
         if api is None:
-            copied, errors = decode_value(obj, _JSONNODE)
+            copied, errors = decode_value(obj, _JSONNODE, sent_by_kubectl=sent_by_kubectl)
             return (copied if isinstance(copied, dict) else {}), errors
     else:
         api = T.api_for(T.V1, release) or T.API_V1
     # Not kept by content for the next release of a matrix (as structural schemas are): marshal's copy of a hit
     # (with the key) cost more than decoding afresh (../shared/corpus/crds: 0.17-0.26 s against 0.12-0.21 s,
     # and 0.25 s for a miss, issue #28)
-    decoded, errors = decode_value(obj, api.root, release)
+    decoded, errors = decode_value(obj, api.root, release, sent_by_kubectl=sent_by_kubectl)
     return (decoded if isinstance(decoded, dict) else {}), errors
 
 
-def decode_value(value: Any, t: T.GoType, release: Release | None = None) -> tuple[Any, list[DecodeError]]:
+def decode_value(
+    value: Any, t: T.GoType, release: Release | None = None, *, sent_by_kubectl: bool = True
+) -> tuple[Any, list[DecodeError]]:
     """Strictly decode ``value`` into Go type ``t`` (e.g. ``API_V1.struct("JSONSchemaProps")``).
 
     Same rules and result shape as :func:`decode_crd`; the decoded value is
     ``None`` when the top-level value has the wrong JSON type or is null.
     ``release`` (None: the newest) picks the decoder's error texts (:data:`FULL_FIELD_PATH_SINCE`).
+    ``sent_by_kubectl``: the body is the JSON kubectl sends for ``value`` (every object's keys sorted:
+    :func:`sorted_keys`), which orders the unknown fields and picks the first type error; False: a body
+    with ``value``'s own key order (a client that writes its JSON itself).
     """
-    return _Decoder(release is None or release.at_least(FULL_FIELD_PATH_SINCE)).run(value, t)
+    full = release is None or release.at_least(FULL_FIELD_PATH_SINCE)
+    decoded, errors = _Decoder(full).run(value, t)
+    if errors and sent_by_kubectl:
+        # kubectl sends the object as encoding/json writes its map[string]interface{}: every object's keys sorted
+        # (sigs.k8s.io/yaml YAMLToJSON, then unstructured's json.Marshal), so the apiserver meets the unknown
+        # fields and the first type error in that order. Only the errors come from it: the decoded value keeps
+        # the manifest's order.
+        _, errors = _Decoder(full).run(sorted_keys(value), t)
+    return decoded, errors
+
+
+def sorted_keys(value: Any) -> Any:
+    """A copy of ``value`` (JSON-like data) with every mapping's keys in the order ``json.Marshal`` of a Go map
+    writes them: sorted by their JSON text (:func:`_key`, compared as Go compares strings; equal texts keep their
+    order). Lists, scalars and other values are kept as they are; no recursion. Containers deeper than
+    :data:`MAX_DEPTH` + 1 (where decoding stops: a cycle, too) are kept as they are, not copied."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 0)]
+    while stack:
+        val, holder, slot, depth = stack.pop()
+        if depth > MAX_DEPTH + 1:
+            holder[slot] = val
+        elif isinstance(val, dict):
+            out: dict[Any, Any] = {}
+            holder[slot] = out
+            for key, sub in sorted(val.items(), key=lambda kv: _key(kv[0]).encode("utf-8", "surrogatepass")):
+                out[key] = None
+                stack.append((sub, out, key, depth + 1))
+        elif isinstance(val, (list, tuple)):
+            lst: list[Any] = [None] * len(val)
+            holder[slot] = lst
+            for i, sub in enumerate(val):
+                stack.append((sub, lst, i, depth + 1))
+        else:
+            holder[slot] = val
+    return root[0]
 
 
 def normalize_json(value: Any) -> Any:
@@ -392,7 +436,12 @@ class _Decoder:
                     ft = f.type
                     if ft.kind == ptr:
                         ft = _unptr(ft)
-                    cefs = (efs, "." + key) if efs is not None else (None, key)
+                    fefs = efs
+                    if f.embedded and self.full_paths:
+                        # object(): the embedded structs' Go field names, then the field's JSON name
+                        for go_name in f.embedded:
+                            fefs = (fefs, "." + go_name) if fefs is not None else (None, go_name)
+                    cefs = (fefs, "." + key) if fefs is not None else (None, key)
                     push((sub, ft, out, key, cpath, name, cefs, scope, cdepth, False))
             elif kind == slice_:
                 if not isinstance(val, (list, tuple)):

@@ -87,14 +87,19 @@ class GoType:
 
 
 class Field:
-    """One struct field: its JSON name, Go type and whether the tag says ``omitempty``."""
+    """One struct field: its JSON name, Go type and whether the tag says ``omitempty``.
 
-    __slots__ = ("json", "type", "omitempty")
+    ``embedded``: for a field promoted from embedded structs (``hostPath`` of ``v1.Volume``, from its
+    ``VolumeSource``), their Go field names, outermost first (``("VolumeSource",)``); empty for the struct's own.
+    """
 
-    def __init__(self, json: str, type: GoType, omitempty: bool) -> None:
+    __slots__ = ("json", "type", "omitempty", "embedded")
+
+    def __init__(self, json: str, type: GoType, omitempty: bool, embedded: tuple[str, ...] = ()) -> None:
         self.json = json
         self.type = type
         self.omitempty = omitempty
+        self.embedded = embedded
 
     def __repr__(self) -> str:
         return f"Field({self.json!r}, {self.type.go}{', omitempty' if self.omitempty else ''})"

@@ -19,10 +19,10 @@ from crdtool.core.builtin.decode import decode_builtin, go_type
 QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
 
-def _decode(obj: dict[str, Any], release: str = "1.36") -> tuple[dict[str, Any], list[str]]:
+def _decode(obj: dict[str, Any], release: str = "1.36", kubectl: bool = True) -> tuple[dict[str, Any], list[str]]:
     info = catalog.kind_info(release, obj["apiVersion"], obj["kind"])
     assert info is not None
-    decoded, errors = decode_builtin(obj, info, release)
+    decoded, errors = decode_builtin(obj, info, release, sent_by_kubectl=kubectl)
     return decoded, [str(e) for e in errors]
 
 
@@ -31,7 +31,7 @@ def _deployment(spec: dict[str, Any], meta: dict[str, Any] | None = None) -> dic
 
 
 def test_field_validation_post_unknown_fields_in_document_order() -> None:
-    # field_validation_test.go@v1.36.3 invalidBodyJSON, without its duplicate keys
+    # field_validation_test.go@v1.36.3 invalidBodyJSON, without its duplicate keys: a JSON body posted as written
     body = _deployment(
         {
             "unknown1": "val1",
@@ -46,12 +46,21 @@ def test_field_validation_post_unknown_fields_in_document_order() -> None:
         },
         {"name": "deployment", "labels": {"app": "nginx"}, "unknownMeta": "metaVal"},
     )
-    decoded, errors = _decode(body)
+    decoded, errors = _decode(body, kubectl=False)
     assert errors == [
         'unknown field "metadata.unknownMeta"',
         'unknown field "spec.unknown1"',
         'unknown field "spec.unknownDupe"',
         'unknown field "spec.template.spec.containers[0].unknownNested"',
+    ]
+    # the same manifest as kubectl sends it (json.Marshal of its map: every object's keys sorted): "template" comes
+    # before "unknown1" (k8s.io/apimachinery unstructured.UnstructuredJSONScheme; checked against kube-apiserver's
+    # JSON serializer of v0.35.0 run in Go on the YAML kubectl reads)
+    assert _decode(body)[1] == [
+        'unknown field "metadata.unknownMeta"',
+        'unknown field "spec.template.spec.containers[0].unknownNested"',
+        'unknown field "spec.unknown1"',
+        'unknown field "spec.unknownDupe"',
     ]
     assert "unknown1" not in decoded["spec"]
     assert decoded["spec"]["template"]["spec"]["containers"][0] == {
