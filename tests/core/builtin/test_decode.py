@@ -145,3 +145,42 @@ def test_named_go_types_from_k8s_io_api() -> None:
 def test_go_type_names() -> None:
     assert go_type("1.30", "io.k8s.api.apps.v1.DeploymentSpec").go == "v1.DeploymentSpec"
     assert go_type("1.30", "io.k8s.api.core.v1.PodSpec").fields["containers"].type.go == "[]v1.Container"
+
+
+def _pod(spec_extra: dict[str, Any], container_extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    container = {"name": "c", "image": "i", **(container_extra or {})}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}, "spec": {"containers": [container], **spec_extra}}
+
+
+#: (object, the Go struct field of the error at 1.34 and at 1.35 on, the rest of the message). The 1.35 texts are
+#: kube-apiserver's own: its strict JSON serializer over client-go's scheme (k8s.io/api v0.35.0, sigs.k8s.io/json
+#: 2d320260d730, as kubectl-validate a97ccfac vendors them) run in Go on these documents; a promoted field's path
+#: names the struct it is embedded from (encoding/json of Go 1.24: decodeState.object). 1.34 (cfa47c3a1cc8) does not.
+EMBEDDED_CASES = [
+    (_pod({"volumes": [{"name": "v", "hostPath": "x"}]}), "Volume.spec.volumes.hostPath",
+     "Volume.spec.volumes.VolumeSource.hostPath", "string", "v1.HostPathVolumeSource"),
+    (_pod({"volumes": [{"name": "v", "configMap": {"name": 5}}]}), "ConfigMapVolumeSource.spec.volumes.configMap.name",
+     "ConfigMapVolumeSource.spec.volumes.VolumeSource.configMap.LocalObjectReference.name", "number", "string"),
+    (_pod({}, {"livenessProbe": {"httpGet": {"port": True}}}), "HTTPGetAction.spec.containers.livenessProbe.httpGet.port",
+     "HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port", "bool", "int32"),
+    (_pod({}, {"env": [{"name": "e", "valueFrom": {"secretKeyRef": {"name": 1, "key": "k"}}}]}),
+     "SecretKeySelector.spec.containers.env.valueFrom.secretKeyRef.name",
+     "SecretKeySelector.spec.containers.env.valueFrom.secretKeyRef.LocalObjectReference.name", "number", "string"),
+    ({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "a"},
+      "spec": {"capacity": {"storage": "1Gi"}, "nfs": {"server": 1, "path": "/x"}}},
+     "NFSVolumeSource.spec.nfs.server", "NFSVolumeSource.spec.PersistentVolumeSource.nfs.server", "number", "string"),
+    (_pod({"ephemeralContainers": [{"name": "e", "image": 5}]}), "EphemeralContainer.spec.ephemeralContainers.image",
+     "EphemeralContainer.spec.ephemeralContainers.EphemeralContainerCommon.image", "number", "string"),
+    ({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "a"},
+      "spec": {"rules": [{"host": "h", "http": {"paths": 5}}]}}, "HTTPIngressRuleValue.spec.rules.http.paths",
+     "HTTPIngressRuleValue.spec.rules.IngressRuleValue.http.paths", "number", "[]v1.HTTPIngressPath"),
+]
+
+
+@pytest.mark.parametrize(("obj", "until_134", "since_135", "json_type", "go"), EMBEDDED_CASES)
+@pytest.mark.parametrize("release", ["1.34", "1.35", "1.37"])
+def test_type_errors_under_embedded_structs(
+    obj: dict[str, Any], until_134: str, since_135: str, json_type: str, go: str, release: str
+) -> None:
+    field = until_134 if release == "1.34" else since_135
+    assert _decode(obj, release)[1] == [f"json: cannot unmarshal {json_type} into Go struct field {field} of type {go}"]
