@@ -872,3 +872,28 @@ def test_prepare_for_update_bumps_generation_before_the_drop(release: Release) -
     got = prepare_for_update(new, old, release)
     assert got["metadata"]["generation"] == 5
     assert ("selectableFields" in got["spec"]) == release.at_least(31)
+
+
+# --- spec.versions absent, null or empty: the nil slice is the bad value (null from 1.34, %#v before) ------------
+
+
+@pytest.mark.parametrize("release", ALL, ids=str)
+@pytest.mark.parametrize("versions", ["absent", None, []], ids=["absent", "null", "empty"])
+def test_versions_bad_value_nil_or_empty(release: Release, versions: Any) -> None:
+    # validation.go ValidateCustomResourceDefinitionSpec: field.Invalid(fldPath.Child("versions"), spec.Versions, ...)
+    # with the internal spec's slice: nil when v1's versions is absent or null, empty for []. 1.35's texts are
+    # kube-apiserver's own (the v0.35.0 create path run in Go); before 1.34 field.Error prints %#v.
+    from crdtool.core.crd.manifest import check_crd_manifest
+
+    spec: dict[str, Any] = {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"}}
+    if versions != "absent":
+        spec["versions"] = versions
+    doc = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+           "metadata": {"name": "widgets.example.com"}, "spec": spec}
+    verdict = check_crd_manifest(doc, kubernetes_version=release.name)
+    messages = [str(f.error) for f in verdict.findings if f.error.field == "spec.versions"]
+    if release.at_least(34):
+        bad = "[]" if versions == [] else "null"
+    else:
+        bad = "[]apiextensions.CustomResourceDefinitionVersion" + ("{}" if versions == [] else "(nil)")
+    assert messages == [f"spec.versions: Invalid value: {bad}: must have exactly one version marked as storage version"]

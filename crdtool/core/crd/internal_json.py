@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crdtool.core.errors import go_quote, go_sharp_v, go_typed
+from crdtool.core.errors import GoNil, go_quote, go_sharp_v, go_typed
 from crdtool.core.gojson import GoStruct
 
 __all__ = ["internal_schema", "internal_schema_or_array", "internal_validation_rule", "internal_versions"]
@@ -149,15 +149,15 @@ def _convert(value: Any, spec: str) -> Any:  # noqa: C901 - one case per Go kind
     return holder[0]
 
 
-def internal_versions(versions: list[Any]) -> list[GoStruct] | None:
+def internal_versions(versions: list[Any] | None) -> list[GoStruct] | GoNil:
     """``spec.Versions`` ([]CustomResourceDefinitionVersion) of an internal CRD, as Go marshals it.
 
     In: the internal spec's ``versions`` list (decoded dicts). Out: a list of
-    :class:`GoStruct` (``None`` for a nil slice when ``versions`` is not a list).
+    :class:`GoStruct` (a :class:`~crdtool.core.errors.GoNil` for a nil slice when ``versions`` is not a list).
     """
     out = _convert(versions, "[]CustomResourceDefinitionVersion")
     if not isinstance(out, list):
-        return None
+        return GoNil("[]apiextensions.CustomResourceDefinitionVersion(nil)")  # null from 1.34, %#v before
     typed = go_typed(out, _go_sharp_v_text(out, "[]CustomResourceDefinitionVersion"))
     assert isinstance(typed, list)
     return typed

@@ -500,7 +500,8 @@ def validate_custom_resource_definition_spec(spec: Obj, opts: ValidationOptions,
         )
 
     # Per-version fields may not all be set to identical values (top-level should be used).
-    raw_versions = _list(spec.get("versions"))
+    # the slice as given: nil (absent or null: Go prints null) or a list (empty: [])
+    raw_versions = spec.get("versions") if isinstance(spec.get("versions"), list) else None
     if _has_identical_per_version(versions, "schema", "CustomResourceValidation"):
         errs.append(
             invalid(
