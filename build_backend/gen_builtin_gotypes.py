@@ -98,14 +98,20 @@ def _go(expr: str, pkg: str, imports: dict[str, str]) -> str:
     return f"{pkg}.{expr}"
 
 
-def read_tag(git_dir: str, tag: str) -> dict[str, dict[str, str]]:
-    """definition name → {json field: Go type string} for the named non-struct fields of k8s.io/api at ``tag``."""
+def _package_files(git_dir: str, tag: str) -> dict[str, list[str]]:
+    """``<group>/<version>`` → its hand-written ``.go`` files in k8s.io/api at ``tag``."""
     files = [f for f in _git(git_dir, "ls-tree", "-r", "--name-only", tag).splitlines()
              if f.count("/") == 2 and f.endswith(".go") and not f.endswith("_test.go")
              and "zz_generated" not in f and "generated.pb" not in f and not f.endswith(".pb.go")]
     by_dir: dict[str, list[str]] = {}
     for f in files:
         by_dir.setdefault(f.rpartition("/")[0], []).append(f)
+    return by_dir
+
+
+def read_tag(git_dir: str, tag: str) -> dict[str, dict[str, str]]:
+    """definition name → {json field: Go type string} for the named non-struct fields of k8s.io/api at ``tag``."""
+    by_dir = _package_files(git_dir, tag)
     out: dict[str, dict[str, str]] = {}
     for folder, paths in sorted(by_dir.items()):
         pkg = folder.rpartition("/")[2]
@@ -138,12 +144,7 @@ def _promotes(tag: str) -> bool:
 
 def read_embedded(git_dir: str, tag: str) -> dict[str, dict[str, list[str]]]:
     """definition name → {promoted JSON field: [embedded Go field names, outermost first]} at ``tag``."""
-    files = [f for f in _git(git_dir, "ls-tree", "-r", "--name-only", tag).splitlines()
-             if f.count("/") == 2 and f.endswith(".go") and not f.endswith("_test.go")
-             and "zz_generated" not in f and "generated.pb" not in f and not f.endswith(".pb.go")]
-    by_dir: dict[str, list[str]] = {}
-    for f in files:
-        by_dir.setdefault(f.rpartition("/")[0], []).append(f)
+    by_dir = _package_files(git_dir, tag)
     out: dict[str, dict[str, list[str]]] = {}
     for folder, paths in sorted(by_dir.items()):
         bodies = {n: b for p in sorted(paths) for n, b in _STRUCT.findall(_git(git_dir, "show", f"{tag}:{p}"))}
