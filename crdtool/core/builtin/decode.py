@@ -112,27 +112,27 @@ class _Builder:
         return _ANY
 
 
-def _named_fields(release: str, definition: str) -> dict[str, str]:
-    """The fields of ``definition`` whose Go type is a named type (``{"imagePullPolicy": "v1.PullPolicy"}``)."""
+def _release_variant(index: str, variants: str, release: str, definition: str) -> dict[str, Any]:
+    """The variant of ``definition`` that ``release`` uses in a ``gotypes.json.gz`` table (its ``index`` and
+    ``variants`` keys: ``index``/``variants`` or ``embeddedIndex``/``embeddedVariants``); {} when it has none."""
     gotypes = data.load_gotypes()
-    row = gotypes["index"].get(definition)
+    row = gotypes[index].get(definition)
     if row is None or release not in gotypes["releases"]:
         return {}
     variant = row[gotypes["releases"].index(release)]
-    named: dict[str, str] = gotypes["variants"][definition][variant] if variant >= 0 else {}
-    return named
+    out: dict[str, Any] = gotypes[variants][definition][variant] if variant >= 0 else {}
+    return out
+
+
+def _named_fields(release: str, definition: str) -> dict[str, str]:
+    """The fields of ``definition`` whose Go type is a named type (``{"imagePullPolicy": "v1.PullPolicy"}``)."""
+    return _release_variant("index", "variants", release, definition)
 
 
 def _embedded_fields(release: str, definition: str) -> dict[str, list[str]]:
     """The fields ``definition`` gets from the structs it embeds, with their Go field names, outermost first
     (``{"hostPath": ["VolumeSource"]}`` for ``io.k8s.api.core.v1.Volume``; ``gotypes.json.gz``)."""
-    gotypes = data.load_gotypes()
-    row = gotypes["embeddedIndex"].get(definition)
-    if row is None or release not in gotypes["releases"]:
-        return {}
-    variant = row[gotypes["releases"].index(release)]
-    fields: dict[str, list[str]] = gotypes["embeddedVariants"][definition][variant] if variant >= 0 else {}
-    return fields
+    return _release_variant("embeddedIndex", "embeddedVariants", release, definition)
 
 
 _SCALARS = frozenset({T.STRING, T.BOOL, T.INT32, T.INT64, T.FLOAT64})
@@ -177,9 +177,10 @@ def decode_builtin(
     Returns ``(decoded, errors)`` as :func:`crdtool.core.crd.decode.decode_value` does: ``decoded`` is a new
     dict (nulls dropped from structs, unknown fields removed, ints as ints, ``[]byte`` as canonical base64);
     ``errors`` is either the one decoding error (``UnmarshalTypeError``, or a custom ``UnmarshalJSON``'s
-    error such as a Quantity's) or every unknown field in document order (``UnknownField``). Never raises;
+    error such as a Quantity's) or every unknown field (``UnknownField``), both in the order of kubectl's JSON
+    (every object's keys sorted) unless not ``sent_by_kubectl``. Never raises;
     ``obj`` is not mutated. ``info.definition`` must be set (a served or listed kind). ``sent_by_kubectl``: as
-    :func:`crdtool.core.crd.decode.decode_value` (the errors in the order of kubectl's JSON, keys sorted).
+    :func:`crdtool.core.crd.decode.decode_value` (False: a JSON body in ``obj``'s own key order).
     """
     t = go_type(release, info.definition)
     decoded, errors = decode_value(obj, t, resolve_release(release), sent_by_kubectl=sent_by_kubectl)
